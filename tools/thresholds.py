@@ -1,0 +1,199 @@
+"""Every numeric threshold of every comparison standard, in one place.
+
+Rows marked ``source="seed"`` are copied from shared/seeds/three_dim_comparator_design.txt
+(§2.2, §3.2, §4.3, §8.1), catlass_precision_basics.txt (§2.1, §2.4) and
+triton_ascend_accuracy_tutorial.txt. Rows marked ``"derived"`` fill gaps the seeds leave
+(they give only the MERE threshold for hifloat32 and the float8 types); each says how.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+# --- three_dim (default) -----------------------------------------------------------------------
+
+#: eps in MERE/MARE = avg/max(|actual - golden| / (|golden| + eps)), seed §2.1.
+RELATIVE_ERROR_EPS = 1e-7
+#: MARE threshold = exactly 10 x the MERE threshold (seed §2.2: not rounded to a power of two).
+MARE_FACTOR = 10.0
+#: Small-value and cancellation dimensions pass when npu_count / max(cpu_count, 1) <= this (§3.4, §4.4).
+ERROR_COUNT_RATIO_LIMIT = 2.0
+
+
+@dataclass(frozen=True)
+class DtypeThresholds:
+    """The three_dim thresholds for one output dtype."""
+
+    precision: float  # MERE must stay below this (seed: "精度阈值 Threshold")
+    small_value: float  # |golden| below this is the small-value domain
+    small_value_error: float  # absolute error above this counts as a small-value error
+    cancel_boundary: float  # |golden| below this (and not small) may be a cancellation position
+    cancel_zero: float  # |output| below this means the output cancelled to ~0
+    source: str  # "seed" or "derived: <how>"
+
+    @property
+    def mare(self) -> float:
+        return MARE_FACTOR * self.precision
+
+
+THREE_DIM: dict[str, DtypeThresholds] = {
+    "float16": DtypeThresholds(2**-10, 2**-11, 2**-16, 2**-5, 2**-5, "seed"),
+    "bfloat16": DtypeThresholds(2**-7, 2**-8, 2**-16, 2**-3, 2**-3, "seed"),
+    "float32": DtypeThresholds(2**-13, 2**-14, 2**-30, 2**-8, 2**-8, "seed"),
+    # hifloat32 is a compute precision of float32 tensors (Ascend HF32, ~11 significant bits):
+    # MERE threshold from the seed; small-value threshold = threshold / 2 as in every seed row;
+    # small-value error and cancellation rows of float16, whose significand is the closest.
+    "hifloat32": DtypeThresholds(
+        2**-11, 2**-12, 2**-16, 2**-5, 2**-5, "derived: threshold from seed, others as float16"
+    ),
+    # float8: MERE threshold from the seed; small-value threshold = threshold / 2; small-value
+    # error = the type's smallest subnormal (no smaller error is representable); cancellation
+    # boundary 2**-1 (the seed's rows put it ~half the significand bits above 1 ulp).
+    "float8_e4m3fn": DtypeThresholds(
+        2**-3, 2**-4, 2**-9, 2**-1, 2**-1, "derived: threshold from seed, others by seed rules"
+    ),
+    "float8_e5m2": DtypeThresholds(
+        2**-2, 2**-3, 2**-16, 2**-1, 2**-1, "derived: threshold from seed, others by seed rules"
+    ),
+    # float64 outputs (the golden is then no more precise than the output): by analogy with
+    # float32's row, 13 bits below the significand for the threshold.
+    "float64": DtypeThresholds(
+        2**-39, 2**-40, 2**-60, 2**-20, 2**-20, "derived: float32 row scaled to 52 bits"
+    ),
+}
+
+#: Above this multiple of the default, the seed (§8.3) advises against a custom threshold.
+CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR = 10.0
+
+# --- catlass ------------------------------------------------------------------------------------
+
+#: CompareData switches to the looser rtol at this computeNum (catlass §2.1).
+CATLASS_COMPUTE_NUM_SPLIT = 2048
+#: (rtol below the split, rtol at or above it); bfloat16 has its own row.
+CATLASS_RTOL: dict[str, tuple[float, float]] = {
+    "default": (1 / 256, 1 / 128),
+    "bfloat16": (1 / 128, 1 / 64),
+}
+#: ErrorMetrics: candidate error / CPU same-precision error must stay at or below these (§2.4).
+CATLASS_METRIC_LIMITS: dict[str, float] = {"mare": 5.0, "mere": 1.5, "rmse": 1.5}
+
+
+def cpu_error_floor(storage: torch.dtype) -> float:
+    """Denominator floor of candidate/CPU relative-error ratios (not in the seeds).
+
+    Only guards against a CPU error of exactly zero (an exact op): 2**-10 of the dtype's unit
+    roundoff, far below any real rounding error, so it never changes a ratio otherwise.
+    """
+    return torch.finfo(storage).eps / 2 * 2**-10
+
+# --- assert_close (triton-ascend tutorial) --------------------------------------------------------
+
+#: (rtol, atol) per dtype; bfloat16 is compared after a cast to float32.
+ASSERT_CLOSE_TOLERANCES: dict[str, tuple[float, float]] = {
+    "float16": (1e-3, 1e-3),
+    "bfloat16": (1e-3, 1e-3),
+    "float32": (1e-4, 1e-4),
+}
+
+# --- dtype names --------------------------------------------------------------------------------
+
+#: Comparison dtype name -> the torch dtype its tensors are stored in.
+STORAGE_DTYPES: dict[str, torch.dtype] = {
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float32": torch.float32,
+    "hifloat32": torch.float32,
+    "float8_e4m3fn": torch.float8_e4m3fn,
+    "float8_e5m2": torch.float8_e5m2,
+    "float64": torch.float64,
+    "int8": torch.int8,
+    "uint8": torch.uint8,
+    "int16": torch.int16,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "bool": torch.bool,
+}
+
+_ALIASES = {
+    "fp16": "float16",
+    "half": "float16",
+    "bf16": "bfloat16",
+    "fp32": "float32",
+    "float": "float32",
+    "hf32": "hifloat32",
+    "fp64": "float64",
+    "double": "float64",
+    "fp8_e4m3": "float8_e4m3fn",
+    "float8_e4m3": "float8_e4m3fn",
+    "fp8_e5m2": "float8_e5m2",
+    "long": "int64",
+    "int": "int32",
+}
+
+
+def canonical_dtype_name(dtype: str | torch.dtype) -> str:
+    """'fp16', 'torch.float16' or torch.float16 -> 'float16'. Raises ValueError if unknown."""
+    name = str(dtype).removeprefix("torch.").strip().lower()
+    name = _ALIASES.get(name, name)
+    if name not in STORAGE_DTYPES:
+        known = ", ".join(sorted(STORAGE_DTYPES))
+        raise ValueError(f"unknown dtype {str(dtype)!r}; use one of: {known}")
+    return name
+
+
+def is_integer_name(name: str) -> bool:
+    dtype = STORAGE_DTYPES[name]
+    return not dtype.is_floating_point
+
+
+def three_dim_thresholds(name: str, precision_override: float | None = None) -> DtypeThresholds:
+    """The row for a float dtype, with the MERE threshold optionally replaced (seed §8.2)."""
+    row = THREE_DIM[name]
+    if precision_override is None:
+        return row
+    return DtypeThresholds(
+        precision_override,
+        row.small_value,
+        row.small_value_error,
+        row.cancel_boundary,
+        row.cancel_zero,
+        f"custom precision threshold; other rows {row.source}",
+    )
+
+
+def catlass_rtol(name: str, compute_num: int | None) -> float:
+    low, high = CATLASS_RTOL["bfloat16" if name == "bfloat16" else "default"]
+    if compute_num is None or compute_num < CATLASS_COMPUTE_NUM_SPLIT:
+        return low
+    return high
+
+
+def table() -> dict:
+    """All tables as plain data (served as an MCP resource and printed by the CLI)."""
+    return {
+        "three_dim": {
+            "relative_error_eps": RELATIVE_ERROR_EPS,
+            "mare_factor": MARE_FACTOR,
+            "error_count_ratio_limit": ERROR_COUNT_RATIO_LIMIT,
+            "dtypes": {
+                name: {
+                    "precision": row.precision,
+                    "mare": row.mare,
+                    "small_value": row.small_value,
+                    "small_value_error": row.small_value_error,
+                    "cancel_boundary": row.cancel_boundary,
+                    "cancel_zero": row.cancel_zero,
+                    "source": row.source,
+                }
+                for name, row in THREE_DIM.items()
+            },
+        },
+        "catlass": {
+            "compute_num_split": CATLASS_COMPUTE_NUM_SPLIT,
+            "rtol": {k: {"below_split": lo, "at_or_above_split": hi} for k, (lo, hi) in CATLASS_RTOL.items()},
+            "metric_limits": CATLASS_METRIC_LIMITS,
+        },
+        "assert_close": {k: {"rtol": r, "atol": a} for k, (r, a) in ASSERT_CLOSE_TOLERANCES.items()},
+    }
