@@ -1,0 +1,30 @@
+"""How a comparison is configured (the comparator's own view of the task options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tools.compare.chunks import DEFAULT_CHUNK
+
+
+class CompareInputError(ValueError):
+    """The comparison itself was asked wrongly (bad golden / CPU tensors, unknown dtype, ...).
+
+    Distinct from a candidate that fails: this is the caller's mistake and gets a usage error.
+    """
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    standard: str = "three_dim"
+    #: Custom MERE thresholds per dtype name (seed §8.2 `precision_thresholds`).
+    thresholds: dict[str, float] = field(default_factory=dict)
+    #: Reduction length (catlass rtol switch; diagnosis). None = unknown.
+    compute_num: int | None = None
+    #: three_dim normal range: "absolute" (the seed) or "cpu_relative" (CATLASS ErrorMetrics style).
+    normal_range: str = "absolute"
+    top_k: int = 5
+    chunk: int = DEFAULT_CHUNK
+    #: Accept an actual tensor stored in a wider float dtype when every value is exactly
+    #: representable in the compared dtype (numpy has no bfloat16 / float8: dumps are upcast).
+    allow_lossless_upcast: bool = False
