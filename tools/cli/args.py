@@ -1,0 +1,105 @@
+"""Command-line flags generated from the pydantic request models (one source of truth).
+
+A field `compute_num: int | None` becomes `--compute-num N`; `bool` becomes `--flag/--no-flag`;
+`Literal[...]` becomes a choice; `dict[str, X]` becomes a repeatable `--name KEY=VALUE`;
+`list[X]` a repeatable `--name VALUE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import types
+import typing
+from typing import Any, Literal, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+
+
+class UsageError(ValueError):
+    """Bad command-line input; main() prints it and exits 2."""
+
+
+def _unwrap_optional(annotation):
+    origin = get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def flag_name(field: str) -> str:
+    return "--" + field.replace("_", "-")
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel], skip: tuple[str, ...] = ()) -> None:
+    for name, field in model.model_fields.items():
+        if name in skip:
+            continue
+        annotation = _unwrap_optional(field.annotation)
+        origin = get_origin(annotation)
+        help_text = (field.description or "").replace("%", "%%")
+        kwargs: dict[str, Any] = {"dest": name, "help": help_text, "default": argparse.SUPPRESS}
+        if annotation is bool:
+            parser.add_argument(flag_name(name), action=argparse.BooleanOptionalAction, **kwargs)
+        elif origin is Literal:
+            parser.add_argument(flag_name(name), choices=[str(c) for c in get_args(annotation)], **kwargs)
+        elif origin is dict:
+            parser.add_argument(flag_name(name), action="append", metavar="KEY=VALUE", **kwargs)
+        elif origin is list:
+            parser.add_argument(flag_name(name), action="append", metavar="VALUE", **kwargs)
+        elif annotation in (int, float, str):
+            parser.add_argument(flag_name(name), metavar=name.upper(), **kwargs)
+        else:  # nested models: JSON on the command line
+            parser.add_argument(flag_name(name), metavar="JSON", **kwargs)
+
+
+def _parse_value(raw: str):
+    """'0.5' -> 0.5, '3' -> 3, 'true' -> True; anything else stays a string (pydantic coerces)."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def model_from_args(model: type[BaseModel], namespace: argparse.Namespace, extra: dict | None = None):
+    data: dict[str, Any] = dict(extra or {})
+    for name, field in model.model_fields.items():
+        if not hasattr(namespace, name):
+            continue
+        value = getattr(namespace, name)
+        annotation = _unwrap_optional(field.annotation)
+        origin = get_origin(annotation)
+        if origin is dict:
+            parsed = {}
+            for item in value:
+                key, sep, raw = item.partition("=")
+                if not sep or not key:
+                    raise UsageError(f"{flag_name(name)} takes KEY=VALUE, got {item!r}")
+                parsed[key] = _parse_value(raw)
+            value = parsed
+        elif origin is list:
+            value = [_parse_value(v) for v in value]
+        elif isinstance(value, str) and annotation not in (str,) and origin is not Literal:
+            value = _parse_value(value)
+        data[name] = value
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise UsageError(describe_validation_error(exc, as_flags=True)) from None
+
+
+def describe_validation_error(exc: ValidationError, as_flags: bool = False) -> str:
+    """pydantic's errors as short lines naming the field (or its flag), without URLs."""
+    lines = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        if as_flags and loc:
+            loc[0] = flag_name(loc[0])
+        where = ".".join(loc) or "input"
+        message = "required" if err["type"] == "missing" else err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "unknown field"
+        lines.append(f"{where}: {message}")
+    return "; ".join(lines)
