@@ -11,7 +11,10 @@ import sys
 
 from tools.cli.args import UsageError, add_model_arguments, model_from_args
 from tools.compare import CompareInputError
+from tools.errors import ToolInputError
+from tools.models.accuracy import RunAccuracyRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
+from tools.models.compile import CompileKernelRequest
 from tools.tensor_files import TensorFileError
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
@@ -38,6 +41,54 @@ def _cmd_compare(ns: argparse.Namespace) -> int:
     return EXIT_OK if report.passed else EXIT_NEGATIVE
 
 
+def _print_error(error) -> None:
+    if error is None:
+        return
+    where = f"{error.file}:{error.line}" + (f":{error.column}" if error.column else "") if error.line else error.file or ""
+    print(f"  error ({error.phase}): {error.type}: {error.message}".rstrip())
+    if where:
+        print(f"    at {where}")
+    if error.source_line:
+        print(f"    | {error.source_line}")
+    if error.hint:
+        print(f"  hint: {error.hint}")
+
+
+def _cmd_run(ns: argparse.Namespace) -> int:
+    from tools.accuracy import run_accuracy
+
+    result = run_accuracy(model_from_args(RunAccuracyRequest, ns))
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.summary)
+        for seed in result.seeds:
+            print(f"  seed {seed.seed}: {seed.summary}")
+        _print_error(result.error)
+        for warning in result.warnings:
+            print(f"  warning: {warning}")
+        print(f"  run_id {result.run_id} ({result.timings.total_s:.2f} s); next: {result.next_step}")
+    return EXIT_OK if result.verdict == "pass" else EXIT_NEGATIVE
+
+
+def _cmd_compile(ns: argparse.Namespace) -> int:
+    from tools.compile import compile_kernel
+
+    result = compile_kernel(model_from_args(CompileKernelRequest, ns))
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.summary)
+        for kernel in result.kernels:
+            stats = ", ".join(f"{k} {v}" for k, v in (("registers", kernel.registers), ("spills", kernel.spills),
+                              ("shared", kernel.shared_memory), ("warps", kernel.num_warps), ("stages", kernel.num_stages)) if v is not None)
+            print(f"  kernel {kernel.name} [{kernel.target}]: {'compiled' if kernel.compiled else 'FAILED'}" + (f"; {stats}" if stats else ""))
+        _print_error(result.error)
+        for warning in result.warnings:
+            print(f"  warning: {warning}")
+    return EXIT_OK if result.ok else EXIT_NEGATIVE
+
+
 def _cmd_thresholds(ns: argparse.Namespace) -> int:
     from tools.thresholds import table
 
@@ -59,6 +110,18 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--json", action="store_true", help="print the full JSON report")
     compare.set_defaults(handler=_cmd_compare)
 
+    run = sub.add_parser("run", help="run_accuracy: reference vs candidate in the sandbox, judged against the FP64 golden",
+                         description=RunAccuracyRequest.__doc__)
+    add_model_arguments(run, RunAccuracyRequest)
+    run.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
+    run.set_defaults(handler=_cmd_run)
+
+    compile_ = sub.add_parser("compile", help="compile_kernel: does the candidate import and compile; per-kernel resources",
+                              description=CompileKernelRequest.__doc__)
+    add_model_arguments(compile_, CompileKernelRequest)
+    compile_.add_argument("--json", action="store_true", help="print the full JSON result")
+    compile_.set_defaults(handler=_cmd_compile)
+
     thresholds = sub.add_parser("thresholds", help="print every threshold table as JSON")
     thresholds.set_defaults(handler=_cmd_thresholds)
     return parser
@@ -72,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE if exc.code else EXIT_OK
     try:
         return ns.handler(ns)
-    except (UsageError, TensorFileError, CompareInputError) as exc:
+    except (UsageError, TensorFileError, CompareInputError, ToolInputError) as exc:
         print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 

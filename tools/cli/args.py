@@ -2,7 +2,7 @@
 
 A field `compute_num: int | None` becomes `--compute-num N`; `bool` becomes `--flag/--no-flag`;
 `Literal[...]` becomes a choice; `dict[str, X]` becomes a repeatable `--name KEY=VALUE`;
-`list[X]` a repeatable `--name VALUE`.
+`list[X]` a repeatable `--name VALUE`; `tuple[X, Y]` takes two values (`--value-range LOW HIGH`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel],
             parser.add_argument(flag_name(name), action="append", metavar="KEY=VALUE", **kwargs)
         elif origin is list:
             parser.add_argument(flag_name(name), action="append", metavar="VALUE", **kwargs)
+        elif origin is tuple:
+            parser.add_argument(flag_name(name), nargs=len(get_args(annotation)), metavar="V", **kwargs)
         elif annotation in (int, float, str):
             parser.add_argument(flag_name(name), metavar=name.upper(), **kwargs)
         else:  # nested models: JSON on the command line
@@ -79,7 +81,7 @@ def model_from_args(model: type[BaseModel], namespace: argparse.Namespace, extra
                     raise UsageError(f"{flag_name(name)} takes KEY=VALUE, got {item!r}")
                 parsed[key] = _parse_value(raw)
             value = parsed
-        elif origin is list:
+        elif origin in (list, tuple):
             value = [_parse_value(v) for v in value]
         elif isinstance(value, str) and annotation not in (str,) and origin is not Literal:
             value = _parse_value(value)

@@ -1,0 +1,88 @@
+"""Backends: where the candidate runs. Each knows its device, its environment and its device nodes.
+
+- cpu:  the Triton interpreter (TRITON_INTERPRET=1) on CPU tensors. bf16 arithmetic is wrong
+        there (values are treated as raw integers), so bf16 candidates are `unsupported`.
+- cuda: Triton compiled for the NVIDIA GPU.
+- npu:  torch_npu + triton-ascend (device "npu"). Needs a separate environment: triton-ascend and
+        upstream triton both install a top-level `triton` package, and torch_npu needs CANN.
+        Untested here (no NPU); kept small and covered by tests that skip without torch_npu.
+
+`auto` picks npu > cuda > cpu. Detection runs in the trusted server process, which never forks
+sandboxes, so initialising a driver there is harmless; the zygote never touches a device.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+
+BACKENDS = ("cpu", "cuda", "npu")
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    device: str  # torch device type of the candidate's tensors
+    env: dict[str, str] = field(default_factory=dict)  # set in the zygote before torch/triton import
+    device_patterns: tuple[str, ...] = ()  # device nodes bound into the sandbox
+    bind_sys: bool = False  # drivers read /sys
+    interpreter: bool = False
+    #: The fp64 golden runs on the device when it supports float64, else on the CPU.
+    golden_on_device: bool = False
+
+
+CPU = Backend("cpu", "cpu", env={"TRITON_INTERPRET": "1"}, interpreter=True)
+CUDA = Backend(
+    "cuda", "cuda",
+    env={"TRITON_INTERPRET": "0"},
+    device_patterns=("/dev/nvidia*", "/dev/nvidia-caps/*", "/dev/dri/*"),
+    bind_sys=True,
+    golden_on_device=True,
+)
+NPU = Backend(
+    "npu", "npu",
+    env={"TRITON_INTERPRET": "0", "TORCH_DEVICE_BACKEND_AUTOLOAD": "1"},
+    device_patterns=("/dev/davinci*", "/dev/devmm_svm", "/dev/hisi_hdc", "/dev/svm0"),
+    bind_sys=True,
+    golden_on_device=False,  # most NPU kernels have no float64: golden on the CPU
+)
+_BY_NAME = {b.name: b for b in (CPU, CUDA, NPU)}
+
+
+class BackendUnavailable(RuntimeError):
+    """The requested backend cannot run on this machine; the message says what to do."""
+
+
+def npu_available() -> bool:
+    return importlib.util.find_spec("torch_npu") is not None
+
+
+def cuda_available() -> bool:
+    try:
+        import torch
+
+        return bool(torch.cuda.is_available())
+    except Exception:
+        return False
+
+
+def resolve(name: str) -> Backend:
+    """'auto' | 'cpu' | 'cuda' | 'npu' -> a Backend this machine can run."""
+    if name == "auto":
+        if npu_available():
+            return NPU
+        return CUDA if cuda_available() else CPU
+    if name not in _BY_NAME:
+        raise BackendUnavailable(f"unknown backend {name!r}; use auto, cpu, cuda or npu")
+    if name == "cuda" and not cuda_available():
+        raise BackendUnavailable("backend 'cuda' requested but torch sees no CUDA device; use backend='cpu' (Triton interpreter) or run on a GPU machine")
+    if name == "npu" and not npu_available():
+        raise BackendUnavailable(
+            "backend 'npu' requested but torch_npu is not installed; install torch_npu and triton-ascend in a "
+            "separate environment (pip install 'kernel-eval-mcp[npu]'; never beside upstream triton)"
+        )
+    return _BY_NAME[name]
+
+
+def by_name(name: str) -> Backend:
+    return _BY_NAME[name]

@@ -1,0 +1,111 @@
+"""Job kind `candidate`: run ModelNew on every seed's inputs and record what it did.
+
+Per seed: build ModelNew under the seed (the reference's weights come from the same seed), move
+the inputs to the device, keep pristine copies, run the forward under the ForwardMonitor
+(NaN-poisoned empty allocations, recorded torch calls), count Triton launches, check the inputs
+are unchanged. Then one seed runs again on fresh copies for a bitwise determinism check.
+The outputs go back to the trusted parent, which alone holds the golden and judges them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import torch
+
+from sandbox.harness import common, errors, hooks
+
+
+def _import_candidate(job_dir: str, user_files: dict, recorder) -> type:
+    path = f"{job_dir}/candidate.py"
+    try:
+        module = common.load_module(path, "candidate")
+    except BaseException as exc:  # noqa: BLE001 - SyntaxError, ImportError, SystemExit at import ...
+        raise common.UserCodeError(errors.describe(exc, user_files, "import")) from None
+    model_cls = getattr(module, "ModelNew", None)
+    if not isinstance(model_cls, type):
+        raise common.UserCodeError({
+            "phase": "import", "type": "AttributeError",
+            "message": "the candidate defines no `class ModelNew(nn.Module)` (KernelBench format)",
+            "file": user_files.get(path), "line": None, "column": None, "source_line": None, "traceback": [],
+        })
+    return model_cls
+
+
+def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monitor):
+    common.seed_all(seed)
+    model = common.cast_model(model_cls(*init), dtype).to(device).eval()
+    dev_inputs = common.to_device(task_inputs, device)
+    pristine = common.clone(dev_inputs)
+    before = recorder.total
+    start = time.perf_counter()
+    with monitor, torch.no_grad():
+        out = model(*dev_inputs)
+    common.synchronize(device)
+    elapsed = time.perf_counter() - start
+    mutated = [
+        i for i, (now, then) in enumerate(zip(common.tree_tensors(dev_inputs), common.tree_tensors(pristine), strict=True))
+        if not common.bitwise_equal(now, then)
+    ]
+    return common.to_cpu(out), {"launches": recorder.total - before, "mutated_inputs": mutated, "forward_s": elapsed}
+
+
+def _determinism(first, again) -> dict:
+    a, b = common.tree_tensors(first), common.tree_tensors(again)
+    if len(a) != len(b):
+        return {"checked": True, "bitwise_equal": False, "differing_elements": None, "max_abs_diff": None}
+    differing, max_diff = 0, 0.0
+    for x, y in zip(a, b, strict=True):
+        if common.bitwise_equal(x, y):
+            continue
+        if x.shape != y.shape:
+            return {"checked": True, "bitwise_equal": False, "differing_elements": None, "max_abs_diff": None}
+        xf, yf = x.to(torch.float64), y.to(torch.float64)
+        neq = ~((xf == yf) | (torch.isnan(xf) & torch.isnan(yf)))
+        differing += int(neq.sum())
+        diff = (xf - yf).abs()[neq]
+        finite = diff[torch.isfinite(diff)]
+        max_diff = max(max_diff, float(finite.max()) if finite.numel() else float("inf"))
+    return {"checked": True, "bitwise_equal": differing == 0, "differing_elements": differing, "max_abs_diff": max_diff}
+
+
+def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tuple[dict, dict]:
+    options = spec["options"]
+    dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
+    recorder = hooks.LaunchRecorder(interpreter=backend.interpreter)
+    recorder.install()
+    monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True))
+    model_cls = _import_candidate(job_dir, user_files, recorder)
+
+    values, seeds_meta = {}, []
+    meta = {"seeds": seeds_meta}
+    for i, seed in enumerate(spec["seeds"]):
+        try:
+            out, info = _forward(model_cls, given[f"s{i}/init"], given[f"s{i}/inputs"], seed,
+                                 backend.device, dtype, recorder, monitor)
+        except BaseException as exc:  # noqa: BLE001
+            error = errors.describe(exc, user_files, f"forward (seed {seed})")
+            meta.update(_summary(recorder, monitor))
+            raise common.UserCodeError(error | {"partial_meta": meta}) from None
+        values[f"s{i}/actual"] = out
+        seeds_meta.append({"seed": seed, **info})
+
+    if options.get("determinism", True) and spec["seeds"]:
+        try:
+            again, _ = _forward(model_cls, given["s0/init"], given["s0/inputs"], spec["seeds"][0],
+                                backend.device, dtype, recorder, monitor)
+            meta["determinism"] = _determinism(values["s0/actual"], again)
+        except BaseException as exc:  # noqa: BLE001
+            meta["determinism"] = {"checked": False, "error": errors.describe(exc, user_files, "determinism re-run")["message"]}
+    meta.update(_summary(recorder, monitor))
+    return meta, values
+
+
+def _summary(recorder, monitor) -> dict:
+    return {
+        "launches": recorder.total,
+        "kernels": dict(recorder.kernels),
+        "bf16_in_interpreter": recorder.bf16_in_interpreter,
+        "poisoned_allocations": monitor.poisoned,
+        "torch_calls": dict(monitor.calls.most_common(hooks.MAX_RECORDED_CALLS)),
+    }

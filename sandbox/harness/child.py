@@ -1,0 +1,87 @@
+"""The first code a forked job runs: read the job, isolate, run the job kind, write the result.
+
+Everything from the job directory (spec, sources, inputs) is read and the result file opened
+before isolation, while the host directory is still visible; then the process isolates itself
+and only the open result descriptor leads back out. The result bundle is the private channel:
+stdout and stderr are only captured for the user, never parsed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+from sandbox import backends, tensorio
+from sandbox.harness import candidate, common, compile, reference
+from sandbox.isolation import JobLimits, Plan, Report, enter
+
+JOBS = {"reference": reference.run, "candidate": candidate.run, "compile": compile.run}
+EXIT_OK, EXIT_HARNESS_ERROR = 0, 3
+BASE_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "TRITON_HOME": "/tmp",
+    "TRITON_CACHE_DIR": "/tmp/.triton/cache",
+    "OMP_NUM_THREADS": "1",
+    "TRITON_DEFAULT_FP_FUSION": "1",  # Triton 3.9's default, set to silence its deprecation warning
+}
+
+
+def _clean_environment(backend, extra: dict) -> None:
+    os.environ.clear()
+    os.environ.update(BASE_ENV)
+    os.environ.update(backend.env)
+    os.environ.update(extra)
+
+
+def run_job(host_dir: str, plan: Plan, slot: int) -> None:
+    """Never returns: exits the forked process with EXIT_OK once a result is written."""
+    code = EXIT_HARNESS_ERROR
+    try:
+        started = time.perf_counter()
+        with open(os.path.join(host_dir, "job.json")) as f:
+            spec = json.load(f)
+        given = {}
+        inputs_path = os.path.join(host_dir, "inputs.bin")
+        if os.path.exists(inputs_path):
+            given = tensorio.read_bundle(inputs_path, max_bytes=1 << 40)[1]
+        result_fd = os.open(os.path.join(host_dir, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        files = {name: text.encode() for name, text in spec["files"].items()}
+        limits = JobLimits(tmp_mb=spec["limits"]["tmp_mb"], rlimits=spec["limits"]["rlimits"],
+                           uid=spec["limits"]["uid_base"] + slot, gid=spec["limits"]["uid_base"] + slot)
+        backend = backends.by_name(spec["backend"])
+        report = Report()
+        job_dir = enter(plan, limits, files, report)
+        _clean_environment(backend, spec.get("env", {}))
+        os.chdir("/tmp" if report.items.get("private_tmp", {}).get("active") else job_dir)
+        setup_s = time.perf_counter() - started
+        user_files = {f"{job_dir}/{name}": spec["display_names"].get(name, name) for name in files}
+        try:
+            meta, values = JOBS[spec["kind"]](spec, job_dir, backend, user_files, given) if spec["kind"] != "reference" \
+                else JOBS["reference"](spec, job_dir, backend, user_files)
+            meta["status"] = "ok"
+        except common.UserCodeError as exc:
+            info = dict(exc.info)
+            partial = info.pop("partial_meta", {}) or {}
+            meta, values = {**partial, "status": "user_error", "error": info}, {}
+        meta["isolation"] = report.items
+        meta["setup_s"] = setup_s
+        meta["job_s"] = time.perf_counter() - started
+        sys.stdout.flush()
+        sys.stderr.flush()
+        tensorio.write_bundle(result_fd, values, meta)
+        os.close(result_fd)
+        code = EXIT_OK
+    except BaseException:  # noqa: BLE001 - the harness itself failed: say so on stderr
+        try:
+            traceback.print_exc()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        os._exit(code)

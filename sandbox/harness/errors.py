@@ -1,0 +1,97 @@
+"""Describe an exception from user code in the user's terms: their file, line, column, source line.
+
+Handles plain Python errors (the deepest frame in a user file), SyntaxError, Triton interpreter
+errors (the cause carries the user frame) and Triton CompilationError (node position relative to
+the kernel's `def` line).
+"""
+
+from __future__ import annotations
+
+import linecache
+import traceback
+
+MAX_MESSAGE = 2000
+MAX_FRAMES = 8
+
+
+def _first_lines(text: str, limit: int = MAX_MESSAGE) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def _is_compilation_error(exc) -> bool:
+    try:
+        from triton.compiler.errors import CompilationError
+    except ImportError:
+        return False
+    return isinstance(exc, CompilationError)
+
+
+def _compilation_error_position(exc, jit_functions):
+    """(file, line, col) of a triton CompilationError: the innermost one in the cause chain (an
+    error in a called @jit helper wraps the caller's), located in the kernel whose source it is."""
+    inner = exc
+    while _is_compilation_error(getattr(inner, "__cause__", None)):
+        inner = inner.__cause__
+    node, src = getattr(inner, "node", None), getattr(inner, "src", None)
+    if node is None or src is None:
+        return None
+    for fn in jit_functions:
+        if getattr(fn, "src", None) == src:
+            line = fn.def_file_line_number + node.lineno - 1
+            return fn.file_name, line, getattr(node, "col_offset", 0) + 1
+    return None
+
+
+def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_functions=()) -> dict:
+    """A JSON-able description. `user_files` maps sandbox paths to the names the user knows;
+    `jit_functions` are the kernels a CompilationError may come from."""
+    kind = type(exc).__name__
+    original = exc
+    if kind == "InterpreterError" and exc.__cause__ is not None:
+        original = exc.__cause__
+    info = {
+        "phase": phase,
+        "type": type(original).__name__,
+        "message": _first_lines(str(original) or type(original).__name__),
+        "file": None,
+        "line": None,
+        "column": None,
+        "source_line": None,
+        "traceback": [],
+    }
+    if isinstance(original, SyntaxError) and original.filename in user_files:
+        info.update(file=user_files[original.filename], line=original.lineno, column=original.offset,
+                    source_line=(original.text or "").rstrip("\n") or None, message=original.msg)
+        return info
+    if _is_compilation_error(original):
+        position = _compilation_error_position(original, jit_functions)
+        if position:
+            path, line, col = position
+            info.update(file=user_files.get(path, path), line=line, column=col,
+                        source_line=linecache.getline(path, line).rstrip("\n") or None)
+        inner = original
+        while _is_compilation_error(getattr(inner, "__cause__", None)):
+            inner = inner.__cause__
+        message = getattr(inner, "error_message", None)
+        if message:
+            info["message"] = _first_lines(str(message))
+        info["traceback"] = []
+        return info
+    frames = traceback.extract_tb(original.__traceback__)
+    user_frames = [f for f in frames if f.filename in user_files]
+    info["traceback"] = [
+        f"{user_files[f.filename]}:{f.lineno} in {f.name}: {(f.line or '').strip()}" for f in user_frames[-MAX_FRAMES:]
+    ]
+    if user_frames and info["line"] is None:
+        deepest = user_frames[-1]
+        info.update(
+            file=user_files[deepest.filename],
+            line=deepest.lineno,
+            column=(deepest.colno + 1) if getattr(deepest, "colno", None) is not None else None,
+            source_line=(deepest.line or "").rstrip() or None,
+        )
+    if not user_frames and frames:  # raised outside the user's code: show where
+        last = frames[-1]
+        info["traceback"] = [f"{last.filename}:{last.lineno} in {last.name}"]
+    return info

@@ -1,0 +1,182 @@
+"""Instruments installed in the candidate's process before its module is imported.
+
+- LaunchRecorder counts Triton kernel launches (interpreter: GridExecutor.__call__; compiled:
+  JITFunction.run and the launch_enter_hook) and notes bfloat16 arguments to interpreted kernels.
+- ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
+  sentinel), so unwritten output elements and leftover memory show, and records which torch
+  functions the forward called outside kernel launches.
+
+These run in the candidate's own process: a deliberately hostile candidate can undo them. They
+catch honest mistakes and lazy cheats; the numeric verdict needs no trust in them (the
+candidate never holds the golden).
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import time
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+EMPTY_FACTORIES = {
+    torch.empty,
+    torch.empty_like,
+    torch.empty_strided,
+    torch.Tensor.new_empty,
+    torch.Tensor.new_empty_strided,
+}
+MAX_RECORDED_CALLS = 64
+
+
+def poison_(t: torch.Tensor) -> None:
+    if t.is_floating_point() or t.is_complex():
+        t.fill_(float("nan"))
+    elif t.dtype == torch.bool:
+        return
+    elif t.dtype == torch.uint8:
+        t.fill_(0xAB)
+    else:
+        t.fill_(torch.iinfo(t.dtype).min)
+
+
+class LaunchRecorder:
+    def __init__(self, interpreter: bool):
+        self.interpreter = interpreter
+        self.launches = 0
+        self.hook_launches = 0
+        self.kernels: collections.Counter = collections.Counter()
+        self.bf16_in_interpreter = False
+        self.in_launch = 0
+        self.first_launch: dict[str, tuple] = {}  # kernel name -> (jit object, args, kwargs)
+        self.keep_launch_args = False
+
+    def _count(self, fn, args, kwargs):
+        name = getattr(fn, "__name__", "?")
+        self.launches += 1
+        self.kernels[name] += 1
+        if self.interpreter and not self.bf16_in_interpreter:
+            for a in list(args) + list(kwargs.values()):
+                if isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16:
+                    self.bf16_in_interpreter = True
+
+    def _keep(self, jit, args, kwargs):
+        """First launch of each kernel, for compile_kernel's offline compile of that signature."""
+        name = getattr(getattr(jit, "fn", None), "__name__", "?")
+        if self.keep_launch_args and name not in self.first_launch and not kwargs.get("warmup"):
+            self.first_launch[name] = (jit, args, {k: v for k, v in kwargs.items() if k not in ("grid", "warmup")})
+
+    def install(self) -> None:
+        recorder = self
+        if self.interpreter:
+            from triton.runtime import interpreter
+
+            original_call = interpreter.GridExecutor.__call__
+            original_run = interpreter.InterpretedFunction.run
+
+            @functools.wraps(original_call)
+            def grid_call(executor, *args, **kwargs):
+                recorder._count(executor.fn, args, kwargs)
+                recorder.in_launch += 1
+                try:
+                    return original_call(executor, *args, **kwargs)
+                finally:
+                    recorder.in_launch -= 1
+
+            @functools.wraps(original_run)
+            def interp_run(fn_self, *args, **kwargs):
+                recorder._keep(fn_self, args, kwargs)
+                return original_run(fn_self, *args, **kwargs)
+
+            interpreter.GridExecutor.__call__ = grid_call
+            interpreter.InterpretedFunction.run = interp_run
+            _install_cpu_autotune_benchmark()
+        else:
+            from triton.runtime.jit import JITFunction
+
+            original = JITFunction.run
+
+            @functools.wraps(original)
+            def jit_run(fn_self, *args, **kwargs):
+                if not kwargs.get("warmup"):
+                    recorder._count(fn_self.fn, args, kwargs)
+                recorder._keep(fn_self, args, kwargs)
+                recorder.in_launch += 1
+                try:
+                    return original(fn_self, *args, **kwargs)
+                finally:
+                    recorder.in_launch -= 1
+
+            JITFunction.run = jit_run
+            try:
+                import triton
+
+                def enter_hook(*_args, **_kwargs):
+                    recorder.hook_launches += 1
+
+                triton.knobs.runtime.launch_enter_hook.add(enter_hook)
+            except (AttributeError, ImportError):
+                pass
+
+    @property
+    def total(self) -> int:
+        return max(self.launches, self.hook_launches)
+
+
+def _install_cpu_autotune_benchmark() -> None:
+    """@triton.autotune with several configs asks the GPU driver for a benchmarker; on the
+    interpreter there is none ("0 active drivers"), so time the configs by wall clock."""
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except ImportError:
+        return
+
+    def cpu_bench(kernel_call, quantiles=None, **_):
+        start = time.perf_counter()
+        kernel_call()
+        ms = (time.perf_counter() - start) * 1e3
+        return [ms, ms, ms] if quantiles else ms
+
+    Autotuner.do_bench = property(lambda self: getattr(self, "_do_bench", None) or cpu_bench)
+
+
+_NOT_WORTH_RECORDING = ("torch._C._set_grad_enabled", "torch.Tensor.numel", "torch.Tensor.dim", "torch.Tensor.size",
+                        "torch.Tensor.stride", "torch.Tensor.data_ptr", "torch.Tensor.is_contiguous",
+                        "torch.Tensor.element_size", "torch.Tensor.__getitem__")
+
+
+def _public_name(func) -> str | None:
+    """'torch.matmul', 'torch.Tensor.add_': what the forward called; None for attribute reads."""
+    try:
+        from torch.overrides import resolve_name
+
+        name = resolve_name(func)
+    except Exception:  # noqa: BLE001
+        name = None
+    if not name or name.endswith(".__get__") or name in _NOT_WORTH_RECORDING:
+        return None
+    return name
+
+
+class ForwardMonitor(TorchFunctionMode):
+    """Poisons empty allocations and records the torch functions a forward calls itself."""
+
+    def __init__(self, recorder: LaunchRecorder, poison: bool = True):
+        super().__init__()
+        self.recorder = recorder
+        self.poison = poison
+        self.poisoned = 0
+        self.calls: collections.Counter = collections.Counter()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if self.recorder.in_launch:
+            return out
+        name = _public_name(func)
+        if name is not None and (len(self.calls) < MAX_RECORDED_CALLS or name in self.calls):
+            self.calls[name] += 1
+        if self.poison and func in EMPTY_FACTORIES and isinstance(out, torch.Tensor):
+            poison_(out)
+            self.poisoned += 1
+        return out

@@ -1,0 +1,259 @@
+"""Isolation of one sandboxed job, applied by the forked child to itself before untrusted code runs.
+
+The plan (what to bind, which limits, the seccomp program) is made once in the zygote; each job
+applies it after the fork. Every mechanism is attempted and recorded in the job's isolation
+report, active or not, with the reason: the result never claims more isolation than it had.
+
+As root, the job is pid 1 of its own pid namespace (see linux.PidNamespaceForker) and gets new
+mount, network, IPC and UTS namespaces; a new root on a tmpfs holding read-only binds of the
+system and Python directories at their own paths, a fresh /proc, a minimal /dev, a size-limited
+/tmp and a read-only /job with the sources; then rlimits, an unprivileged per-slot uid,
+no_new_privs and the seccomp filter. Without root only rlimits, no_new_privs, seccomp and the
+scrubbed environment apply, and the report says so.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import resource
+import signal
+import sys
+from dataclasses import dataclass, field
+
+from sandbox.isolation import linux, seccomp
+
+#: Never visible inside, even where their directory is bound.
+MASKED_FILES = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers"]
+MASKED_DIRS = ["/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d"]
+SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
+BASE_DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"]
+
+RLIMITS = {
+    "address_space": resource.RLIMIT_AS,
+    "cpu_seconds": resource.RLIMIT_CPU,
+    "file_size": resource.RLIMIT_FSIZE,
+    "open_files": resource.RLIMIT_NOFILE,
+    "processes": resource.RLIMIT_NPROC,
+    "core_dump": resource.RLIMIT_CORE,
+}
+
+
+@dataclass
+class Plan:
+    """What every job of one zygote gets; made once by make_plan()."""
+
+    root_mode: bool  # namespaces and uid drop need root
+    readonly_paths: list[str]
+    device_patterns: list[str]
+    newroot: str  # an empty host directory each job mounts its tmpfs root over (privately)
+    seccomp_program: bytes | None
+    bind_sys: bool = False
+
+
+@dataclass
+class JobLimits:
+    tmp_mb: int = 256
+    rlimits: dict[str, int] = field(default_factory=dict)
+    uid: int = 60000
+    gid: int = 60000
+
+
+def _python_paths() -> list[str]:
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # .../sandbox
+    paths = {sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)), package}
+    for entry in sys.path:
+        real = os.path.realpath(entry) if entry else ""
+        # never a directory holding the package's source tree: that is the server's checkout
+        if real and os.path.isdir(real) and not package.startswith(real.rstrip("/") + "/"):
+            paths.add(real)
+    return sorted(paths)
+
+
+def _dedupe(paths: list[str]) -> list[str]:
+    """Drop paths inside another listed path (a recursive bind already covers them)."""
+    out: list[str] = []
+    for p in sorted({os.path.normpath(p) for p in paths if os.path.lexists(p)}):
+        if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
+            out.append(p)
+    return out
+
+
+def make_plan(state_dir: str, device_patterns: list[str], bind_sys: bool) -> Plan:
+    newroot = os.path.join(state_dir, "newroot")
+    os.makedirs(newroot, mode=0o700, exist_ok=True)
+    return Plan(
+        root_mode=os.geteuid() == 0,
+        readonly_paths=_dedupe(SYSTEM_PATHS + _python_paths() + (["/sys"] if bind_sys else [])),
+        device_patterns=device_patterns,
+        newroot=newroot,
+        seccomp_program=seccomp.build_filter(),
+        bind_sys=bind_sys,
+    )
+
+
+class Report:
+    """mechanism -> {"active": bool, "detail": str}, sent back with the job's result."""
+
+    def __init__(self):
+        self.items: dict[str, dict] = {}
+
+    def ok(self, name: str, detail: str = "") -> None:
+        self.items[name] = {"active": True, "detail": detail}
+
+    def no(self, name: str, detail: str) -> None:
+        self.items[name] = {"active": False, "detail": detail}
+
+
+def _ro_bind(source: str, target: str) -> None:
+    linux.mount(source, target, None, linux.MS_BIND | linux.MS_REC)
+    linux.mount(None, target, None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
+
+
+def _bind_path(root: str, path: str) -> None:
+    target = root + path
+    if os.path.islink(path):  # /lib -> usr/lib: replicate the link, the target is bound anyway
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.symlink(os.readlink(path), target)
+        return
+    if os.path.isdir(path):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        open(target, "a").close()
+    _ro_bind(path, target)
+
+
+def _mask(root: str) -> None:
+    for path in MASKED_FILES:
+        if os.path.isfile(root + path):
+            _ro_bind("/dev/null", root + path)
+    for path in MASKED_DIRS:
+        if os.path.isdir(root + path):
+            linux.mount("tmpfs", root + path, "tmpfs", linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV, "size=4k")
+
+
+def _make_dev(root: str, plan: Plan) -> None:
+    dev = root + "/dev"
+    os.mkdir(dev)
+    linux.mount("tmpfs", dev, "tmpfs", linux.MS_NOSUID | linux.MS_NOEXEC, "size=64k,mode=0755")
+    nodes = list(BASE_DEVICES)
+    for pattern in plan.device_patterns:
+        nodes.extend(sorted(glob.glob(pattern)))
+    for node in nodes:
+        if not os.path.exists(node):
+            continue
+        target = root + node
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        open(target, "a").close()
+        linux.mount(node, target, None, linux.MS_BIND)
+    for i, name in enumerate(("stdin", "stdout", "stderr")):
+        os.symlink(f"/proc/self/fd/{i}", f"{dev}/{name}")
+    os.symlink("/proc/self/fd", f"{dev}/fd")
+    os.mkdir(f"{dev}/shm")
+    linux.mount("tmpfs", f"{dev}/shm", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, "size=64m,mode=1777")
+
+
+def _build_root(plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> None:
+    root = plan.newroot
+    linux.mount("tmpfs", root, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=0755")
+    for path in plan.readonly_paths:
+        _bind_path(root, path)
+    _mask(root)
+    os.mkdir(root + "/proc")
+    linux.mount("proc", root + "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+    _make_dev(root, plan)
+    os.mkdir(root + "/tmp")
+    linux.mount(
+        "tmpfs", root + "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+        f"size={limits.tmp_mb}m,mode=0700,uid={limits.uid},gid={limits.gid}",
+    )
+    os.mkdir(root + "/job")
+    linux.mount("tmpfs", root + "/job", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64m,mode=0755")
+    for name, data in files.items():
+        with open(f"{root}/job/{name}", "wb") as f:
+            f.write(data)
+    linux.mount(None, root + "/job", None, linux.MS_REMOUNT | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
+    os.mkdir(root + "/.old")
+    os.chdir(root)
+    linux.pivot_root(".", ".old")
+    os.chdir("/")
+    linux.umount2("/.old", linux.MNT_DETACH)
+    os.rmdir("/.old")
+    linux.mount(None, "/", None, linux.MS_REMOUNT | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
+
+
+def _apply_rlimits(limits: JobLimits, report: Report) -> None:
+    for name, value in limits.rlimits.items():
+        try:
+            resource.setrlimit(RLIMITS[name], (value, value))  # soft = hard: pid 1 ignores soft signals
+            report.ok(f"rlimit_{name}", str(value))
+        except (ValueError, OSError) as exc:
+            report.no(f"rlimit_{name}", str(exc))
+
+
+def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report) -> str:
+    """Isolate the calling (freshly forked) process. Returns the directory holding `files`."""
+    os.setsid()
+    report.ok("process_group", "own session; killed as a whole")
+    job_dir = "/job"
+    in_pid_ns = os.getpid() == 1
+    if in_pid_ns:
+        report.ok("pid_namespace", "pid 1 of its own namespace: other processes invisible, all die with it")
+    else:
+        report.no("pid_namespace", "needs root")
+    isolated_fs = False
+    if plan.root_mode:
+        try:
+            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWNET | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
+            report.ok("network_namespace", "no interfaces but a down loopback")
+            report.ok("ipc_uts_namespaces")
+            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+            _build_root(plan, limits, files)
+            linux.sethostname("sandbox")
+            isolated_fs = True
+            report.ok("readonly_root", f"{len(plan.readonly_paths)} read-only binds; secrets masked")
+            report.ok("private_tmp", f"/tmp tmpfs of {limits.tmp_mb} MiB, the only writable place")
+        except OSError as exc:
+            report.no("readonly_root", f"mount namespace failed: {exc}")
+    else:
+        for name in ("network_namespace", "readonly_root", "private_tmp"):
+            report.no(name, f"needs root (running as uid {os.geteuid()})")
+    if not isolated_fs:
+        job_dir = _write_files_unisolated(files)
+    _apply_rlimits(limits, report)
+    if plan.root_mode:
+        try:
+            os.setgroups([])
+            os.setresgid(limits.gid, limits.gid, limits.gid)
+            os.setresuid(limits.uid, limits.uid, limits.uid)
+            report.ok("unprivileged_uid", f"uid {limits.uid} (one per pool slot)")
+        except OSError as exc:
+            report.no("unprivileged_uid", str(exc))
+    else:
+        report.no("unprivileged_uid", "not root: runs as the server's own user")
+    try:
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # after setresuid, which clears it
+        report.ok("no_new_privs")
+    except OSError as exc:
+        report.no("no_new_privs", str(exc))
+    if plan.seccomp_program is None:
+        report.no("seccomp", "no filter for this architecture")
+    else:
+        try:
+            seccomp.load_filter(plan.seccomp_program)
+            report.ok("seccomp", "network sockets, ptrace, namespaces, mounts, bpf, ... denied")
+        except OSError as exc:
+            report.no("seccomp", str(exc))
+    return job_dir
+
+
+def _write_files_unisolated(files: dict[str, bytes]) -> str:
+    import tempfile
+
+    job_dir = tempfile.mkdtemp(prefix="kernel-eval-job-")
+    for name, data in files.items():
+        with open(os.path.join(job_dir, name), "wb") as f:
+            f.write(data)
+    return job_dir

@@ -1,0 +1,131 @@
+"""A seccomp filter, assembled by hand as classic BPF (no libseccomp needed).
+
+Denied with EPERM: network sockets (AF_INET, AF_INET6, AF_PACKET), ptrace, and the calls that
+reach kernel attack surface a job never needs: new namespaces (unshare, setns, clone with
+CLONE_NEWUSER), mounts, keyrings, bpf, perf events, userfaultfd, io_uring, cross-process memory,
+module and kexec loading. clone3 gets ENOSYS: its flags live in memory a filter cannot read, and
+glibc then falls back to clone (threads and subprocesses keep working). On x86_64 the x32 ABI is
+refused. Everything else is allowed: the namespaces and the read-only root do the rest; this is
+the second wall, and the only one for the network where namespaces are unavailable.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import platform
+import struct
+
+from sandbox.isolation import linux
+
+_ARCH = {  # audit arch, syscall numbers
+    "x86_64": (0xC000003E, {
+        "socket": 41, "clone": 56, "clone3": 435, "ptrace": 101, "mount": 165, "umount2": 166,
+        "pivot_root": 155, "chroot": 161, "unshare": 272, "setns": 308, "keyctl": 250,
+        "add_key": 248, "request_key": 249, "bpf": 321, "perf_event_open": 298,
+        "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426,
+        "io_uring_register": 427, "process_vm_readv": 310, "process_vm_writev": 311,
+        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
+        "fspick": 433, "kexec_load": 246, "init_module": 175, "finit_module": 313,
+        "delete_module": 176,
+    }),
+    "aarch64": (0xC00000B7, {
+        "socket": 198, "clone": 220, "clone3": 435, "ptrace": 117, "mount": 40, "umount2": 39,
+        "pivot_root": 41, "chroot": 51, "unshare": 97, "setns": 268, "keyctl": 219,
+        "add_key": 217, "request_key": 218, "bpf": 280, "perf_event_open": 241,
+        "userfaultfd": 282, "io_uring_setup": 425, "io_uring_enter": 426,
+        "io_uring_register": 427, "process_vm_readv": 270, "process_vm_writev": 271,
+        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
+        "fspick": 433, "kexec_load": 104, "init_module": 105, "finit_module": 273,
+        "delete_module": 106,
+    }),
+}
+_ALWAYS_DENIED = [
+    "ptrace", "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "keyctl", "add_key",
+    "request_key", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
+    "io_uring_register", "process_vm_readv", "process_vm_writev", "open_tree", "move_mount",
+    "fsopen", "fsconfig", "fsmount", "fspick", "kexec_load", "init_module", "finit_module",
+    "delete_module",
+]
+_DENIED_SOCKET_FAMILIES = (2, 10, 17)  # AF_INET, AF_INET6, AF_PACKET
+_CLONE_NEWUSER = 0x10000000
+
+_LD_ABS_W, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_RET_ALLOW = 0x7FFF0000
+_RET_ERRNO = 0x00050000
+_OFF_NR, _OFF_ARCH, _OFF_ARG0 = 0, 4, 16  # struct seccomp_data (args[0] low word, little-endian)
+
+
+class _Assembler:
+    """Classic BPF with symbolic jump targets (jt/jf are 8-bit forward offsets)."""
+
+    def __init__(self):
+        self.code: list[tuple] = []
+        self.labels: dict[str, int] = {}
+
+    def op(self, code, k=0, jt=None, jf=None):
+        self.code.append((code, jt, jf, k))
+
+    def label(self, name):
+        self.labels[name] = len(self.code)
+
+    def assemble(self) -> bytes:
+        out = bytearray()
+        for i, (code, jt, jf, k) in enumerate(self.code):
+            out += struct.pack("<HBBI", code, self._offset(jt, i), self._offset(jf, i), k)
+        return bytes(out)
+
+    def _offset(self, target: str | None, index: int) -> int:
+        if target is None:
+            return 0
+        delta = self.labels[target] - (index + 1)
+        if not 0 <= delta <= 255:
+            raise ValueError("BPF jump out of range")
+        return delta
+
+
+def build_filter() -> bytes | None:
+    """The filter for this machine's architecture, or None where it is unknown."""
+    arch = _ARCH.get(platform.machine())
+    if arch is None:
+        return None
+    audit_arch, nr = arch
+    a = _Assembler()
+    a.op(_LD_ABS_W, _OFF_ARCH)
+    a.op(_JEQ, audit_arch, jt="arch_ok", jf="eperm")
+    a.label("arch_ok")
+    a.op(_LD_ABS_W, _OFF_NR)
+    if platform.machine() == "x86_64":
+        a.op(_JGE, 0x40000000, jt="eperm", jf="native")  # x32 ABI
+        a.label("native")
+    for name in _ALWAYS_DENIED:
+        a.op(_JEQ, nr[name], jt="eperm")
+    a.op(_JEQ, nr["socket"], jt="socket")
+    a.op(_JEQ, nr["clone"], jt="clone")
+    a.op(_JEQ, nr["clone3"], jt="enosys")
+    a.op(_RET, _RET_ALLOW)
+    a.label("socket")
+    a.op(_LD_ABS_W, _OFF_ARG0)
+    for family in _DENIED_SOCKET_FAMILIES:
+        a.op(_JEQ, family, jt="eperm")
+    a.op(_RET, _RET_ALLOW)
+    a.label("clone")
+    a.op(_LD_ABS_W, _OFF_ARG0)
+    a.op(_JSET, _CLONE_NEWUSER, jt="eperm")
+    a.op(_RET, _RET_ALLOW)
+    a.label("enosys")
+    a.op(_RET, _RET_ERRNO | errno.ENOSYS)
+    a.label("eperm")
+    a.op(_RET, _RET_ERRNO | errno.EPERM)
+    return a.assemble()
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def load_filter(program: bytes) -> None:
+    """Install the filter on the calling thread's process (needs no_new_privs or CAP_SYS_ADMIN)."""
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    linux.prctl(linux.PR_SET_SECCOMP, linux.SECCOMP_MODE_FILTER, ctypes.addressof(fprog))

@@ -1,0 +1,338 @@
+"""The server's side of the sandbox: a warm zygote per backend, bounded slots, one job at a time each.
+
+    pool = Pool.get("cpu")
+    result = pool.run(JobRequest(kind="candidate", files={...}, ...), timeout_s=120, cancel=event)
+
+Jobs wait for a free slot in a bounded queue (PoolBusy past it, with how many are waiting). A
+timeout or a cancellation kills the job's whole pid namespace. If the zygote dies, its running
+jobs fail with what it printed, and the next job starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sandbox import backends, tensorio
+
+DEFAULT_OUTPUT_CAP = 1 << 20
+UID_BASE = 61000
+ZYGOTE_START_TIMEOUT = 180.0
+#: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
+PASSTHROUGH_ENV = ("CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_HOME_PATH",
+                   "LD_LIBRARY_PATH", "ASCEND_OPP_PATH", "NCCL_NVLS_ENABLE",
+                   "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS")
+
+
+class PoolBusy(RuntimeError):
+    """Too many jobs are queued; the message says how many and what to do."""
+
+
+class PoolError(RuntimeError):
+    """The sandbox itself failed (zygote could not start or died)."""
+
+
+@dataclass
+class JobRequest:
+    kind: str  # reference | candidate | compile
+    files: dict[str, str]  # name in /job -> source text
+    display_names: dict[str, str]
+    seeds: list[int]
+    options: dict
+    inputs: dict | None = None  # named trees of tensors for the job (candidate, compile)
+    memory_mb: int = 4096
+    tmp_mb: int = 256
+    result_limit_bytes: int = 8 << 30
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class JobResult:
+    job_id: str
+    returncode: int | None
+    signal: str | None
+    reason: str | None  # timeout | cancelled | output_limit | shutdown | zygote_died | None
+    wall_s: float
+    max_rss_kb: int
+    cpu_s: float
+    stdout: str
+    stderr: str
+    stdout_bytes: int
+    stderr_bytes: int
+    meta: dict | None
+    values: dict
+    bundle_error: str | None
+    queued_s: float = 0.0
+
+
+def default_state_dir() -> Path:
+    home = os.environ.get("KERNEL_EVAL_HOME")
+    if home:
+        return Path(home)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "kernel-eval"
+
+
+def default_slots() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class _Pending:
+    def __init__(self):
+        self.done = threading.Event()
+        self.pid: int | None = None
+        self.exited: dict | None = None
+
+
+class Pool:
+    _pools: dict[str, Pool] = {}
+    _pools_lock = threading.Lock()
+
+    @classmethod
+    def get(cls, backend_name: str, **kwargs) -> Pool:
+        with cls._pools_lock:
+            pool = cls._pools.get(backend_name)
+            if pool is None:
+                pool = cls._pools[backend_name] = Pool(backends.by_name(backend_name), **kwargs)
+            return pool
+
+    @classmethod
+    def close_all(cls) -> None:
+        with cls._pools_lock:
+            for pool in cls._pools.values():
+                pool.close()
+            cls._pools.clear()
+
+    def __init__(self, backend, slots: int | None = None, state_dir: Path | None = None, queue_limit: int = 64):
+        self.backend = backend
+        self.slots = slots or default_slots()
+        self.state_dir = Path(state_dir or default_state_dir()) / f"sandbox-{backend.name}"
+        self.queue_limit = queue_limit
+        self._free = list(range(self.slots))
+        self._slot_cv = threading.Condition()
+        self._waiting = 0
+        self._lock = threading.Lock()  # zygote start / stdin writes
+        self._proc: subprocess.Popen | None = None
+        self._pending: dict[str, _Pending] = {}
+        self.ready_info: dict = {}
+        self.starts = 0
+
+    # --- zygote ----------------------------------------------------------------------------------
+    def _env(self) -> dict[str, str]:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(self.state_dir),
+               "OPENBLAS_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+        env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if k in os.environ})
+        env.update(self.backend.env)
+        return env
+
+    def _ensure_started(self) -> None:
+        with self._lock:
+            if self._proc is not None and self._proc.poll() is None:
+                return
+            self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            (self.state_dir / "jobs").mkdir(exist_ok=True, mode=0o700)
+            log = open(self.state_dir / "zygote.log", "ab")
+            self._proc = subprocess.Popen(
+                [sys.executable, "-P", "-m", "sandbox.zygote", "--backend", self.backend.name,
+                 "--state-dir", str(self.state_dir)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=self._env(),
+                cwd=str(self.state_dir), start_new_session=True,
+            )
+            log.close()
+            self.starts += 1
+            ready = threading.Event()
+            threading.Thread(target=self._read_events, args=(self._proc, ready), daemon=True).start()
+            if not ready.wait(ZYGOTE_START_TIMEOUT) or self._proc.poll() is not None:
+                tail = self._log_tail()
+                self._proc.kill()
+                raise PoolError(f"the sandbox for backend {self.backend.name!r} did not start: {tail}")
+
+    def _log_tail(self, limit: int = 2000) -> str:
+        try:
+            return (self.state_dir / "zygote.log").read_text(errors="replace")[-limit:].strip() or "(no output)"
+        except OSError:
+            return "(no log)"
+
+    def _read_events(self, proc: subprocess.Popen, ready: threading.Event) -> None:
+        for raw in proc.stdout:
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                continue
+            kind = event.get("event")
+            if kind == "ready":
+                self.ready_info = event
+                ready.set()
+                continue
+            pending = self._pending.get(event.get("job"))
+            if pending is None:
+                continue
+            if kind == "started":
+                pending.pid = event.get("pid")
+            elif kind == "exited":
+                pending.exited = event
+                pending.done.set()
+        # EOF: the zygote is gone; fail whatever it was running
+        ready.set()
+        tail = self._log_tail()
+        for pending in list(self._pending.values()):
+            if not pending.done.is_set():
+                pending.exited = {"returncode": None, "signal": None, "reason": "zygote_died",
+                                  "stderr": f"the sandbox zygote died: {tail}"}
+                pending.done.set()
+
+    def _send(self, command: dict) -> None:
+        with self._lock:
+            if self._proc is None or self._proc.stdin is None:
+                raise PoolError("sandbox not running")
+            self._proc.stdin.write((json.dumps(command) + "\n").encode())
+            self._proc.stdin.flush()
+
+    # --- slots -----------------------------------------------------------------------------------
+    def _acquire(self, cancel: threading.Event | None) -> int:
+        with self._slot_cv:
+            if not self._free and self._waiting >= self.queue_limit:
+                raise PoolBusy(
+                    f"{self._waiting} jobs already wait for {self.slots} sandbox slots; retry later "
+                    f"or lower the number of concurrent calls"
+                )
+            self._waiting += 1
+            try:
+                while not self._free:
+                    if cancel is not None and cancel.is_set():
+                        raise PoolError("cancelled while queued")
+                    self._slot_cv.wait(0.1)
+                return self._free.pop(0)
+            finally:
+                self._waiting -= 1
+
+    def _release(self, slot: int) -> None:
+        with self._slot_cv:
+            self._free.append(slot)
+            self._slot_cv.notify()
+
+    @property
+    def queued(self) -> int:
+        return self._waiting
+
+    # --- jobs ------------------------------------------------------------------------------------
+    def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None,
+            on_start=None) -> JobResult:
+        queued_at = time.monotonic()
+        slot = self._acquire(cancel)
+        try:
+            self._ensure_started()
+            return self._run_in_slot(request, slot, timeout_s, cancel, on_start, time.monotonic() - queued_at)
+        finally:
+            self._release(slot)
+
+    def _run_in_slot(self, request, slot, timeout_s, cancel, on_start, queued_s) -> JobResult:
+        job_id = uuid.uuid4().hex[:16]
+        host_dir = self.state_dir / "jobs" / job_id
+        host_dir.mkdir(mode=0o700)
+        try:
+            self._write_job(host_dir, request)
+            pending = self._pending[job_id] = _Pending()
+            self._send({"op": "run", "job": job_id, "dir": str(host_dir), "slot": slot,
+                        "timeout_s": timeout_s, "output_cap": DEFAULT_OUTPUT_CAP})
+            if on_start is not None:
+                on_start()
+            killed = False
+            while not pending.done.wait(0.05):
+                if cancel is not None and cancel.is_set() and not killed:
+                    self._send({"op": "kill", "job": job_id, "reason": "cancelled"})
+                    killed = True
+            return self._collect(job_id, host_dir, pending.exited or {}, request.result_limit_bytes, queued_s)
+        finally:
+            self._pending.pop(job_id, None)
+            shutil.rmtree(host_dir, ignore_errors=True)
+
+    def _write_job(self, host_dir: Path, request: JobRequest) -> None:
+        spec = {
+            "kind": request.kind,
+            "backend": self.backend.name,
+            "files": request.files,
+            "display_names": request.display_names,
+            "seeds": request.seeds,
+            "options": request.options,
+            "env": request.env,
+            "limits": {"tmp_mb": request.tmp_mb, "uid_base": UID_BASE, "rlimits": self._rlimits(request)},
+        }
+        (host_dir / "job.json").write_text(json.dumps(spec))
+        if request.inputs:
+            fd = os.open(host_dir / "inputs.bin", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                tensorio.write_bundle(fd, request.inputs)
+            finally:
+                os.close(fd)
+
+    def _rlimits(self, request: JobRequest) -> dict[str, int]:
+        cores = os.cpu_count() or 1
+        limits = {
+            "file_size": max(request.result_limit_bytes, 64 << 20),
+            "open_files": 1024,
+            "processes": 4 * cores + 64,  # threads count too
+            "core_dump": 0,
+        }
+        if self.backend.name == "cpu":
+            # address space = what the zygote already maps + the job's budget (CUDA reserves
+            # huge address ranges, so GPU backends cannot use this limit)
+            limits["address_space"] = _zygote_vmsize(self._proc.pid) + (request.memory_mb << 20)
+        return limits
+
+    def _collect(self, job_id, host_dir, exited, limit, queued_s) -> JobResult:
+        meta, values, bundle_error = None, {}, None
+        result_path = host_dir / "result.bin"
+        if exited.get("returncode") == 0 and exited.get("reason") is None:
+            try:
+                meta, values = tensorio.read_bundle(str(result_path), limit)
+            except (tensorio.BundleError, OSError) as exc:
+                bundle_error = str(exc)
+        elif exited.get("returncode") == 0:
+            bundle_error = "killed before it finished"
+        return JobResult(
+            job_id=job_id,
+            returncode=exited.get("returncode"),
+            signal=exited.get("signal"),
+            reason=exited.get("reason"),
+            wall_s=float(exited.get("wall_s", 0.0)),
+            max_rss_kb=int(exited.get("max_rss_kb", 0)),
+            cpu_s=float(exited.get("cpu_s", 0.0)),
+            stdout=exited.get("stdout", ""),
+            stderr=exited.get("stderr", ""),
+            stdout_bytes=int(exited.get("stdout_bytes", 0)),
+            stderr_bytes=int(exited.get("stderr_bytes", 0)),
+            meta=meta,
+            values=values,
+            bundle_error=bundle_error,
+            queued_s=queued_s,
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is not None:
+            try:
+                proc.stdin.close()
+                proc.wait(10)
+            except Exception:  # noqa: BLE001
+                proc.kill()
+
+
+def _zygote_vmsize(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 2 << 30

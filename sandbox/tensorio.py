@@ -1,0 +1,189 @@
+"""The private channel's format: named trees of tensors as a JSON header plus raw buffers.
+
+Sandboxed children write bundles; the trusted parent reads them. A bundle comes from untrusted
+code, so reading never unpickles anything and checks every size, offset, dtype and depth before
+it makes a tensor. Layout:
+
+    b"KEVB1\\n" | u64 little-endian header length | header JSON | tensor bytes
+
+header = {"meta": {...}, "values": {name: tree}, "tensors": [{"dtype", "shape", "offset", "nbytes"}]}
+tree   = {"t": index} | {"list": [tree]} | {"tuple": [tree]} | {"dict": [[key, tree]]}
+       | {"none": null} | {"scalar": number or bool}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+
+import torch
+
+MAGIC = b"KEVB1\n"
+MAX_HEADER = 32 << 20
+MAX_DEPTH = 32
+MAX_NODES = 100_000
+MAX_NDIM = 16
+
+DTYPES: dict[str, torch.dtype] = {
+    name: getattr(torch, name)
+    for name in (
+        "float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2",
+        "int8", "uint8", "int16", "int32", "int64", "bool", "complex64", "complex128",
+    )
+}
+
+
+class BundleError(ValueError):
+    """A bundle is malformed (truncated, oversized, inconsistent): never trust its content."""
+
+
+# --- writing (in the sandboxed child) -----------------------------------------------------------
+
+
+class _Encoder:
+    def __init__(self):
+        self.tensors: list[torch.Tensor] = []
+
+    def tree(self, value, depth=0):
+        if depth > MAX_DEPTH:
+            raise BundleError("output nesting deeper than 32 levels")
+        if isinstance(value, torch.Tensor):
+            self.tensors.append(value)
+            return {"t": len(self.tensors) - 1}
+        if value is None:
+            return {"none": None}
+        if isinstance(value, bool | int | float):
+            return {"scalar": value}
+        if isinstance(value, tuple | list):
+            kind = "tuple" if isinstance(value, tuple) else "list"
+            return {kind: [self.tree(v, depth + 1) for v in value]}
+        if isinstance(value, dict):
+            return {"dict": [[str(k), self.tree(v, depth + 1)] for k, v in value.items()]}
+        raise BundleError(f"cannot send a {type(value).__name__} (only tensors, numbers, None, tuples, lists, dicts)")
+
+
+def _raw_bytes(t: torch.Tensor) -> memoryview:
+    t = t.detach().to("cpu").contiguous()
+    if t.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2, torch.bool):
+        t = t.view(torch.uint8) if t.dtype != torch.bfloat16 else t.view(torch.int16)
+    return memoryview(t.numpy()).cast("B")
+
+
+def write_bundle(fd: int, values: dict, meta: dict | None = None) -> int:
+    """Write a bundle to an open file descriptor; returns the bytes written."""
+    enc = _Encoder()
+    trees = {name: enc.tree(v) for name, v in values.items()}
+    entries, offset = [], 0
+    for t in enc.tensors:
+        if str(t.dtype).removeprefix("torch.") not in DTYPES:
+            raise BundleError(f"cannot send dtype {t.dtype}")
+        nbytes = t.numel() * t.element_size()
+        entries.append({"dtype": str(t.dtype).removeprefix("torch."), "shape": list(t.shape), "offset": offset, "nbytes": nbytes})
+        offset += nbytes
+    header = json.dumps({"meta": meta or {}, "values": trees, "tensors": entries}).encode()
+    written = _write_all(fd, MAGIC + struct.pack("<Q", len(header)) + header)
+    for t in enc.tensors:
+        if t.numel():
+            written += _write_all(fd, _raw_bytes(t))
+    return written
+
+
+def _write_all(fd: int, data) -> int:
+    view = memoryview(data)
+    total = 0
+    while total < len(view):
+        total += os.write(fd, view[total : total + (1 << 24)])
+    return total
+
+
+# --- reading (in the trusted parent) ------------------------------------------------------------
+
+
+def _check_entry(i: int, e, data_len: int) -> tuple[torch.dtype, list[int], int, int]:
+    if not isinstance(e, dict) or set(e) != {"dtype", "shape", "offset", "nbytes"}:
+        raise BundleError(f"tensor {i}: malformed entry")
+    dtype = DTYPES.get(e["dtype"]) if isinstance(e["dtype"], str) else None
+    shape, offset, nbytes = e["shape"], e["offset"], e["nbytes"]
+    if dtype is None:
+        raise BundleError(f"tensor {i}: dtype {e['dtype']!r} not allowed")
+    if not (isinstance(shape, list) and len(shape) <= MAX_NDIM and all(isinstance(s, int) and s >= 0 for s in shape)):
+        raise BundleError(f"tensor {i}: bad shape")
+    if not (isinstance(offset, int) and isinstance(nbytes, int) and offset >= 0 and nbytes >= 0):
+        raise BundleError(f"tensor {i}: bad offset")
+    if math.prod(shape) * dtype.itemsize != nbytes or offset + nbytes > data_len:
+        raise BundleError(f"tensor {i}: size does not match its shape or the file")
+    return dtype, shape, offset, nbytes
+
+
+def _tensor(buffer: bytearray, base: int, dtype, shape, offset, nbytes) -> torch.Tensor:
+    if nbytes == 0:
+        return torch.empty(shape, dtype=dtype)
+    raw = torch.frombuffer(buffer, dtype=torch.uint8, count=nbytes, offset=base + offset)
+    if dtype == torch.bool:  # bytes other than 0/1 are not valid bools: normalize
+        return (raw != 0).reshape(shape)
+    return raw.view(dtype).reshape(shape)
+
+
+def _decode(node, tensors: list[torch.Tensor], state: list[int], depth: int = 0):
+    state[0] += 1
+    if depth > MAX_DEPTH or state[0] > MAX_NODES:
+        raise BundleError("value tree too deep or too large")
+    if not isinstance(node, dict) or len(node) != 1:
+        raise BundleError("malformed value tree")
+    (kind, body), = node.items()
+    if kind == "t":
+        if not isinstance(body, int) or not 0 <= body < len(tensors):
+            raise BundleError("tensor reference out of range")
+        return tensors[body]
+    if kind == "none":
+        return None
+    if kind == "scalar":
+        if not isinstance(body, bool | int | float):
+            raise BundleError("bad scalar")
+        return body
+    if kind in ("list", "tuple") and isinstance(body, list):
+        items = [_decode(v, tensors, state, depth + 1) for v in body]
+        return tuple(items) if kind == "tuple" else items
+    if kind == "dict" and isinstance(body, list):
+        out = {}
+        for pair in body:
+            if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+                raise BundleError("bad dict entry")
+            out[pair[0]] = _decode(pair[1], tensors, state, depth + 1)
+        return out
+    raise BundleError(f"unknown node kind {kind!r}")
+
+
+def read_bundle(path: str, max_bytes: int) -> tuple[dict, dict]:
+    """(meta, values) of a bundle file; raises BundleError for anything malformed."""
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        raise BundleError(f"result of {size} bytes exceeds the {max_bytes}-byte limit")
+    buffer = bytearray(size)
+    with open(path, "rb") as f:
+        if f.readinto(buffer) != size:
+            raise BundleError("short read")
+    if buffer[: len(MAGIC)] != MAGIC or size < len(MAGIC) + 8:
+        raise BundleError("not a result bundle (missing header)")
+    (header_len,) = struct.unpack_from("<Q", buffer, len(MAGIC))
+    start = len(MAGIC) + 8
+    if header_len > MAX_HEADER or start + header_len > size:
+        raise BundleError("header length out of range")
+    try:
+        header = json.loads(buffer[start : start + header_len].decode())
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise BundleError(f"header is not JSON: {exc}") from None
+    if not isinstance(header, dict) or not isinstance(header.get("tensors"), list):
+        raise BundleError("malformed header")
+    base = start + header_len
+    data_len = size - base
+    tensors = [_tensor(buffer, base, *_check_entry(i, e, data_len)) for i, e in enumerate(header["tensors"])]
+    values_node = header.get("values", {})
+    meta = header.get("meta", {})
+    if not isinstance(values_node, dict) or not isinstance(meta, dict):
+        raise BundleError("malformed header")
+    state = [0]
+    values = {str(k): _decode(v, tensors, state) for k, v in values_node.items()}
+    return meta, values

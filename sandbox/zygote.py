@@ -1,0 +1,300 @@
+"""The zygote: a preloaded fork server. `python -P -m sandbox.zygote --backend cpu --state-dir D`.
+
+It imports torch and triton once (no device context: CUDA/NPU initialise only in the children),
+warms the Triton interpreter, then forks one isolated child per job. It never runs user code
+itself, and holds nothing secret: the server starts it with a scrubbed environment and sends it
+only job directories.
+
+Protocol: JSON lines. Commands on stdin:
+    {"op": "run", "job": ID, "dir": PATH, "slot": K, "timeout_s": T, "output_cap": BYTES}
+    {"op": "kill", "job": ID, "reason": "cancelled"}
+Events on stdout:
+    {"event": "ready", ...}  {"event": "started", "job", "pid"}
+    {"event": "exited", "job", "returncode", "signal", "reason", "wall_s", "max_rss_kb",
+     "cpu_s", "stdout", "stderr", "stdout_bytes", "stderr_bytes"}
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import selectors
+import signal
+import sys
+import time
+
+CHUNK = 1 << 16
+
+
+class Job:
+    def __init__(self, job_id, pid, out_fd, err_fd, timeout_s, cap):
+        self.id = job_id
+        self.pid = pid
+        self.fds = {out_fd: "stdout", err_fd: "stderr"}
+        self.kept = {"stdout": bytearray(), "stderr": bytearray()}
+        self.total = {"stdout": 0, "stderr": 0}
+        self.started = time.monotonic()
+        self.deadline = self.started + timeout_s
+        self.cap = cap
+        self.reason = None  # why we killed it: timeout, cancelled, output_limit
+
+
+class Zygote:
+    def __init__(self, backend, plan, forker, out):
+        self.backend = backend
+        self.plan = plan
+        self.forker = forker
+        self.pid_namespace = forker.pid_namespace
+        self.out = out  # the protocol stream
+        self.sel = selectors.DefaultSelector()
+        self.jobs: dict[int, Job] = {}
+        self.by_id: dict[str, Job] = {}
+        self.pending = b""
+
+    def send(self, event: dict) -> None:
+        self.out.write(json.dumps(event) + "\n")
+        self.out.flush()
+
+    # --- jobs ---------------------------------------------------------------------------------
+    def start(self, cmd: dict) -> None:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = self.forker()
+        if pid == 0:
+            self._child(cmd, out_w, err_w)  # never returns
+        os.close(out_w)
+        os.close(err_w)
+        for fd in (out_r, err_r):
+            os.set_blocking(fd, False)
+        job = Job(cmd["job"], pid, out_r, err_r, float(cmd.get("timeout_s", 120)), int(cmd.get("output_cap", 1 << 20)))
+        self.jobs[pid] = job
+        self.by_id[job.id] = job
+        self.sel.register(out_r, selectors.EVENT_READ, ("out", job))
+        self.sel.register(err_r, selectors.EVENT_READ, ("out", job))
+        self.send({"event": "started", "job": job.id, "pid": pid})
+
+    def _child(self, cmd: dict, out_w: int, err_w: int) -> None:
+        try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            devnull = os.open("/dev/null", os.O_RDONLY)
+            os.dup2(devnull, 0)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            os.closerange(3, 1 << 16)
+            sys.stdout = open(1, "w", buffering=1, closefd=False)
+            sys.stderr = open(2, "w", buffering=1, closefd=False)
+            from sandbox.harness import child
+
+            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]))
+        finally:
+            os._exit(4)
+
+    def kill(self, job: Job, reason: str) -> None:
+        if job.reason is None:
+            job.reason = reason
+        try:
+            os.kill(job.pid, signal.SIGKILL)  # pid 1 of its namespace: everything in it dies
+        except ProcessLookupError:
+            pass
+
+    def _read_output(self, fd: int, job: Job) -> bool:
+        """Drain what is there; False at EOF. Over the cap, the job is killed."""
+        stream = job.fds[fd]
+        while True:
+            try:
+                data = os.read(fd, CHUNK)
+            except BlockingIOError:
+                return True
+            if not data:
+                return False
+            job.total[stream] += len(data)
+            room = job.cap - len(job.kept[stream])
+            if room > 0:
+                job.kept[stream] += data[:room]
+            if job.total[stream] > job.cap:
+                self.kill(job, "output_limit")
+                return True
+
+    def _close_output(self, job: Job) -> None:
+        for fd in list(job.fds):
+            try:
+                self.sel.unregister(fd)
+            except (KeyError, ValueError):
+                pass
+            os.close(fd)
+        job.fds.clear()
+
+    def reap(self) -> None:
+        while self.jobs:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            job = self.jobs.pop(pid, None)
+            if job is None:
+                continue
+            for fd in list(job.fds):
+                self._read_output(fd, job)
+            self._close_output(job)
+            self.by_id.pop(job.id, None)
+            sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+            self.send({
+                "event": "exited",
+                "job": job.id,
+                "returncode": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                "signal": signal.Signals(sig).name if sig else None,
+                "reason": job.reason,
+                "wall_s": time.monotonic() - job.started,
+                "max_rss_kb": usage.ru_maxrss,
+                "cpu_s": usage.ru_utime + usage.ru_stime,
+                "stdout": job.kept["stdout"].decode("utf-8", "replace"),
+                "stderr": job.kept["stderr"].decode("utf-8", "replace"),
+                "stdout_bytes": job.total["stdout"],
+                "stderr_bytes": job.total["stderr"],
+            })
+
+    # --- commands -----------------------------------------------------------------------------
+    def command(self, line: bytes) -> None:
+        try:
+            cmd = json.loads(line)
+        except ValueError:
+            return
+        if cmd.get("op") == "run":
+            self.start(cmd)
+        elif cmd.get("op") == "kill":
+            job = self.by_id.get(cmd.get("job"))
+            if job is not None:
+                self.kill(job, cmd.get("reason", "cancelled"))
+
+    def loop(self) -> None:
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_r, False)
+        os.set_blocking(wake_w, False)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        stdin = sys.stdin.buffer.fileno()
+        self.sel.register(stdin, selectors.EVENT_READ, ("cmd", None))
+        self.sel.register(wake_r, selectors.EVENT_READ, ("wake", None))
+        while True:
+            now = time.monotonic()
+            timeout = min((j.deadline - now for j in self.jobs.values()), default=1.0)
+            for key, _ in self.sel.select(timeout=max(0.0, min(timeout, 1.0))):
+                kind, job = key.data
+                if kind == "cmd":
+                    data = os.read(stdin, CHUNK)
+                    if not data:
+                        self.shutdown()
+                        return
+                    self.pending += data
+                    while b"\n" in self.pending:
+                        line, self.pending = self.pending.split(b"\n", 1)
+                        self.command(line)
+                elif kind == "wake":
+                    try:
+                        while os.read(wake_r, CHUNK):
+                            pass
+                    except BlockingIOError:
+                        pass
+                elif kind == "out" and key.fd in job.fds and not self._read_output(key.fd, job):
+                    self.sel.unregister(key.fd)
+                    os.close(key.fd)
+                    del job.fds[key.fd]
+            now = time.monotonic()
+            for job in list(self.jobs.values()):
+                if now > job.deadline:
+                    self.kill(job, "timeout")
+            self.reap()
+
+    def shutdown(self) -> None:
+        for job in list(self.jobs.values()):
+            self.kill(job, "shutdown")
+        deadline = time.monotonic() + 5
+        while self.jobs and time.monotonic() < deadline:
+            self.reap()
+            time.sleep(0.01)
+
+
+def _warm_up(backend) -> None:
+    """Import and exercise what every job needs, so children start warm (fork shares it)."""
+    import torch  # noqa: F401
+    import triton  # noqa: F401
+
+    from sandbox.harness import child  # noqa: F401  (every job kind and its imports)
+
+    if backend.interpreter:
+        from sandbox import warmup
+
+        warmup.run()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", required=True)
+    parser.add_argument("--state-dir", required=True)
+    args = parser.parse_args()
+    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # anything printed by imports goes to stderr, never into the protocol
+    sys.stdout = sys.stderr
+
+    from sandbox import backends
+    from sandbox.isolation import linux, make_plan
+
+    backend = backends.by_name(args.backend)
+    _warm_up(backend)
+    plan = make_plan(args.state_dir, list(backend.device_patterns), backend.bind_sys)
+    forker = os.fork
+    pid_namespace = False
+    if plan.root_mode:
+        try:
+            forker = linux.PidNamespaceForker().fork
+            pid_namespace = True
+        except OSError:
+            pass
+    gc.collect()
+    gc.freeze()  # objects made so far are shared by every child: keep them off the GC's pages
+    import torch
+    import triton
+
+    zygote = Zygote(backend, plan, _probe_forker(forker, pid_namespace), protocol)
+    zygote.send({
+        "event": "ready", "pid": os.getpid(), "backend": backend.name,
+        "torch": torch.__version__, "triton": triton.__version__,
+        "root_mode": plan.root_mode, "pid_namespace": zygote.pid_namespace,
+    })
+    zygote.loop()
+    protocol.flush()
+    os._exit(0)  # skip interpreter teardown (nanobind prints leak reports there)
+
+
+def _probe_forker(forker, pid_namespace):
+    """Use the pid-namespace fork if it really works here; else a plain fork (reported)."""
+    if not pid_namespace:
+        return _Forker(os.fork, False)
+    try:
+        pid = forker()
+    except OSError:
+        return _Forker(os.fork, False)
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return _Forker(forker, True)
+
+
+class _Forker:
+    def __init__(self, fn, pid_namespace: bool):
+        self.fn = fn
+        self.pid_namespace = pid_namespace
+
+    def __call__(self) -> int:
+        return self.fn()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

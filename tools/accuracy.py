@@ -1,0 +1,249 @@
+"""run_accuracy: reference vs candidate on fresh inputs, in the sandbox, judged by the comparator.
+
+Flow (DESIGN §3): resolve and syntax-check the sources here; goldens for the drawn seeds from
+the cache or a sandboxed reference job; one sandboxed candidate job for all seeds; the
+comparator, in this trusted process, per seed; the run stored under a run_id.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import torch
+
+from sandbox.pool import JobRequest
+from tools import faults, goldens, sources
+from tools.compare import CompareInputError, compare_outputs
+from tools.errors import ToolInputError
+from tools.models.accuracy import (
+    Checks,
+    Determinism,
+    RunAccuracyRequest,
+    RunAccuracyResult,
+    SeedResult,
+)
+from tools.models.task import BackendInfo, ErrorInfo, IsolationItem, Timings
+from tools.offline_compare import options_from
+from tools.services import progress_reporter, resolve_backend, services
+
+MAX_STORED_BYTES = 512 << 20
+MAX_WORST_PER_OUTPUT = 3
+TAIL = 2000
+
+NEXT_STEPS = {
+    "pass": "passes; read `warnings` for latent defects, then optimise",
+    "fail": "call explain_failure(run_id) for the failure pattern and its evidence, then suggest_fix(run_id)",
+    "compile_error": "fix the error at error.file:error.line, then call compile_kernel again",
+    "runtime_error": "fix the error at error.file:error.line (see error.hint), then call run_accuracy again",
+    "timeout": "look for an endless loop or an oversized grid; raise timeout_s only if the work is real",
+    "crashed": "call explain_failure(run_id); a crash is often an unmasked out-of-bounds access",
+    "rejected": "call explain_failure(run_id): the candidate must compute its output with Triton kernels and leave its inputs unchanged",
+    "unsupported": "run on backend='cuda' or 'npu', or use float16/float32 on the cpu backend",
+}
+
+
+def _tail(text: str) -> str:
+    return text if len(text) <= TAIL else "..." + text[-TAIL:]
+
+
+def _has_dtype(tree, dtype) -> bool:
+    if isinstance(tree, torch.Tensor):
+        return tree.dtype == dtype
+    if isinstance(tree, list | tuple):
+        return any(_has_dtype(v, dtype) for v in tree)
+    if isinstance(tree, dict):
+        return any(_has_dtype(v, dtype) for v in tree.values())
+    return False
+
+
+class _Run:
+    """The state of one run_accuracy call."""
+
+    def __init__(self, request: RunAccuracyRequest, progress, cancel: threading.Event | None):
+        self.request = request
+        self.report = progress_reporter(progress)
+        self.cancel = cancel
+        self.started = time.perf_counter()
+        self.services = services()
+        self.run_id = self.services.runs.new_id()
+        self.backend = None
+        self.seeds: list[int] = []
+        self.timings = Timings(total_s=0.0)
+        self.warnings: list[str] = []
+        self.isolation: dict[str, IsolationItem] = {}
+        self.checks = Checks()
+        self.stdout = self.stderr = ""
+        self.tensors: dict = {}
+        self.reference_text = self.candidate_text = self.reference_name = self.candidate_name = ""
+
+    def result(self, verdict: str, summary: str, seeds=None, error: ErrorInfo | None = None) -> RunAccuracyResult:
+        self.timings.total_s = time.perf_counter() - self.started
+        backend = None
+        if self.backend is not None:
+            info = self.services.pool(self.backend).ready_info
+            backend = BackendInfo(name=self.backend.name, device=self.backend.device, interpreter=self.backend.interpreter,
+                                  torch=info.get("torch"), triton=info.get("triton"))
+        result = RunAccuracyResult(
+            run_id=self.run_id, verdict=verdict, summary=summary, standard=self.request.standard, backend=backend,
+            seeds=seeds or [], checks=self.checks, error=error, isolation=self.isolation, timings=self.timings,
+            warnings=self.warnings, stdout=_tail(self.stdout), stderr=_tail(self.stderr), next_step=NEXT_STEPS[verdict],
+        )
+        self._store(result)
+        return result
+
+    def _store(self, result: RunAccuracyResult) -> None:
+        task = self.request.model_dump() | {"resolved_seeds": self.seeds, "backend_resolved": self.backend.name if self.backend else None}
+        task["reference"], task["candidate"] = self.reference_text, self.candidate_text
+        task["reference_name"], task["candidate_name"] = self.reference_name, self.candidate_name
+        tensors = self.tensors if self.request.store_tensors else None
+        if tensors and sum(t.numel() * t.element_size() for t in _tensors(tensors)) > MAX_STORED_BYTES:
+            first = next(iter(sorted({k.split("/")[0] for k in tensors})))
+            tensors = {k: v for k, v in tensors.items() if k.startswith(first + "/") and not k.endswith("/inputs")}
+            result.warnings.append(f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: only {first} stored, without inputs")
+        self.services.runs.save(self.run_id, result.model_dump(mode="json"), task, tensors)
+
+
+def _tensors(tree):
+    if isinstance(tree, torch.Tensor):
+        yield tree
+    elif isinstance(tree, list | tuple):
+        for v in tree:
+            yield from _tensors(v)
+    elif isinstance(tree, dict):
+        for v in tree.values():
+            yield from _tensors(v)
+
+
+def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.Event | None = None) -> RunAccuracyResult:
+    """Raises ToolInputError when the request cannot be run (bad sources, failing reference, ...)."""
+    run = _Run(request, progress, cancel)
+    run.reference_text, run.reference_name = sources.resolve(request.reference, "reference")
+    run.candidate_text, run.candidate_name = sources.resolve(request.candidate, "candidate")
+    ref_error = sources.syntax_error(run.reference_text, run.reference_name)
+    if ref_error is not None:
+        raise ToolInputError(f"the reference has a syntax error at {ref_error.file}:{ref_error.line}: {ref_error.message}",
+                             {"error": ref_error.model_dump()})
+    run.backend = resolve_backend(request.backend)
+    cand_error = sources.syntax_error(run.candidate_text, run.candidate_name)
+    if cand_error is not None:
+        return run.result("compile_error", f"COMPILE_ERROR {cand_error.file}:{cand_error.line}: {cand_error.message}", error=cand_error)
+
+    # --- goldens ---
+    options = goldens.input_options(request.dtype, request.value_range, request.input_profile)
+    key = goldens.key_for(run.reference_text, options, run.backend)
+    if request.seeds:
+        run.seeds = list(request.seeds)
+        run.services.seeds.add(key, run.seeds)
+    else:
+        run.seeds = run.services.seeds.draw(key, request.num_seeds)
+    run.report(0.05, f"golden: reference on {len(run.seeds)} seeds")
+    gold = goldens.ensure(run.services, run.backend, run.reference_text, run.reference_name, options, run.seeds,
+                          request.timeout_s, request.memory_mb, cancel)
+    run.timings.golden_s, run.timings.golden_cached = gold.seconds, gold.cached
+    if gold.cpu_missing:
+        run.warnings.append(f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): judged without it, which is stricter")
+    if run.backend.interpreter and any(_has_dtype(gold.per_seed[s]["inputs"], torch.bfloat16) or _has_dtype(gold.per_seed[s]["cpu"], torch.bfloat16) for s in run.seeds):
+        return run.result("unsupported", "UNSUPPORTED bfloat16 on the cpu backend: the Triton interpreter computes bf16 arithmetic wrongly (raw integers)",
+                          error=ErrorInfo(phase="setup", type="unsupported", message="bfloat16 tensors cannot be judged on the Triton interpreter",
+                                          hint=NEXT_STEPS["unsupported"]))
+
+    # --- candidate ---
+    run.report(0.4, f"candidate: {len(run.seeds)} seeds on {run.backend.name}")
+    given = {}
+    for i, seed in enumerate(run.seeds):
+        given[f"s{i}/init"] = gold.per_seed[seed]["init"]
+        given[f"s{i}/inputs"] = gold.per_seed[seed]["inputs"]
+    job = run.services.pool(run.backend).run(
+        JobRequest("candidate", {"candidate.py": run.candidate_text}, {"candidate.py": run.candidate_name}, run.seeds,
+                   options | {"determinism": request.determinism_check, "poison": True},
+                   inputs=given, memory_mb=request.memory_mb),
+        request.timeout_s, cancel,
+    )
+    run.timings.candidate_s, run.timings.queued_s = job.wall_s, job.queued_s
+    run.stdout, run.stderr = job.stdout, job.stderr
+    if job.reason == "cancelled" and cancel is not None and cancel.is_set():
+        raise ToolInputError("cancelled by the caller")
+    fault = faults.process_fault(job, request.timeout_s, "candidate")
+    if fault is not None:
+        verdict, error = fault
+        return run.result(verdict, f"{verdict.upper()} {error.message}", error=error)
+    meta = job.meta
+    run.isolation = {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}
+    _fill_checks(run, meta)
+    if meta.get("status") != "ok":
+        verdict, error = faults.user_error(meta.get("error", {}))
+        where = f" at {error.file}:{error.line}" if error.line else ""
+        return run.result(verdict, f"{verdict.upper()}{where}: {error.type}: {error.message}".splitlines()[0], error=error)
+    if meta.get("bf16_in_interpreter"):
+        return run.result("unsupported", "UNSUPPORTED the candidate passes bfloat16 tensors to a kernel on the Triton interpreter, which computes bf16 wrongly",
+                          error=ErrorInfo(phase="forward", type="unsupported", message="bfloat16 kernel arguments on the interpreter",
+                                          hint=NEXT_STEPS["unsupported"]))
+    if request.require_kernel_launch and run.checks.kernel_launches == 0:
+        called = ", ".join(list(run.checks.torch_calls)[:6]) or "no torch function either"
+        return run.result("rejected", f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
+                          error=ErrorInfo(phase="forward", type="no_kernel_launched", message=f"0 Triton kernel launches; torch calls: {called}",
+                                          hint="compute the output with a @triton.jit kernel, not with torch ops or the reference"))
+    if run.checks.input_mutation:
+        return run.result("rejected", f"REJECTED input_mutation: the forward changed input(s) {run.checks.input_mutation}",
+                          error=ErrorInfo(phase="forward", type="input_mutation", message=f"inputs {run.checks.input_mutation} differ after the forward",
+                                          hint="write results to a new output tensor, never into an input"))
+
+    # --- compare ---
+    run.report(0.8, "comparing")
+    t0 = time.perf_counter()
+    seeds = []
+    for i, seed in enumerate(run.seeds):
+        g = gold.per_seed[seed]
+        actual = job.values.get(f"s{i}/actual")
+        try:
+            report = compare_outputs(actual, g["golden"], g["cpu"], options=options_from(request))
+        except CompareInputError as exc:
+            raise ToolInputError(str(exc)) from None
+        run.tensors |= {f"s{i}/actual": actual, f"s{i}/golden": g["golden"], f"s{i}/cpu": g["cpu"], f"s{i}/inputs": g["inputs"]}
+        for output in report.outputs:
+            output.worst = output.worst[:MAX_WORST_PER_OUTPUT]
+        seed_meta = meta.get("seeds", [{}] * len(run.seeds))[i] if i < len(meta.get("seeds", [])) else {}
+        seeds.append(SeedResult(seed=seed, passed=report.passed, summary=report.summary, outputs=report.outputs,
+                                forward_s=seed_meta.get("forward_s")))
+        run.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
+    run.timings.compare_s = time.perf_counter() - t0
+    run.warnings = _dedupe_warnings(run.warnings)
+    det = run.checks.determinism
+    if det is not None and det.checked and det.bitwise_equal is False:
+        run.warnings.append(f"nondeterministic: re-running seed {run.seeds[0]} changed {det.differing_elements} element(s) (max |diff| {det.max_abs_diff:g}), e.g. atomics or a race")
+    failing = [s for s in seeds if not s.passed]
+    verdict = "fail" if failing else "pass"
+    if failing:
+        detail = failing[0].summary.split(": ", 1)[-1]
+        summary = f"FAIL ({len(failing)}/{len(seeds)} seeds) {detail}"
+    else:
+        summary = f"PASS ({len(seeds)}/{len(seeds)} seeds) " + seeds[0].summary.split(": ", 1)[-1]
+    run.report(1.0, "done")
+    return run.result(verdict, summary, seeds)
+
+
+def _fill_checks(run: _Run, meta: dict) -> None:
+    mutated = sorted({i for s in meta.get("seeds", []) for i in s.get("mutated_inputs", [])})
+    det = meta.get("determinism")
+    run.checks = Checks(
+        kernel_launches=int(meta.get("launches", 0)),
+        kernels={str(k): int(v) for k, v in (meta.get("kernels") or {}).items()},
+        input_mutation=mutated,
+        poisoned_allocations=int(meta.get("poisoned_allocations", 0)),
+        determinism=Determinism(**{k: det.get(k) for k in ("checked", "bitwise_equal", "differing_elements", "max_abs_diff")},
+                                note=det.get("error")) if isinstance(det, dict) and "checked" in det else None,
+        torch_calls={str(k): int(v) for k, v in (meta.get("torch_calls") or {}).items()},
+    )
+
+
+def _dedupe_warnings(warnings: list[str]) -> list[str]:
+    """Collapse the same warning repeated for every seed into one line."""
+    seen: dict[str, list[str]] = {}
+    for w in warnings:
+        if w.startswith("seed ") and ": " in w:
+            seed, text = w.split(": ", 1)
+            seen.setdefault(text, []).append(seed.removeprefix("seed "))
+        else:
+            seen.setdefault(w, [])
+    return [f"seeds {', '.join(s)}: {text}" if len(s) > 1 else (f"seed {s[0]}: {text}" if s else text) for text, s in seen.items()]

@@ -1,0 +1,138 @@
+"""compile_kernel: import and compile the candidate in the sandbox, errors on its own lines.
+
+Results are cached by (candidate, reference, backend, options): an agent that calls compile_kernel
+and then run_accuracy on the same source, or re-checks an unchanged file, pays once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import OrderedDict
+
+from sandbox.pool import JobRequest
+from tools import faults, goldens, sources
+from tools.models.compile import CompileKernelRequest, CompileKernelResult, KernelInfo
+from tools.models.task import BackendInfo, ErrorInfo, IsolationItem, Timings
+from tools.services import progress_reporter, resolve_backend, services
+
+CACHE_SIZE = 256
+_cache: OrderedDict[str, dict] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _cache_key(request: CompileKernelRequest, candidate: str, reference: str | None, backend: str) -> str:
+    blob = json.dumps([candidate, reference, backend, request.dtype, request.input_profile, request.estimate_resources])
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threading.Event | None = None) -> CompileKernelResult:
+    report = progress_reporter(progress)
+    started = time.perf_counter()
+    candidate, candidate_name = sources.resolve(request.candidate, "candidate")
+    reference = reference_name = None
+    if request.reference:
+        reference, reference_name = sources.resolve(request.reference, "reference")
+    backend = resolve_backend(request.backend)
+    key = _cache_key(request, candidate, reference, backend.name)
+    with _cache_lock:
+        hit = _cache.get(key)
+    if hit is not None:
+        result = CompileKernelResult.model_validate(hit)
+        result.cached = True
+        result.timings = Timings(total_s=time.perf_counter() - started)
+        return result
+
+    timings = Timings(total_s=0.0)
+    syntax = sources.syntax_error(candidate, candidate_name)
+    if syntax is not None:
+        return _finish(key, CompileKernelResult(ok=False, verdict="compile_error", summary=f"COMPILE_ERROR {candidate_name}:{syntax.line}: {syntax.message}",
+                                                error=syntax, timings=timings, next_step="fix the syntax error and call compile_kernel again"), started)
+    svc = services()
+    given, seeds, options = {}, [0], goldens.input_options(request.dtype, None, request.input_profile)
+    if reference is not None:
+        report(0.1, "reference inputs")
+        key_task = goldens.key_for(reference, options, backend)
+        seeds = svc.seeds.draw(key_task, 1)
+        gold = goldens.ensure(svc, backend, reference, reference_name, options, seeds, request.timeout_s, request.memory_mb, cancel)
+        timings.golden_s, timings.golden_cached = gold.seconds, gold.cached
+        given = {"s0/init": gold.per_seed[seeds[0]]["init"], "s0/inputs": gold.per_seed[seeds[0]]["inputs"]}
+    report(0.4, "compiling")
+    job = svc.pool(backend).run(
+        JobRequest("compile", {"candidate.py": candidate}, {"candidate.py": candidate_name}, seeds,
+                   options | {"estimate_resources": request.estimate_resources}, inputs=given or None,
+                   memory_mb=request.memory_mb),
+        request.timeout_s, cancel,
+    )
+    timings.candidate_s = job.wall_s
+    info = svc.pool(backend).ready_info
+    base = {
+        "backend": BackendInfo(name=backend.name, device=backend.device, interpreter=backend.interpreter,
+                               torch=info.get("torch"), triton=info.get("triton")),
+        "timings": timings, "stdout": job.stdout[-2000:], "stderr": job.stderr[-2000:],
+    }
+    fault = faults.process_fault(job, request.timeout_s, "candidate")
+    if fault is not None:
+        verdict, error = fault
+        return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=f"{verdict.upper()} {error.message}", error=error, **base), started, cache=False)
+    meta = job.meta
+    base["isolation"] = {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}
+    defined = [str(k) for k in meta.get("kernels_defined", [])]
+    if meta.get("status") != "ok":
+        verdict, error = faults.user_error(meta.get("error", {}))
+        verdict = "compile_error" if verdict == "compile_error" else verdict
+        where = f" at {error.file}:{error.line}" if error.line else ""
+        return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=f"{verdict.upper()}{where}: {error.type}: {error.message}".splitlines()[0],
+                                                error=error, kernels_defined=defined, **base,
+                                                next_step="fix the error at error.file:error.line and call compile_kernel again"), started)
+    kernels = [_kernel(k) for k in meta.get("kernels", [])]
+    failed = [k for k in kernels if not k.compiled]
+    warnings = []
+    if not defined:
+        warnings.append("the module defines no @triton.jit kernel at top level")
+    if reference is None:
+        warnings.append("no reference given: only the import was checked; pass reference to compile every launched kernel")
+    elif not meta.get("launches"):
+        warnings.append("the forward launched no Triton kernel")
+    if meta.get("bf16_in_interpreter"):
+        warnings.append("bfloat16 kernel arguments on the Triton interpreter: its bf16 arithmetic is wrong; judge bf16 on cuda/npu")
+    if failed:
+        first = failed[0]
+        error = first.error
+        where = f" at {error.file}:{error.line}" if error and error.line else ""
+        summary = f"COMPILE_ERROR {first.name}{where}: {error.message if error else 'failed'} (the interpreter ran it; the real compiler for {first.target} rejects it)"
+        return _finish(key, CompileKernelResult(ok=False, verdict="compile_error", summary=summary.splitlines()[0], error=error, kernels_defined=defined,
+                                                launched=True, kernels=kernels, warnings=warnings, **base,
+                                                next_step="rewrite the construct the compiler rejects (see error), then compile_kernel again"), started)
+    launched = bool(meta.get("launched"))
+    names = ", ".join(k.name for k in kernels) or ", ".join(defined) or "none"
+    summary = f"OK {len(defined)} kernel(s) defined" + (f"; compiled: {names}" if launched else "; imported (no forward run)")
+    return _finish(key, CompileKernelResult(ok=True, verdict="ok", summary=summary, kernels_defined=defined, launched=launched, kernels=kernels,
+                                            warnings=warnings, **base, next_step="call run_accuracy with the same reference and candidate"), started)
+
+
+def _kernel(entry: dict) -> KernelInfo:
+    error = entry.get("error")
+    if error:
+        _, error = faults.user_error(error)
+    return KernelInfo(
+        name=str(entry.get("name", "?")), target=str(entry.get("target", "?")), compiled=bool(entry.get("compiled")),
+        registers=entry.get("registers"), spills=entry.get("spills"), shared_memory=entry.get("shared_memory"),
+        num_warps=entry.get("num_warps"), num_stages=entry.get("num_stages"), error=error,
+    )
+
+
+def _finish(key: str, result: CompileKernelResult, started: float, cache: bool = True) -> CompileKernelResult:
+    result.timings.total_s = time.perf_counter() - started
+    if cache:
+        with _cache_lock:
+            _cache[key] = result.model_dump(mode="json")
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+    return result
+
+
+def _error(phase: str, message: str) -> ErrorInfo:
+    return ErrorInfo(phase=phase, type="error", message=message)

@@ -1,0 +1,103 @@
+"""How a sandboxed job ended, as a verdict (DESIGN §5) and an ErrorInfo an agent can act on."""
+
+from __future__ import annotations
+
+from sandbox.pool import DEFAULT_OUTPUT_CAP, JobResult
+from tools.models.task import ErrorInfo
+
+SIGNALS = {
+    "SIGSEGV": "segmentation fault: invalid memory access, e.g. an unmasked out-of-bounds tl.load/tl.store",
+    "SIGBUS": "bus error: misaligned or out-of-range memory access",
+    "SIGKILL": "killed: the memory limit (or the OOM killer) ended it",
+    "SIGXCPU": "CPU time limit exceeded",
+    "SIGABRT": "aborted (an assertion in native code, e.g. a CUDA/driver abort)",
+    "SIGFPE": "arithmetic fault in native code",
+    "SIGILL": "illegal instruction in native code",
+}
+
+#: (text found in the error message, hint)
+HINTS = (
+    ("Torch not compiled with CUDA", "the cpu backend runs the Triton interpreter on CPU tensors: allocate with device=x.device, never 'cuda'"),
+    ("0 active drivers", "the kernel was compiled for a GPU: on the cpu backend the interpreter must be on; do not set triton.knobs / TRITON_INTERPRET yourself"),
+    ("MemoryError", "the job exceeded its memory budget (memory_mb); reduce sizes or raise memory_mb"),
+    ("can't allocate memory", "the job exceeded its memory budget (memory_mb); reduce sizes or raise memory_mb"),
+    ("out of memory", "the device ran out of memory"),
+    ("arange's range must be a power of 2", "tl.arange needs a power-of-two length: round BLOCK up and mask the tail"),
+    ("must have equal reduction dimensions", "the shapes given to tl.dot do not agree on K"),
+    ("CUDA error", "a CUDA fault (e.g. an illegal address from an unmasked load/store): check masks and pointer arithmetic"),
+    ("ModuleNotFoundError", "only torch, triton, numpy and the standard library exist in the sandbox"),
+    ("Read-only file system", "the sandbox's filesystem is read-only except /tmp"),
+    ("Operation not permitted", "the sandbox forbids network access, ptrace, mounts and new namespaces"),
+)
+
+CUDA_FAULT_MARKERS = ("CUDA error", "illegal memory access", "cudaErrorIllegalAddress", "device-side assert")
+
+
+def hint_for(message: str) -> str | None:
+    for needle, hint in HINTS:
+        if needle in message:
+            return hint
+    return None
+
+
+def _tail(text: str, limit: int = 1500) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[str, ErrorInfo] | None:
+    """(verdict, error) when the job did not end with a readable result; None when it did."""
+    if job.reason == "timeout":
+        return "timeout", ErrorInfo(
+            phase="run", type="timeout",
+            message=f"the {role} ran longer than {timeout_s:g} s (wall clock) and was killed",
+            hint="an infinite loop, a grid that is far too large, or a problem too big for the interpreter; raise timeout_s if the work is real",
+        )
+    if job.reason == "output_limit":
+        stream = "stdout" if job.stdout_bytes > DEFAULT_OUTPUT_CAP else "stderr"
+        return "crashed", ErrorInfo(
+            phase="run", type="output_limit",
+            message=f"the {role} wrote more than {DEFAULT_OUTPUT_CAP >> 20} MiB to {stream} and was killed",
+            hint="remove the prints from the kernel path",
+        )
+    if job.reason == "zygote_died":
+        return "crashed", ErrorInfo(phase="run", type="sandbox", message=_tail(job.stderr))
+    if job.reason in ("cancelled", "shutdown"):
+        return "crashed", ErrorInfo(phase="run", type=job.reason, message=f"the {role} was {job.reason}")
+    if job.signal:
+        return "crashed", ErrorInfo(
+            phase="run", type=job.signal,
+            message=f"the {role} process died: {SIGNALS.get(job.signal, job.signal)}"
+            + (f". stderr: {_tail(job.stderr, 600)}" if job.stderr.strip() else ""),
+        )
+    if job.returncode not in (0, None):
+        return "crashed", ErrorInfo(
+            phase="run", type="exit",
+            message=f"the {role} exited with status {job.returncode} before writing a result (os._exit? a failure of the harness?)"
+            + (f" stderr: {_tail(job.stderr, 600)}" if job.stderr.strip() else ""),
+        )
+    if job.bundle_error:
+        return "crashed", ErrorInfo(phase="run", type="result", message=f"the {role}'s result could not be read: {job.bundle_error}")
+    if job.meta is None:
+        return "crashed", ErrorInfo(phase="run", type="result", message=f"the {role} ended without a result")
+    return None
+
+
+def user_error(info: dict) -> tuple[str, ErrorInfo]:
+    """The verdict for an exception the candidate's code raised."""
+    error = ErrorInfo(
+        phase=str(info.get("phase", "run")),
+        type=str(info.get("type", "Exception")),
+        message=str(info.get("message", "")),
+        file=info.get("file"),
+        line=info.get("line"),
+        column=info.get("column"),
+        source_line=info.get("source_line"),
+        traceback=[str(t) for t in info.get("traceback", [])][:8],
+    )
+    error.hint = hint_for(f"{error.type}: {error.message}")
+    if error.phase in ("import", "syntax") or error.type.endswith("CompilationError"):
+        return "compile_error", error
+    if any(marker in error.message for marker in CUDA_FAULT_MARKERS):
+        return "crashed", error
+    return "runtime_error", error

@@ -1,0 +1,74 @@
+"""run_accuracy: request and result."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from tools.models.common import Model
+from tools.models.compare import CompareResult, CompareSettings
+from tools.models.task import (
+    BackendInfo,
+    ErrorInfo,
+    IsolationItem,
+    SeedFields,
+    TaskRequest,
+    Timings,
+)
+
+Verdict = Literal["pass", "fail", "compile_error", "runtime_error", "timeout", "crashed", "rejected", "unsupported"]
+
+
+class RunAccuracyRequest(TaskRequest, SeedFields, CompareSettings):
+    """Run reference and candidate on fresh inputs in a sandbox and judge the candidate."""
+
+    determinism_check: bool = Field(True, description="Re-run one seed and compare the outputs bit for bit.")
+    require_kernel_launch: bool = Field(
+        True, description="Reject a candidate that launches no Triton kernel (e.g. calls the torch op)."
+    )
+    store_tensors: bool = Field(True, description="Keep outputs and goldens in the run store for explain_failure.")
+
+
+class SeedResult(Model):
+    seed: int
+    passed: bool
+    summary: str
+    outputs: list[CompareResult]
+    forward_s: float | None = None
+
+
+class Determinism(Model):
+    checked: bool
+    bitwise_equal: bool | None = None
+    differing_elements: int | None = None
+    max_abs_diff: float | None = None
+    note: str | None = None
+
+
+class Checks(Model):
+    """What the sandbox saw the candidate do (beyond the numbers)."""
+
+    kernel_launches: int = Field(0, description="Triton kernel launches over all seeds and re-runs.")
+    kernels: dict[str, int] = Field(default_factory=dict, description="Launches per kernel name.")
+    input_mutation: list[int] = Field(default_factory=list, description="Indices of inputs the forward changed.")
+    poisoned_allocations: int = Field(0, description="Empty allocations filled with NaN (ints: a sentinel).")
+    determinism: Determinism | None = None
+    torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")
+
+
+class RunAccuracyResult(Model):
+    run_id: str = Field(description="Key of this run in the run store: pass it to explain_failure / suggest_fix.")
+    verdict: Verdict
+    summary: str = Field(description="One line for a human or an agent.")
+    standard: str
+    backend: BackendInfo | None = None
+    seeds: list[SeedResult] = Field(default_factory=list)
+    checks: Checks = Field(default_factory=Checks)
+    error: ErrorInfo | None = None
+    isolation: dict[str, IsolationItem] = Field(default_factory=dict)
+    timings: Timings
+    warnings: list[str] = Field(default_factory=list)
+    stdout: str = Field("", description="The candidate's stdout (tail).")
+    stderr: str = Field("", description="The candidate's stderr (tail).")
+    next_step: str | None = Field(None, description="What to call next.")

@@ -1,0 +1,70 @@
+"""compile_kernel: request and result."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from tools.models.common import Model
+from tools.models.task import (
+    BackendInfo,
+    BackendName,
+    ErrorInfo,
+    InputDtype,
+    InputProfile,
+    IsolationItem,
+    Timings,
+)
+
+
+class CompileKernelRequest(Model):
+    """Does the candidate import and compile? Errors mapped to its own lines; per-kernel resources."""
+
+    candidate: str = Field(description="Python source defining `class ModelNew(nn.Module)` with Triton kernels, or a .py path.")
+    reference: str | None = Field(
+        None,
+        description="The task's reference (source or .py path). With it, one forward runs on real inputs so every "
+        "launched kernel is compiled (GPU) or interpreted and compiled offline for sm_90 (CPU); without it only "
+        "the import is checked.",
+    )
+    backend: BackendName = "auto"
+    dtype: InputDtype | None = None
+    input_profile: InputProfile = "task"
+    estimate_resources: bool = Field(
+        False,
+        description="cpu backend: compile each launched kernel fully for sm_90 offline (ptxas) and report "
+        "registers / spills / shared memory estimates (~0.3 s per kernel).",
+    )
+    timeout_s: float = Field(120.0, gt=0, le=3600)
+    memory_mb: int = Field(4096, ge=256, le=1 << 20)
+
+
+class KernelInfo(Model):
+    name: str
+    target: str = Field(description="'device' for the real binary, or the offline target estimated for.")
+    compiled: bool
+    registers: int | None = None
+    spills: int | None = Field(None, description="Spill bytes (stores + loads); > 0 costs performance.")
+    shared_memory: int | None = Field(None, description="Bytes of shared memory per block (Triton's dynamic allocation).")
+    num_warps: int | None = None
+    num_stages: int | None = None
+    error: ErrorInfo | None = None
+
+
+class CompileKernelResult(Model):
+    ok: bool
+    verdict: Literal["ok", "compile_error", "runtime_error", "timeout", "crashed", "unsupported"]
+    summary: str
+    kernels_defined: list[str] = Field(default_factory=list, description="@triton.jit functions the module defines.")
+    launched: bool = Field(False, description="Whether a forward ran (needs a reference for its inputs).")
+    kernels: list[KernelInfo] = Field(default_factory=list)
+    error: ErrorInfo | None = None
+    backend: BackendInfo | None = None
+    isolation: dict[str, IsolationItem] = Field(default_factory=dict)
+    timings: Timings
+    cached: bool = False
+    warnings: list[str] = Field(default_factory=list)
+    stdout: str = ""
+    stderr: str = ""
+    next_step: str | None = None

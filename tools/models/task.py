@@ -1,0 +1,111 @@
+"""What every tool that runs code shares: the task, its options, errors, backend, isolation."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from tools.models.common import Model
+
+BackendName = Literal["auto", "cpu", "cuda", "npu"]
+InputProfile = Literal["task", "small_values", "cancellation", "special_values", "large_magnitude"]
+InputDtype = Literal["float16", "bfloat16", "float32", "float64"]
+MAX_SEED = 2**63 - 1
+
+
+class TaskFields(Model):
+    """A KernelBench-style task: the reference, the candidate, and how to make inputs."""
+
+    reference: str = Field(
+        description="The reference: Python source defining `class Model(nn.Module)`, `get_inputs()` and "
+        "`get_init_inputs()` (KernelBench format), or the path of such a .py file."
+    )
+    candidate: str = Field(
+        description="The candidate: Python source defining `class ModelNew(nn.Module)` (same constructor "
+        "as Model) whose forward launches Triton kernels, or the path of such a .py file."
+    )
+    backend: BackendName = Field("auto", description="Where the candidate runs: cpu (Triton interpreter), cuda, npu; auto picks npu > cuda > cpu.")
+    dtype: InputDtype | None = Field(None, description="Cast floating inputs (and floating parameters) to this dtype.")
+    value_range: tuple[float, float] | None = Field(
+        None, description="[low, high]: refill floating inputs uniformly in this range (FillRandomData style)."
+    )
+    input_profile: InputProfile = Field(
+        "task",
+        description="task: the task's own inputs; small_values: many outputs in the small-value domain; "
+        "cancellation: pairs that cancel in sums and matmuls; special_values: NaN/+-Inf/+-0/subnormals; "
+        "large_magnitude: values that overflow careless kernels.",
+    )
+    timeout_s: float = Field(120.0, gt=0, le=3600, description="Wall-clock limit per sandboxed job.")
+    memory_mb: int = Field(4096, ge=256, le=1 << 20, description="Memory budget of a job (cpu backend: address-space limit).")
+
+    @field_validator("value_range")
+    @classmethod
+    def _range_ordered(cls, value):
+        if value is not None and not value[0] < value[1]:
+            raise ValueError("value_range must be [low, high] with low < high")
+        return value
+
+
+class SeedFields(Model):
+    num_seeds: int = Field(3, ge=1, le=16, description="How many seeds (input sets); all must pass.")
+    seeds: list[int] | None = Field(
+        None,
+        max_length=16,
+        description="Pin these seeds (e.g. to reproduce a failure) instead of drawing fresh secret ones.",
+    )
+
+    @field_validator("seeds")
+    @classmethod
+    def _seed_range(cls, value):
+        if value is not None:
+            if not value:
+                raise ValueError("seeds, when given, must not be empty")
+            if any(not 0 <= s <= MAX_SEED for s in value):
+                raise ValueError(f"seeds must be between 0 and {MAX_SEED}")
+        return value
+
+
+class ErrorInfo(Model):
+    """Where and why user code failed, in the user's own file and line."""
+
+    phase: str = Field(description="e.g. syntax, import, forward (seed 3), first launch, compile add_kernel for sm_90.")
+    type: str = Field(description="Exception type, or the signal / limit that ended the process.")
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    source_line: str | None = None
+    traceback: list[str] = Field(default_factory=list, description="The user's own frames, innermost last.")
+    hint: str | None = Field(None, description="What to do about it, when we know.")
+
+
+class BackendInfo(Model):
+    name: Literal["cpu", "cuda", "npu"]
+    device: str
+    interpreter: bool
+    torch: str | None = None
+    triton: str | None = None
+
+
+class IsolationItem(Model):
+    active: bool
+    detail: str = ""
+
+
+class Timings(Model):
+    total_s: float
+    golden_s: float = 0.0
+    golden_cached: bool = False
+    candidate_s: float = 0.0
+    compare_s: float = 0.0
+    queued_s: float = 0.0
+
+
+class TaskRequest(TaskFields):
+    @model_validator(mode="after")
+    def _sources_given(self):
+        for name in ("reference", "candidate"):
+            if not getattr(self, name).strip():
+                raise ValueError(f"{name} is empty: pass Python source text or a path to a .py file")
+        return self

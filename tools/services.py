@@ -1,0 +1,59 @@
+"""The long-lived state behind the tools, made once per $KERNEL_EVAL_HOME."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox import backends
+from sandbox.pool import Pool
+from tools.errors import ToolInputError
+from tools.store import home
+from tools.store.golden import GoldenCache
+from tools.store.runs import RunStore
+from tools.store.seeds import SeedPool
+
+
+@dataclass
+class Services:
+    home: Path
+    goldens: GoldenCache
+    seeds: SeedPool
+    runs: RunStore
+
+    def pool(self, backend: backends.Backend) -> Pool:
+        return Pool.get(backend.name, state_dir=self.home)
+
+
+_lock = threading.Lock()
+_current: Services | None = None
+
+
+def services() -> Services:
+    global _current
+    root = home()
+    with _lock:
+        if _current is None or _current.home != root:
+            _current = Services(root, GoldenCache(root), SeedPool(root), RunStore(root))
+        return _current
+
+
+def resolve_backend(name: str) -> backends.Backend:
+    try:
+        return backends.resolve(name)
+    except backends.BackendUnavailable as exc:
+        raise ToolInputError(str(exc)) from None
+
+
+def progress_reporter(callback):
+    """progress(fraction, message) that never raises into the tool."""
+
+    def report(fraction: float, message: str) -> None:
+        if callback is not None:
+            try:
+                callback(fraction, message)
+            except Exception:  # noqa: BLE001 - a broken progress sink must not fail the run
+                pass
+
+    return report

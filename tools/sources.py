@@ -1,0 +1,51 @@
+"""Task sources: text or a .py path, read and syntax-checked in the trusted process.
+
+compile() parses without running anything, so a syntax error is reported here, with line and
+column, before any sandbox starts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools.errors import ToolInputError
+from tools.models.task import ErrorInfo
+
+MAX_SOURCE_BYTES = 1 << 20
+
+
+def resolve(value: str, role: str) -> tuple[str, str]:
+    """(source text, the name errors should show). `role` is 'reference' or 'candidate'."""
+    stripped = value.strip()
+    if "\n" not in stripped and stripped.endswith(".py"):
+        path = Path(stripped).expanduser()
+        if not path.is_file():
+            raise ToolInputError(f"{role}: no such file {stripped!r}; pass the Python source itself or the path of a .py file")
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise ToolInputError(f"{role}: {stripped} is larger than {MAX_SOURCE_BYTES} bytes")
+        try:
+            return path.read_text(), str(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ToolInputError(f"{role}: cannot read {stripped}: {exc}") from None
+    if len(value.encode()) > MAX_SOURCE_BYTES:
+        raise ToolInputError(f"{role}: source larger than {MAX_SOURCE_BYTES} bytes")
+    return value, f"{role}.py"
+
+
+def syntax_error(text: str, display: str) -> ErrorInfo | None:
+    try:
+        compile(text, display, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return ErrorInfo(
+            phase="syntax",
+            type=type(exc).__name__,
+            message=exc.msg,
+            file=display,
+            line=exc.lineno,
+            column=exc.offset,
+            source_line=(exc.text or "").rstrip("\n") or None,
+            hint="fix the syntax error at the line shown",
+        )
+    except ValueError as exc:  # e.g. null bytes
+        return ErrorInfo(phase="syntax", type="ValueError", message=str(exc), file=display)
+    return None

@@ -1,0 +1,23 @@
+"""Where the server keeps state: $KERNEL_EVAL_HOME (default ~/.cache/kernel-eval).
+
+    golden/<task key>/<seed>.bin   inputs, FP64 golden and CPU control per seed (bounded, LRU)
+    seeds/<task key>.json          the task's pool of secret seeds
+    runs/<run id>/                 result.json, task.json, tensors.bin (for explain_failure)
+    sandbox-<backend>/             the zygote's state and job directories
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def home() -> Path:
+    explicit = os.environ.get("KERNEL_EVAL_HOME")
+    if explicit:
+        path = Path(explicit)
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        path = Path(cache) / "kernel-eval"
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
