@@ -1,0 +1,32 @@
+"""Every example in examples/level1/manifest.json through run_accuracy on the cpu backend."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tools.accuracy import run_accuracy
+from tools.models.accuracy import RunAccuracyRequest
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "level1"
+MANIFEST = json.loads((EXAMPLES / "manifest.json").read_text())
+
+
+def run_entry(entry, **options):
+    folder = EXAMPLES / entry["problem"]
+    return run_accuracy(RunAccuracyRequest(
+        reference=str(folder / "reference.py"), candidate=str(folder / entry["candidate"]), backend="cpu",
+        input_profile=entry["profile"], num_seeds=2, **options,
+    ))
+
+
+@pytest.mark.parametrize("entry", MANIFEST, ids=lambda e: f"{e['problem']}/{e['candidate']}/{e['profile']}")
+def test_example_verdict(entry):
+    result = run_entry(entry)
+    assert result.verdict == entry["expected_cpu_verdict"], result.summary
+    if entry["pattern"] == "rounding_mode_bias":
+        assert any("toward zero" in w for w in result.warnings)
+    if result.verdict == "rejected":
+        assert result.error.type == entry["pattern"]
