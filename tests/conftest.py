@@ -1,0 +1,31 @@
+"""Test session setup: a private KERNEL_EVAL_HOME, and sandbox pools closed at the end."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+_HOME = tempfile.mkdtemp(prefix="kernel-eval-test-home-")
+os.environ["KERNEL_EVAL_HOME"] = _HOME  # before anything makes the services
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_pools():
+    yield
+    from sandbox.pool import Pool
+
+    Pool.close_all()
+
+
+@pytest.fixture(scope="session")
+def kernel_home() -> str:
+    return _HOME
+
+
+def is_root() -> bool:
+    return os.geteuid() == 0
+
+
+needs_root = pytest.mark.skipif(not is_root(), reason="namespaces, uid drop and read-only root need root")

@@ -1,0 +1,366 @@
+"""Hostile candidates: each attack is contained, and the next job still works.
+
+Every attack is bounded even if a limit failed (loop counts, sizes), so a broken sandbox cannot
+take the test machine down with it.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import socket
+import subprocess
+import threading
+
+import pytest
+
+from tests.conftest import needs_root
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
+from tools.accuracy import run_accuracy
+from tools.models.accuracy import RunAccuracyRequest
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def attack(candidate: str, **options):
+    options.setdefault("num_seeds", 1)
+    options.setdefault("determinism_check", False)
+    options.setdefault("timeout_s", 30)
+    return run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", **options))
+
+
+def assert_healthy():
+    result = attack(VECTOR_ADD_CANDIDATE)
+    assert result.verdict == "pass", result.summary
+
+
+@pytest.fixture(autouse=True)
+def next_job_works():
+    yield
+    assert_healthy()
+
+
+# --- time ----------------------------------------------------------------------------------------
+
+
+def test_infinite_loop_times_out():
+    r = attack(candidate_with("while True:\n    pass"), timeout_s=3)
+    assert r.verdict == "timeout" and "3 s" in r.error.message
+
+
+def test_sleep_times_out():
+    r = attack(candidate_with("import time\ntime.sleep(600)\nreturn triton_add(x, y)"), timeout_s=2)
+    assert r.verdict == "timeout"
+
+
+# --- resources ------------------------------------------------------------------------------------
+
+
+def test_memory_bomb_hits_the_memory_limit():
+    body = """
+import torch
+hoard = []
+for _ in range(24):  # at most 6 GiB even if the limit failed
+    hoard.append(torch.ones(64 << 20))  # 256 MiB each, touched
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body), memory_mb=1024)
+    assert r.verdict in ("runtime_error", "crashed"), r.summary
+    assert "memory" in (r.error.message + (r.error.hint or "")).lower()
+
+
+@needs_root
+def test_fork_bomb_is_capped_and_cleaned_up():
+    body = """
+import os, time
+children = 0
+try:
+    for _ in range(400):  # bounded
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(60)
+            os._exit(0)
+        children += 1
+finally:
+    print("forked", children)
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert r.verdict == "runtime_error" and r.error.type in ("BlockingIOError", "OSError"), r.summary
+    forked = int(r.stdout.split("forked")[1].split()[0])
+    assert forked < 400
+    # the whole pid namespace died with the job: no sandbox uid has processes left
+    left = subprocess.run(["ps", "-e", "-o", "uid="], capture_output=True, text=True).stdout.split()
+    assert not [u for u in left if 61000 <= int(u) < 62000]
+
+
+def test_thread_flood_is_capped():
+    body = """
+import threading, time
+started = 0
+stop = threading.Event()
+try:
+    for _ in range(3000):  # bounded
+        t = threading.Thread(target=stop.wait, daemon=True)
+        t.start()
+        started += 1
+finally:
+    stop.set()
+    print("threads", started)
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert r.verdict == "runtime_error", r.summary
+    assert int(r.stdout.split("threads")[1].split()[0]) < 3000
+
+
+def test_filling_the_disk_stops_at_the_private_tmp():
+    free_before = os.statvfs("/").f_bavail
+    body = """
+written = 0
+try:
+    with open("/tmp/fill", "wb") as f:
+        for _ in range(64):  # at most 2 GiB
+            f.write(b"x" * (32 << 20))
+            written += 32
+finally:
+    print("written_mib", written)
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert r.verdict == "runtime_error" and "No space left" in r.error.message, r.summary
+    assert int(r.stdout.split("written_mib")[1].split()[0]) <= 256
+    assert os.statvfs("/").f_bavail >= free_before - (64 << 20) // os.statvfs("/").f_frsize
+
+
+def test_output_flood_is_killed():
+    r = attack(candidate_with("for _ in range(100000):\n    print('x' * 1000)\nreturn triton_add(x, y)"))
+    assert r.verdict == "crashed" and r.error.type == "output_limit"
+
+
+# --- confidentiality ------------------------------------------------------------------------------
+
+
+def _print_reads(paths) -> str:
+    return f"""
+for path in {paths!r}:
+    try:
+        with open(path, "rb") as f:
+            print("READ", path, len(f.read()))
+    except OSError as e:
+        print("DENIED", path, type(e).__name__)
+return triton_add(x, y)
+"""
+
+
+@needs_root
+def test_reading_shadow_and_server_files_fails(kernel_home):
+    canary = pathlib.Path(kernel_home) / "canary-secret.txt"
+    canary.write_text("hunter2")
+    ssh = pathlib.Path.home() / ".ssh" / "kernel-eval-canary"
+    paths = ["/etc/shadow", str(canary), str(REPO / "pyproject.toml"), str(REPO / "tools" / "accuracy.py"), str(ssh)]
+    r = attack(candidate_with(_print_reads(paths)))
+    assert r.verdict == "pass"
+    for path in paths[1:]:
+        assert f"DENIED {path}" in r.stdout, r.stdout
+    assert "READ /etc/shadow 0" in r.stdout or "DENIED /etc/shadow" in r.stdout
+
+
+@needs_root
+def test_environment_secrets_do_not_reach_the_sandbox(monkeypatch, tmp_path):
+    from sandbox.backends import CPU
+    from sandbox.pool import JobRequest, Pool
+
+    monkeypatch.setenv("KERNEL_EVAL_TEST_SECRET", "hunter2")
+    pool = Pool(CPU, slots=1, state_dir=tmp_path)  # a fresh zygote, started with the secret around
+    body = """
+import os
+print("ENV", sorted(os.environ))
+for pid in ("1", "self"):
+    try:
+        print("PROC", open(f"/proc/{pid}/environ", "rb").read())
+    except OSError as e:
+        print("PROC denied", e)
+print("PIDS", sorted(p for p in os.listdir("/proc") if p.isdigit()))
+return triton_add(x, y)
+"""
+    try:
+        job = pool.run(JobRequest("candidate", {"candidate.py": candidate_with(body)}, {}, [1], {"profile": "task"},
+                                  inputs=_inputs()), timeout_s=30)
+    finally:
+        pool.close()
+    assert job.meta and job.meta["status"] == "ok", job.stderr
+    assert "hunter2" not in job.stdout and "KERNEL_EVAL_TEST_SECRET" not in job.stdout
+    assert "PIDS ['1']" in job.stdout  # nothing of the host is visible
+
+
+def _inputs():
+    import torch
+
+    return {"s0/init": [], "s0/inputs": [torch.randn(1000), torch.randn(1000)]}
+
+
+@needs_root
+def test_writing_outside_the_job_dir_fails(kernel_home):
+    targets = ["/usr/kernel-eval-pwned", str(REPO / "pwned.txt"), str(pathlib.Path(kernel_home) / "pwned"), "/etc/pwned"]
+    body = f"""
+for path in {targets!r}:
+    try:
+        open(path, "w").write("x")
+        print("WROTE", path)
+    except OSError as e:
+        print("DENIED", path, type(e).__name__)
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert "WROTE" not in r.stdout
+    for path in targets:
+        assert not os.path.exists(path)
+
+
+@needs_root
+def test_network_is_unreachable():
+    hits = []
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.settimeout(0.2)
+    port = server.getsockname()[1]
+
+    def accept():
+        try:
+            hits.append(server.accept())
+        except OSError:
+            pass
+
+    listener = threading.Thread(target=accept)
+    listener.start()
+    body = f"""
+import socket
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=2)
+    print("CONNECTED")
+except OSError as e:
+    print("NO NETWORK", type(e).__name__, e.errno)
+return triton_add(x, y)
+"""
+    try:
+        r = attack(candidate_with(body))
+    finally:
+        listener.join()
+        server.close()
+    assert "NO NETWORK" in r.stdout and not hits
+
+
+# --- the process itself ---------------------------------------------------------------------------
+
+
+def test_killing_the_parent_and_process_group_harms_nothing_outside():
+    body = f"""
+import os, signal
+for target in ({os.getpid()}, os.getppid()):  # the server's own pid, and the parent
+    try:
+        os.kill(target, signal.SIGKILL)
+        print("KILLED", target)
+    except OSError as e:
+        print("NOT KILLED", target, type(e).__name__)
+os.killpg(0, signal.SIGKILL)  # its own group: as pid 1 of its namespace it survives even that
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert f"NOT KILLED {os.getpid()} ProcessLookupError" in r.stdout  # the server is not even visible
+    assert r.verdict in ("pass", "crashed")
+
+
+def test_segfault_is_a_crash_with_the_signal_named():
+    r = attack(candidate_with("import ctypes\nctypes.string_at(0)\nreturn triton_add(x, y)"))
+    assert r.verdict == "crashed" and r.error.type == "SIGSEGV" and "segmentation fault" in r.error.message
+
+
+def test_os_exit_without_a_result_is_a_crash():
+    r = attack(candidate_with("import os\nos._exit(0)"))
+    assert r.verdict == "crashed" and "result" in r.error.message
+
+
+def test_sys_exit_at_import_is_reported_not_obeyed():
+    r = attack("import sys\nsys.exit(3)\n" + VECTOR_ADD_CANDIDATE)
+    assert r.verdict == "compile_error" and r.error.type == "SystemExit" and r.error.line == 2
+
+
+@needs_root
+def test_new_namespaces_and_ptrace_are_refused():
+    body = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+print("UNSHARE", libc.unshare(0x10000000), ctypes.get_errno())
+print("PTRACE", libc.ptrace(0, 0, 0, 0), ctypes.get_errno())
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert "UNSHARE -1 1" in r.stdout and "PTRACE -1 1" in r.stdout  # EPERM
+
+
+# --- faking a pass ---------------------------------------------------------------------------------
+
+
+def test_allocator_reuse_returns_poison_not_stale_data():
+    r = attack(candidate_with("out = torch.empty_like(x)\ntriton_add(x, y)\nreturn out"))
+    assert r.verdict == "fail" and r.checks.poisoned_allocations >= 1
+    assert r.seeds[0].outputs[0].nan_mismatch_count == 1000
+
+
+def test_zeroing_inputs_is_rejected():
+    r = attack(candidate_with("out = triton_add(x, y)\nx.zero_()\nreturn out"))
+    assert r.verdict == "rejected" and r.error.type == "input_mutation" and r.checks.input_mutation == [0]
+
+
+def test_calling_the_torch_op_is_rejected():
+    r = attack(candidate_with("return torch.add(x, y)"))
+    assert r.verdict == "rejected" and r.error.type == "no_kernel_launched" and "torch.add" in r.summary
+
+
+def test_importing_the_reference_fails():
+    body = """
+try:
+    from reference import Model
+    print("GOT REFERENCE")
+except ImportError:
+    print("NO REFERENCE")
+import os
+print("JOB FILES", sorted(os.listdir(os.path.dirname(__file__))))
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert "NO REFERENCE" in r.stdout and "reference.py" not in r.stdout
+
+
+def test_returning_a_cached_output_across_seeds_fails():
+    prelude = "_CACHE = []"
+    body = "if not _CACHE:\n    _CACHE.append(triton_add(x, y))\nreturn _CACHE[0]"
+    r = attack(candidate_with(body, prelude), num_seeds=3)
+    assert r.verdict == "fail"
+    assert [s.passed for s in r.seeds].count(True) == 1
+
+
+def test_nan_filled_output_fails():
+    r = attack(candidate_with("triton_add(x, y)\nreturn torch.full_like(x, float('nan'))"))
+    assert r.verdict == "fail" and r.seeds[0].outputs[0].dimensions.nan_positions is False
+
+
+def test_scanning_gc_finds_no_golden():
+    body = """
+import gc
+found = [o for o in gc.get_objects() if isinstance(o, torch.Tensor) and o.dtype == torch.float64]
+print("FLOAT64 TENSORS", len(found))
+return found[0].float() if found else triton_add(x, y) * 0
+"""
+    r = attack(candidate_with(body))
+    assert "FLOAT64 TENSORS 0" in r.stdout and r.verdict == "fail"
+
+
+@needs_root
+def test_isolation_report_lists_every_mechanism_active():
+    r = attack(VECTOR_ADD_CANDIDATE)
+    expected = {"pid_namespace", "network_namespace", "readonly_root", "private_tmp", "unprivileged_uid",
+                "no_new_privs", "seccomp", "rlimit_address_space", "rlimit_processes", "rlimit_file_size"}
+    assert expected <= {name for name, item in r.isolation.items() if item.active}, r.isolation
