@@ -52,22 +52,65 @@ class Zygote:
         self.jobs: dict[int, Job] = {}
         self.by_id: dict[str, Job] = {}
         self.pending = b""
+        self.spares: list[tuple[int, int, int, int]] = []  # (pid, command fd, stdout fd, stderr fd)
+        self.spare_target = 1
 
     def send(self, event: dict) -> None:
         self.out.write(json.dumps(event) + "\n")
         self.out.flush()
 
     # --- jobs ---------------------------------------------------------------------------------
-    def start(self, cmd: dict) -> None:
+    def _spawn_spare(self) -> None:
+        """Fork a child that waits for its job: the fork (~8 ms for a torch-sized process) then
+        happens while the zygote is idle, not while a caller waits."""
+        command_r, command_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = self.forker()
         if pid == 0:
-            self._child(cmd, out_w, err_w)  # never returns
-        os.close(out_w)
-        os.close(err_w)
+            self._spare_child(command_r, out_w, err_w)  # never returns
+        for fd in (command_r, out_w, err_w):
+            os.close(fd)
+        self.spares.append((pid, command_w, out_r, err_r))
+
+    def _spare_child(self, command_r: int, out_w: int, err_w: int) -> None:
+        try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            devnull = os.open("/dev/null", os.O_RDONLY)
+            os.dup2(devnull, 0)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            os.dup2(command_r, 3)
+            os.closerange(4, 1 << 16)
+            with os.fdopen(3, "rb") as commands:
+                line = commands.readline()
+            if not line:  # the zygote is gone or retired this spare
+                os._exit(0)
+            cmd = json.loads(line)
+            sys.stdout = open(1, "w", buffering=1, closefd=False)
+            sys.stderr = open(2, "w", buffering=1, closefd=False)
+            from sandbox.harness import child
+
+            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]))
+        finally:
+            os._exit(4)
+
+    def start(self, cmd: dict) -> None:
+        while True:
+            if not self.spares:
+                self._spawn_spare()
+            pid, command_w, out_r, err_r = self.spares.pop(0)
+            try:
+                os.write(command_w, (json.dumps(cmd) + "\n").encode())
+                break
+            except BrokenPipeError:  # that spare died: drop it and use another
+                for fd in (out_r, err_r):
+                    os.close(fd)
+            finally:
+                os.close(command_w)
         for fd in (out_r, err_r):
             os.set_blocking(fd, False)
         job = Job(cmd["job"], pid, out_r, err_r, float(cmd.get("timeout_s", 120)), int(cmd.get("output_cap", 1 << 20)))
@@ -76,23 +119,6 @@ class Zygote:
         self.sel.register(out_r, selectors.EVENT_READ, ("out", job))
         self.sel.register(err_r, selectors.EVENT_READ, ("out", job))
         self.send({"event": "started", "job": job.id, "pid": pid})
-
-    def _child(self, cmd: dict, out_w: int, err_w: int) -> None:
-        try:
-            signal.set_wakeup_fd(-1)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            devnull = os.open("/dev/null", os.O_RDONLY)
-            os.dup2(devnull, 0)
-            os.dup2(out_w, 1)
-            os.dup2(err_w, 2)
-            os.closerange(3, 1 << 16)
-            sys.stdout = open(1, "w", buffering=1, closefd=False)
-            sys.stderr = open(2, "w", buffering=1, closefd=False)
-            from sandbox.harness import child
-
-            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]))
-        finally:
-            os._exit(4)
 
     def kill(self, job: Job, reason: str) -> None:
         if job.reason is None:
@@ -130,7 +156,7 @@ class Zygote:
         job.fds.clear()
 
     def reap(self) -> None:
-        while self.jobs:
+        while True:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
@@ -138,7 +164,11 @@ class Zygote:
             if pid == 0:
                 return
             job = self.jobs.pop(pid, None)
-            if job is None:
+            if job is None:  # a spare that died before it got a job
+                for spare in [s for s in self.spares if s[0] == pid]:
+                    self.spares.remove(spare)
+                    for fd in spare[1:]:
+                        os.close(fd)
                 continue
             for fd in list(job.fds):
                 self._read_output(fd, job)
@@ -211,8 +241,18 @@ class Zygote:
                 if now > job.deadline:
                     self.kill(job, "timeout")
             self.reap()
+            while len(self.spares) < self.spare_target and not self.pending:
+                self._spawn_spare()
 
     def shutdown(self) -> None:
+        for pid, command_w, out_r, err_r in self.spares:
+            for fd in (command_w, out_r, err_r):
+                os.close(fd)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.spares.clear()
         for job in list(self.jobs.values()):
             self.kill(job, "shutdown")
         deadline = time.monotonic() + 5
@@ -223,10 +263,22 @@ class Zygote:
 
 def _warm_up(backend) -> None:
     """Import and exercise what every job needs, so children start warm (fork shares it)."""
-    import torch  # noqa: F401
+    import torch
     import triton  # noqa: F401
 
     from sandbox.harness import child  # noqa: F401  (every job kind and its imports)
+
+    # Exercise what every job does once, so children inherit it warm instead of each paying it:
+    torch.overrides.resolve_name(torch.add)  # builds a ~10 ms table on first use
+    from sandbox import tensorio
+    from sandbox.harness import common
+
+    common.seed_all(0)  # imports numpy.random lazily (~6 ms)
+    probe = [torch.zeros(4), torch.ones(4, dtype=torch.float16)]
+    common.bitwise_equal(probe[0], common.clone(probe)[0])
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    tensorio.write_bundle(devnull, {"probe": common.to_cpu(probe)}, {"warm": True})
+    os.close(devnull)
 
     if backend.interpreter:
         from sandbox import warmup

@@ -340,8 +340,8 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row) -> list
             out.append(
                 f"{toward if toward >= 0.5 else 1 - toward:.0%} of the {cand.nonzero} inexact "
                 f"elements err {side} (a round-to-nearest result errs both ways about equally): "
-                f"a truncating conversion (round-toward-zero cast) is likely, even if the "
-                f"thresholds pass"
+                f"something truncates (a round-toward-zero cast, or an accumulator that drops "
+                f"low bits, e.g. tensor-core accumulation), even if the thresholds pass"
             )
     if cand.saturated:
         out.append(f"{cand.saturated} element(s) were Inf or out of range on one side only and were compared as the dtype's largest value")
