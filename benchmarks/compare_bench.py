@@ -157,7 +157,7 @@ def main():
         rows, base = bench(n, args.repeat if n <= 1 << 24 else 3, with_msprobe)
         golden_mib = n * 8 / 2**20
         print(f"\n{n:,} float16 elements (golden float64: {golden_mib:,.0f} MiB), median of {args.repeat if n <= 1 << 24 else 3}")
-        print(f"| method | median s | vs torch assert_close | peak extra MiB | x golden size | verdict |")
+        print("| method | median s | vs torch assert_close | peak extra MiB | x golden size | verdict |")
         print("|---|---|---|---|---|---|")
         for name, t, mem, verdict in rows:
             print(f"| {name} | {t:.3f} | {t / base:.2f}x | {mem:,.0f} | {mem / golden_mib:.2f} | {verdict} |")
