@@ -1,0 +1,84 @@
+"""The pool itself: cancellation, backpressure, a dead zygote recycled, the NPU path skip-tested."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+import torch
+
+from sandbox import backends
+from sandbox.pool import JobRequest, Pool, PoolBusy
+from tests.tasks import VECTOR_ADD_CANDIDATE, candidate_with
+
+
+def job(candidate=VECTOR_ADD_CANDIDATE):
+    inputs = {"s0/init": [], "s0/inputs": [torch.randn(1000), torch.randn(1000)]}
+    return JobRequest("candidate", {"candidate.py": candidate}, {}, [1], {"profile": "task", "determinism": False}, inputs=inputs)
+
+
+@pytest.fixture
+def pool(tmp_path):
+    p = Pool(backends.CPU, slots=1, state_dir=tmp_path, queue_limit=1)
+    yield p
+    p.close()
+
+
+def test_cancellation_kills_the_job_quickly(pool):
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    start = time.monotonic()
+    result = pool.run(job(candidate_with("while True:\n    pass")), timeout_s=60, cancel=cancel)
+    assert result.reason == "cancelled" and time.monotonic() - start < 10
+    assert pool.run(job(), timeout_s=30).meta["status"] == "ok"
+
+
+def test_backpressure_when_the_queue_is_full(pool):
+    results = []
+    busy = job(candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"))
+    first = threading.Thread(target=lambda: results.append(pool.run(busy, timeout_s=30)))
+    first.start()
+    time.sleep(0.5)  # the one slot is taken
+    second = threading.Thread(target=lambda: results.append(pool.run(job(), timeout_s=30)))
+    second.start()  # waits in the queue (limit 1)
+    time.sleep(0.3)
+    with pytest.raises(PoolBusy, match="wait for 1 sandbox slots"):
+        pool.run(job(), timeout_s=30)
+    first.join()
+    second.join()
+    assert [r.meta["status"] for r in results] == ["ok", "ok"]
+
+
+def test_a_dead_zygote_is_restarted(pool):
+    assert pool.run(job(), timeout_s=30).meta["status"] == "ok"
+    os.kill(pool.ready_info["pid"], signal.SIGKILL)
+    time.sleep(0.2)
+    result = pool.run(job(), timeout_s=30)
+    assert result.meta["status"] == "ok" and pool.starts == 2
+
+
+def test_auto_backend_picks_what_exists():
+    expected = "npu" if backends.npu_available() else "cuda" if backends.cuda_available() else "cpu"
+    assert backends.resolve("auto").name == expected
+    with pytest.raises(backends.BackendUnavailable, match="unknown backend"):
+        backends.resolve("tpu")
+
+
+@pytest.mark.skipif(backends.npu_available(), reason="torch_npu is installed here")
+def test_npu_without_torch_npu_says_how_to_install():
+    with pytest.raises(backends.BackendUnavailable, match="separate environment"):
+        backends.resolve("npu")
+
+
+@pytest.mark.npu
+@pytest.mark.skipif(not backends.npu_available(), reason="needs torch_npu + triton-ascend and an Ascend NPU")
+def test_npu_backend_runs_a_candidate(tmp_path):
+    npu = Pool(backends.NPU, slots=1, state_dir=tmp_path)
+    try:
+        result = npu.run(job(), timeout_s=300)
+    finally:
+        npu.close()
+    assert result.meta["status"] == "ok" and result.meta["launches"] >= 1
