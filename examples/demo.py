@@ -1,50 +1,57 @@
-"""Comparator demo: judge three fp16 matmul outputs the way an agent's loop would.
+"""One autoresearch iteration through a real MCP session (what an agent does), over stdio.
 
-Makes an fp16 matmul task, its FP64 golden and CPU same-precision control, and three candidate
-outputs (correct; fp16 accumulation per K-block; round-toward-zero output cast), dumps them as
-.npy files and runs `kernel-eval compare` on each.
+Starts the kernel-eval MCP server as a subprocess, then on examples/level1/01_square_matmul:
+compile_kernel -> run_accuracy (the candidate accumulates in fp16: FAIL) -> explain_failure ->
+suggest_fix (verified) -> run_accuracy on the fixed candidate (PASS). Steps whose tool the server
+does not offer are skipped with a note.
 """
 
 from __future__ import annotations
 
-import tempfile
+import sys
 from pathlib import Path
 
-import numpy as np
-import torch
+import anyio
+from mcp import Client, StdioServerParameters
 
-from tools.cli import main as kernel_eval
-
-
-def candidates(x: torch.Tensor, y: torch.Tensor) -> dict[str, torch.Tensor]:
-    exact32 = x.float() @ y.float()
-    nearest = exact32.half()
-    fp16_acc = torch.zeros(x.shape[0], y.shape[1], dtype=torch.float16)
-    for k in range(0, x.shape[1], 32):  # the accumulator itself is fp16: a classic bug
-        fp16_acc += (x[:, k : k + 32].float() @ y[k : k + 32].float()).half()
-    toward_zero = torch.where(
-        nearest.float().abs() > exact32.abs(), torch.nextafter(nearest, torch.zeros_like(nearest)), nearest
-    )
-    return {"correct": nearest, "fp16_accumulator": fp16_acc, "round_toward_zero_cast": toward_zero}
+TASK = Path(__file__).resolve().parent / "level1" / "01_square_matmul"
+REFERENCE = str(TASK / "reference.py")
+BUGGY = str(TASK / "candidate_fp16_accumulator.py")
+CORRECT = str(TASK / "candidate.py")
+COMMON = {"reference": REFERENCE, "backend": "cpu"}
 
 
-def run() -> int:
-    gen = torch.Generator().manual_seed(0)
-    x = torch.rand(128, 4096, generator=gen).half()  # KernelBench-style rand inputs
-    y = torch.rand(4096, 128, generator=gen).half()
-    golden = x.double() @ y.double()
-    cpu = x @ y
-    with tempfile.TemporaryDirectory() as tmp:
-        d = Path(tmp)
-        np.save(d / "golden.npy", golden.numpy())
-        np.save(d / "cpu.npy", cpu.numpy())
-        for name, out in candidates(x, y).items():
-            np.save(d / f"{name}.npy", out.numpy())
-            print(f"\n$ kernel-eval compare --actual {name}.npy --golden golden.npy --cpu cpu.npy")
-            code = kernel_eval(["compare", "--actual", str(d / f"{name}.npy"), "--golden", str(d / "golden.npy"), "--cpu", str(d / "cpu.npy")])
-            print(f"(exit {code})")
-    return 0
+def show(step: str, result) -> dict:
+    print(f"\n=== {step}")
+    print(result.content[0].text)
+    if result.is_error:
+        raise SystemExit(f"{step} failed")
+    return result.structured_content
+
+
+async def main() -> int:
+    server = StdioServerParameters(command=sys.executable, args=["-m", "mcp_server"], cwd=str(TASK.parents[2]))
+    async with Client(server, mode="legacy") as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        print("kernel-eval MCP server tools:", ", ".join(sorted(tools)))
+
+        show("compile_kernel (buggy candidate)", await client.call_tool("compile_kernel", {"candidate": BUGGY, **COMMON}))
+        run = show("run_accuracy (buggy candidate)", await client.call_tool("run_accuracy", {"candidate": BUGGY, **COMMON}))
+        fixed_source = None
+        if run["verdict"] != "pass" and "explain_failure" in tools:
+            show("explain_failure", await client.call_tool("explain_failure", {"run_id": run["run_id"]}))
+        if run["verdict"] != "pass" and "suggest_fix" in tools:
+            fix = show("suggest_fix (verify=true)", await client.call_tool("suggest_fix", {"run_id": run["run_id"], "verify": True}))
+            verified = [f for f in fix.get("fixes", []) if f.get("verified")]
+            if verified:
+                fixed_source = verified[0]["patched_source"]
+        if fixed_source is None:
+            print("\n(no verified patch from the server: using the example's corrected candidate)")
+            fixed_source = CORRECT
+        final = show("run_accuracy (fixed candidate)", await client.call_tool("run_accuracy", {"candidate": fixed_source, **COMMON}))
+        print(f"\niteration done: {run['verdict']} -> {final['verdict']}")
+        return 0 if final["verdict"] == "pass" else 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(run())
+    raise SystemExit(anyio.run(main))

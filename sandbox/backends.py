@@ -46,7 +46,11 @@ NPU = Backend(
     bind_sys=True,
     golden_on_device=False,  # most NPU kernels have no float64: golden on the CPU
 )
-_BY_NAME = {b.name: b for b in (CPU, CUDA, NPU)}
+#: Internal: compiles kernels offline for a CUDA target on a CPU machine. Its zygote never runs
+#: the interpreter, because in Triton 3.9 any interpreted launch leaves state behind that breaks
+#: later real compiles in the same process.
+COMPILER = Backend("compiler", "cpu", env={"TRITON_INTERPRET": "0"})
+_BY_NAME = {b.name: b for b in (CPU, CUDA, NPU, COMPILER)}
 
 
 class BackendUnavailable(RuntimeError):

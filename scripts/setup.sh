@@ -16,6 +16,11 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
 fi
 if [ "$extras" = "dev" ]; then
   "${pip[@]}" install -e ".[dev]"
+  # The MCP Inspector CLI, a client nobody here wrote, for tests/test_mcp_server.py (pinned, local).
+  if command -v npm >/dev/null && [ ! -x .mcp-inspector/node_modules/.bin/mcp-inspector ]; then
+    mkdir -p .mcp-inspector
+    npm install --prefix .mcp-inspector --no-audit --no-fund --silent @modelcontextprotocol/inspector@0.15.0
+  fi
 else
   "${pip[@]}" install -e .
 fi

@@ -30,3 +30,19 @@ def test_example_verdict(entry):
         assert any("toward zero" in w for w in result.warnings)
     if result.verdict == "rejected":
         assert result.error.type == entry["pattern"]
+
+
+CANDIDATES = sorted({(e["problem"], e["candidate"]) for e in MANIFEST})
+
+
+@pytest.mark.parametrize(("problem", "candidate"), CANDIDATES, ids=lambda v: str(v))
+def test_example_compiles_for_sm90(problem, candidate):
+    """Every example is valid Triton: the offline sm_90 front end must accept each launched kernel."""
+    from tools.compile import compile_kernel
+    from tools.models.compile import CompileKernelRequest
+
+    folder = EXAMPLES / problem
+    result = compile_kernel(CompileKernelRequest(candidate=str(folder / candidate), reference=str(folder / "reference.py"), backend="cpu"))
+    assert result.ok, result.summary
+    if candidate != "candidate_torch_op.py":
+        assert result.kernels and all(k.compiled for k in result.kernels)

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 
+from sandbox.backends import COMPILER
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
 from tools.models.compile import CompileKernelRequest, CompileKernelResult, KernelInfo
@@ -88,6 +89,12 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
                                                 error=error, kernels_defined=defined, **base,
                                                 next_step="fix the error at error.file:error.line and call compile_kernel again"), started)
     kernels = [_kernel(k) for k in meta.get("kernels", [])]
+    if backend.interpreter and meta.get("launches"):
+        report(0.7, "compiling the launched kernels for sm_90, offline")
+        offline = _offline_compile(svc, meta["launches"], candidate, candidate_name, seeds, request, cancel)
+        if isinstance(offline, CompileKernelResult):
+            return _finish(key, offline.model_copy(update={"kernels_defined": [str(k) for k in meta.get("kernels_defined", [])], **base}), started, cache=False)
+        kernels = offline
     failed = [k for k in kernels if not k.compiled]
     warnings = []
     if not defined:
@@ -113,6 +120,31 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
                                             warnings=warnings, **base, next_step="call run_accuracy with the same reference and candidate"), started)
 
 
+def _offline_compile(svc, launches, candidate, candidate_name, seeds, request, cancel):
+    """The recorded launches compiled by Triton's real compiler on the `compiler` zygote (one that
+    never runs the interpreter). Returns KernelInfos, or a CompileKernelResult when the job broke."""
+    unsupported = [KernelInfo(name=str(launch.get("kernel", "?")), target="sm_90 (offline estimate)", compiled=False,
+                              error=ErrorInfo(phase="compile for sm_90", type="unsupported", message=str(launch["unsupported"])))
+                   for launch in launches if "unsupported" in launch]
+    compilable = [launch for launch in launches if "unsupported" not in launch]
+    if not compilable:
+        return unsupported
+    job = svc.pool(COMPILER).run(
+        JobRequest("offline_compile", {"candidate.py": candidate}, {"candidate.py": candidate_name}, seeds,
+                   {"launches": compilable, "estimate_resources": request.estimate_resources}, memory_mb=request.memory_mb),
+        request.timeout_s, cancel,
+    )
+    fault = faults.process_fault(job, request.timeout_s, "offline compile")
+    if fault is None and job.meta.get("status") != "ok":
+        fault = faults.user_error(job.meta.get("error", {}))
+    if fault is not None:
+        verdict, error = fault
+        return CompileKernelResult(ok=False, verdict="compile_error" if verdict == "compile_error" else "crashed",
+                                   summary=f"COMPILE_ERROR offline compile for sm_90: {error.message}".splitlines()[0],
+                                   error=error, launched=True, timings=Timings(total_s=0.0))
+    return unsupported + [_kernel(k) for k in job.meta.get("kernels", [])]
+
+
 def _kernel(entry: dict) -> KernelInfo:
     error = entry.get("error")
     if error:
@@ -134,5 +166,3 @@ def _finish(key: str, result: CompileKernelResult, started: float, cache: bool =
     return result
 
 
-def _error(phase: str, message: str) -> ErrorInfo:
-    return ErrorInfo(phase=phase, type="error", message=message)

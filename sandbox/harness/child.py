@@ -15,10 +15,10 @@ import time
 import traceback
 
 from sandbox import backends, tensorio
-from sandbox.harness import candidate, common, compile, reference
+from sandbox.harness import candidate, common, compile, offline, reference
 from sandbox.isolation import JobLimits, Plan, Report, enter
 
-JOBS = {"reference": reference.run, "candidate": candidate.run, "compile": compile.run}
+JOBS = {"reference": reference.run, "candidate": candidate.run, "compile": compile.run, "offline_compile": offline.run}
 EXIT_OK, EXIT_HARNESS_ERROR = 0, 3
 BASE_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",

@@ -7,15 +7,14 @@
    - compiled (GPU): name, registers, spills, shared memory, num_warps, num_stages of the loaded
      binary;
    - interpreter (CPU): the interpreter runs Python the real compiler rejects (break, plain
-     globals, type-changing loop variables, tl.dot on tiles < 16, ...), so the launched
-     signature also goes through Triton's real front end for a CUDA target (sm_90), offline;
-     with `estimate_resources`, the whole pipeline down to ptxas, for sm_90 estimates.
+     globals, type-changing loop variables, tl.dot on tiles < 16, ...), so each launched
+     signature is recorded here and compiled for sm_90 by an `offline_compile` job
+     (sandbox/harness/offline.py) in a process that never ran the interpreter.
 """
 
 from __future__ import annotations
 
 import inspect
-import re
 import time
 
 import torch
@@ -68,68 +67,24 @@ def _signature(jit, args, kwargs):
     return signature, constexprs, options
 
 
-def _ptxas_stats(ptx: str, capability: int) -> dict:
-    import os
-    import subprocess
-    import tempfile
+def _encode_constexpr(value):
+    import triton.language as tl
 
-    from triton.backends.nvidia.compiler import get_ptxas, sm_arch_from_capability
-
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "k.ptx")
-        with open(path, "w") as f:
-            f.write(ptx)
-        done = subprocess.run(
-            [get_ptxas(capability).path, "-v", f"--gpu-name={sm_arch_from_capability(capability)}", path, "-o", os.path.join(d, "k.o")],
-            capture_output=True, text=True, timeout=120,
-        )
-    log = done.stderr
-
-    def grab(pattern):
-        m = re.search(pattern, log)
-        return int(m.group(1)) if m else None
-
-    return {"registers": grab(r"Used (\d+) registers"), "spill_stores": grab(r"(\d+) bytes spill stores"),
-            "spill_loads": grab(r"(\d+) bytes spill loads")}
+    if isinstance(value, tl.dtype):
+        return {"triton_dtype": str(value)}
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(f"constexpr of type {type(value).__name__} cannot be compiled offline")
 
 
-def _offline_check(name, jit, args, kwargs, user_files, full: bool, module_jits) -> dict:
-    """Compile one launched signature with Triton's real compiler for sm_90, without a GPU."""
-    import triton
-    from triton._C.libtriton import ir
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-    from triton.compiler.compiler import make_backend
-
-    entry = {"name": name, "target": "sm_90 (offline estimate)", "compiled": False}
-    start = time.perf_counter()
+def _launch_record(name, jit, args, kwargs) -> dict:
+    """A launched kernel's signature, in JSON, for the offline compile job."""
     try:
         signature, constexprs, options = _signature(jit, args, kwargs)
-        src = ASTSource(jit, signature=signature, constexprs=constexprs)
-        target = GPUTarget(*OFFLINE_TARGET)
-        if full:
-            kernel = triton.compile(src, target=target, options=options)
-            stats = _ptxas_stats(kernel.asm["ptx"], OFFLINE_TARGET[1])
-            entry.update(
-                registers=stats["registers"],
-                spills=(stats["spill_stores"] or 0) + (stats["spill_loads"] or 0),
-                shared_memory=kernel.metadata.shared,
-                num_warps=kernel.metadata.num_warps,
-                num_stages=kernel.metadata.num_stages,
-            )
-        else:
-            backend = make_backend(target)
-            opts = backend.parse_options(dict(options))
-            context = ir.context()
-            ir.load_dialects(context)
-            backend.load_dialects(context)
-            src.make_ir(target, opts, backend.get_codegen_implementation(opts), backend.get_module_map(), context)
-            entry.update(num_warps=opts.num_warps, num_stages=opts.num_stages)
-        entry["compiled"] = True
-    except BaseException as exc:  # noqa: BLE001
-        entry["error"] = errors.describe(exc, user_files, f"compile {name} for sm_90", [jit, *module_jits])
-    entry["compile_s"] = time.perf_counter() - start
-    return entry
+        return {"kernel": name, "signature": signature, "options": options,
+                "constexprs": {k: _encode_constexpr(v) for k, v in constexprs.items()}}
+    except Exception as exc:  # noqa: BLE001
+        return {"kernel": name, "unsupported": f"{type(exc).__name__}: {exc}"}
 
 
 def _gpu_stats(recorder) -> list[dict]:
@@ -175,13 +130,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         raise common.UserCodeError(errors.describe(exc, user_files, "first launch") | {"partial_meta": meta}) from None
     meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"],
                 bf16_in_interpreter=recorder.bf16_in_interpreter)
-    if backend.interpreter:
-        full = bool(options.get("estimate_resources"))
-        module_jits = [j for n in meta["kernels_defined"] if (j := _jit_of(getattr(module, n))) is not None]
-        meta["kernels"] = [
-            _offline_check(name, _jit_of(jit), args, kwargs, user_files, full, module_jits)
-            for name, (jit, args, kwargs) in recorder.first_launch.items()
-        ]
+    if backend.interpreter:  # compiled by an `offline_compile` job on the compiler zygote
+        meta["launches"] = [_launch_record(name, _jit_of(jit), args, kwargs)
+                            for name, (jit, args, kwargs) in recorder.first_launch.items()]
     else:
         meta["kernels"] = _gpu_stats(recorder)
     return meta, {}

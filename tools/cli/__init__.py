@@ -89,6 +89,12 @@ def _cmd_compile(ns: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_NEGATIVE
 
 
+def _cmd_serve(ns: argparse.Namespace) -> int:
+    from mcp_server.__main__ import serve
+
+    return serve(ns.transport, ns.host, ns.port)
+
+
 def _cmd_thresholds(ns: argparse.Namespace) -> int:
     from tools.thresholds import table
 
@@ -121,6 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_arguments(compile_, CompileKernelRequest)
     compile_.add_argument("--json", action="store_true", help="print the full JSON result")
     compile_.set_defaults(handler=_cmd_compile)
+
+    serve = sub.add_parser("serve", help="start the MCP server (stdio, or streamable HTTP at /mcp)")
+    from mcp_server.__main__ import add_arguments as add_serve_arguments
+
+    add_serve_arguments(serve)
+    serve.set_defaults(handler=_cmd_serve)
 
     thresholds = sub.add_parser("thresholds", help="print every threshold table as JSON")
     thresholds.set_defaults(handler=_cmd_thresholds)

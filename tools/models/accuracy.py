@@ -20,7 +20,7 @@ from tools.models.task import (
 Verdict = Literal["pass", "fail", "compile_error", "runtime_error", "timeout", "crashed", "rejected", "unsupported"]
 
 
-class RunAccuracyRequest(TaskRequest, SeedFields, CompareSettings):
+class RunAccuracyRequest(CompareSettings, SeedFields, TaskRequest):
     """Run reference and candidate on fresh inputs in a sandbox and judge the candidate."""
 
     determinism_check: bool = Field(True, description="Re-run one seed and compare the outputs bit for bit.")

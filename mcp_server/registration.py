@@ -1,0 +1,131 @@
+"""Turn a plain tool function into an MCP tool: schemas from its pydantic models, our own errors.
+
+The function is `run(request, progress, cancel) -> result` (blocking, in tools/). Here it gets:
+- inputSchema = the request model's JSON schema, outputSchema = the result model's;
+- arguments validated by the request model inside the handler, so a bad call gets one concise
+  isError text (the same wording the CLI prints), never a pydantic dump or a traceback;
+- a worker thread, progress notifications (increasing), and cancellation that sets the
+  function's cancel event so the sandbox job is killed and its slot freed;
+- a result with structuredContent (the model) and a short text block (first line: the summary).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import anyio
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from sandbox.pool import PoolBusy, PoolError
+from tools.cli.args import describe_validation_error
+from tools.compare import CompareInputError
+from tools.errors import ToolInputError
+
+log = logging.getLogger("kernel_eval.mcp")
+
+#: Arguments larger than this are refused before validation (sources are capped at 1 MiB each).
+MAX_ARGUMENT_BYTES = 4 << 20
+
+
+@dataclass
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    request_model: type[BaseModel]
+    result_model: type[BaseModel]
+    run: Callable[..., BaseModel]  # run(request, progress, cancel)
+    text: Callable[[Any], str]  # the text block for a result
+    annotations: ToolAnnotations
+    extra_content: Callable[[Any], list[ContentBlock]] | None = None  # e.g. a heatmap image
+
+
+def error_result(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+class _Progress:
+    """progress(fraction, message) from the worker thread; only ever increasing."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.last = -1.0
+
+    def __call__(self, fraction: float, message: str) -> None:
+        fraction = max(self.last, min(1.0, float(fraction)))
+        if fraction == self.last and fraction != 0.0:
+            fraction = min(1.0, fraction + 1e-6)
+        self.last = fraction
+        try:
+            anyio.from_thread.run(self.ctx.report_progress, fraction, 1.0, message)
+        except Exception:  # noqa: BLE001 - the client may be gone; progress is best effort
+            pass
+
+
+def _check_size(arguments: dict) -> str | None:
+    size = len(json.dumps(arguments, default=str))
+    if size > MAX_ARGUMENT_BYTES:
+        return f"arguments of {size} bytes exceed the {MAX_ARGUMENT_BYTES}-byte limit; pass large sources as file paths"
+    return None
+
+
+def make_tool(spec: ToolSpec, limiter: anyio.CapacityLimiter) -> Tool:
+    async def handler(arguments: dict, ctx: Context) -> Annotated[CallToolResult, spec.result_model]:
+        too_big = _check_size(arguments)
+        if too_big:
+            return error_result(f"{spec.name}: {too_big}")
+        try:
+            request = spec.request_model.model_validate(arguments)
+        except ValidationError as exc:
+            fields = ", ".join(spec.request_model.model_fields)
+            return error_result(f"{spec.name}: invalid arguments: {describe_validation_error(exc)}. Known fields: {fields}")
+        progress = _Progress(ctx)
+        cancel = threading.Event()
+        if limiter.available_tokens == 0:
+            await ctx.report_progress(0.0, 1.0, "queued: waiting for a free worker")
+        async with limiter:
+            try:
+                result = await anyio.to_thread.run_sync(
+                    lambda: spec.run(request, progress, cancel), abandon_on_cancel=True
+                )
+            except anyio.get_cancelled_exc_class():
+                cancel.set()  # the worker's sandbox job is killed; its slot frees at once
+                raise
+            except (ToolInputError, CompareInputError, PoolBusy) as exc:
+                return error_result(f"{spec.name}: {exc}")
+            except PoolError as exc:
+                return error_result(f"{spec.name}: the sandbox failed: {exc}")
+            except Exception as exc:  # noqa: BLE001 - keep serving; say what broke
+                log.exception("tool %s failed", spec.name)
+                return error_result(f"{spec.name}: internal error ({type(exc).__name__}: {exc}); the server keeps running")
+        content: list[ContentBlock] = [TextContent(type="text", text=spec.text(result))]
+        if spec.extra_content is not None:
+            content.extend(spec.extra_content(result))
+        return CallToolResult(content=content, structured_content=result.model_dump(mode="json"))
+
+    handler.__doc__ = spec.description
+    # real objects, not the strings `from __future__ import annotations` leaves: the SDK reads them
+    handler.__annotations__ = {"arguments": dict, "ctx": Context, "return": Annotated[CallToolResult, spec.result_model]}
+    tool = Tool.from_function(handler, name=spec.name, title=spec.title, description=spec.description,
+                              annotations=spec.annotations)
+
+    class RawArguments(ArgModelBase):
+        """Accepts any object: the handler validates with the request model and words the errors."""
+
+        model_config = ConfigDict(extra="allow")
+
+        def model_dump_one_level(self) -> dict[str, Any]:
+            return {"arguments": dict(self.model_extra or {})}
+
+    tool.fn_metadata.arg_model = RawArguments
+    tool.parameters = spec.request_model.model_json_schema()
+    return tool

@@ -1,0 +1,47 @@
+"""The text block of each tool result: a summary line an agent can act on, then a few details.
+
+The full result is in structuredContent; this is what a human or a text-only client reads.
+"""
+
+from __future__ import annotations
+
+MAX_LINES = 12
+
+
+def _error_lines(error) -> list[str]:
+    if error is None:
+        return []
+    lines = [f"error ({error.phase}): {error.type}: {error.message.splitlines()[0] if error.message else ''}"]
+    if error.file and error.line:
+        lines.append(f"  at {error.file}:{error.line}" + (f":{error.column}" if error.column else ""))
+    if error.source_line:
+        lines.append(f"  | {error.source_line.strip()}")
+    if error.hint:
+        lines.append(f"hint: {error.hint}")
+    return lines
+
+
+def run_accuracy(result) -> str:
+    lines = [result.summary]
+    if result.seeds and len(result.seeds) > 1:
+        failing = [s for s in result.seeds if not s.passed]
+        lines.append(f"seeds: {len(result.seeds) - len(failing)} pass, {len(failing)} fail" + (f" ({', '.join(str(s.seed) for s in failing[:5])})" if failing else ""))
+    lines += _error_lines(result.error)
+    lines += [f"warning: {w}" for w in result.warnings[:4]]
+    lines.append(f"run_id: {result.run_id}; backend {result.backend.name if result.backend else '?'}; {result.timings.total_s:.2f} s")
+    if result.next_step:
+        lines.append(f"next: {result.next_step}")
+    return "\n".join(lines[:MAX_LINES])
+
+
+def compile_kernel(result) -> str:
+    lines = [result.summary]
+    for k in result.kernels[:6]:
+        stats = ", ".join(f"{name} {value}" for name, value in (("registers", k.registers), ("spills", k.spills), ("shared", k.shared_memory),
+                                                                  ("warps", k.num_warps), ("stages", k.num_stages)) if value is not None)
+        lines.append(f"kernel {k.name} [{k.target}]: {'ok' if k.compiled else 'FAILED'}" + (f"; {stats}" if stats else ""))
+    lines += _error_lines(result.error)
+    lines += [f"warning: {w}" for w in result.warnings[:3]]
+    if result.next_step:
+        lines.append(f"next: {result.next_step}")
+    return "\n".join(lines[:MAX_LINES])

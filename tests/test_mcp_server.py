@@ -1,0 +1,255 @@
+"""The MCP server with real clients: the SDK client in-process (JSON-RPC), over stdio and over HTTP,
+and the MCP Inspector CLI (installed by scripts/test.sh into .mcp-inspector)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import jsonschema
+import pytest
+from mcp import Client, StdioServerParameters
+
+from mcp_server.app import build_server
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.compile import CompileKernelRequest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "level1" / "19_relu"
+INSPECTOR = ROOT / ".mcp-inspector"
+FAST = {"backend": "cpu", "num_seeds": 1, "determinism_check": False}
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture
+async def client():
+    async with Client(build_server(), mode="legacy") as c:  # the real JSON-RPC path stdio clients use
+        yield c
+
+
+def structured(result):
+    assert not result.is_error, result.content[0].text
+    return result.structured_content
+
+
+async def test_tools_list_schemas_and_annotations(client):
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert {"compile_kernel", "run_accuracy"} <= set(tools)
+    run = tools["run_accuracy"]
+    assert run.input_schema == RunAccuracyRequest.model_json_schema()
+    assert run.input_schema["additionalProperties"] is False and run.output_schema["title"] == "RunAccuracyResult"
+    assert list(run.input_schema["properties"])[:2] == ["reference", "candidate"]
+    assert run.annotations.read_only_hint is False and run.annotations.open_world_hint is False
+    assert tools["compile_kernel"].input_schema == CompileKernelRequest.model_json_schema()
+    assert tools["compile_kernel"].annotations.read_only_hint is True
+    assert "explain_failure" in run.description  # what to call next
+
+
+async def test_run_accuracy_structured_content_matches_its_schema_and_progress_rises(client):
+    seen = []
+
+    async def progress(value, total, message):
+        seen.append(value)
+
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    result = await client.call_tool("run_accuracy", {"reference": str(EXAMPLE / "reference.py"),
+                                                     "candidate": str(EXAMPLE / "candidate.py"), **FAST},
+                                    progress_callback=progress)
+    data = structured(result)
+    jsonschema.validate(data, tools["run_accuracy"].output_schema)
+    assert data["verdict"] == "pass" and result.content[0].text.startswith("PASS (1/1 seeds)")
+    assert seen and seen == sorted(seen) and seen[-1] == 1.0
+
+
+async def test_every_verdict_comes_through(client):
+    cases = {
+        "fail": VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x - y, mask=mask"),
+        "rejected": candidate_with("return x + y"),
+        "runtime_error": candidate_with("raise ValueError('boom')"),
+        "compile_error": "import nonexistent_module\n" + VECTOR_ADD_CANDIDATE,
+    }
+    for verdict, candidate in cases.items():
+        data = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate, **FAST}))
+        assert data["verdict"] == verdict, data["summary"]
+
+
+async def test_compile_kernel_and_resources(client):
+    data = structured(await client.call_tool("compile_kernel", {"candidate": VECTOR_ADD_CANDIDATE,
+                                                                "reference": VECTOR_ADD_REFERENCE, "backend": "cpu"}))
+    assert data["ok"] and data["kernels"][0]["name"] == "add_kernel"
+    thresholds = json.loads((await client.read_resource("kernel-eval://thresholds")).contents[0].text)
+    assert thresholds["three_dim"]["dtypes"]["float16"]["precision"] == 2**-10
+    run = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+    stored = json.loads((await client.read_resource(f"kernel-eval://runs/{run['run_id']}/result")).contents[0].text)
+    assert stored["run_id"] == run["run_id"] and stored["verdict"] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "bogus": 1}, "bogus: unknown field"),
+        ({"reference": VECTOR_ADD_REFERENCE}, "candidate: required"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "num_seeds": "many"}, "num_seeds"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": "/no/such/file.py"}, "no such file"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": "   "}, "candidate is empty"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": "#" * (5 << 20)}, "exceed"),
+        ({"reference": "def broken(:", "candidate": VECTOR_ADD_CANDIDATE, "backend": "cpu"}, "reference has a syntax error"),
+    ],
+)
+async def test_bad_input_is_a_clear_error_and_the_server_keeps_serving(client, arguments, message):
+    result = await client.call_tool("run_accuracy", arguments)
+    text = result.content[0].text
+    assert result.is_error and message in text and "Traceback" not in text, text
+    assert (await client.list_tools()).tools  # still serving
+
+
+async def test_unknown_run_id_resource_is_an_error(client):
+    with pytest.raises(Exception, match="unknown run_id"):
+        await client.read_resource("kernel-eval://runs/r-20200101-000000-abcdef/result")
+    assert (await client.list_tools()).tools
+
+
+async def test_cancellation_kills_the_job_and_frees_the_worker(client):
+    from sandbox.pool import Pool
+
+    with anyio.move_on_after(2.0):
+        await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "timeout_s": 300,
+                                                "candidate": candidate_with("while True:\n    pass"), **FAST})
+    pool = Pool.get("cpu")
+    deadline = time.monotonic() + 10
+    while pool._pending and time.monotonic() < deadline:
+        await anyio.sleep(0.05)
+    assert not pool._pending  # the looping job was killed, not left running
+    data = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+    assert data["verdict"] == "pass"
+
+
+async def test_tools_list_answers_while_jobs_run_and_eight_concurrent_calls_complete(client):
+    results = []
+
+    async def one(i):
+        scale = 1.0 + i
+        candidate = VECTOR_ADD_CANDIDATE if i % 2 == 0 else VECTOR_ADD_CANDIDATE.replace("x + y, mask", f"x + y * {scale}, mask")
+        results.append((i, structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate, **FAST}))))
+
+    async with anyio.create_task_group() as tg:
+        for i in range(8):
+            tg.start_soon(one, i)
+        await anyio.sleep(0.2)
+        start = time.monotonic()
+        assert (await client.list_tools()).tools
+        assert time.monotonic() - start < 2.0
+    assert sorted(i for i, _ in results) == list(range(8))
+    for i, data in results:
+        assert data["verdict"] == ("pass" if i % 2 == 0 else "fail"), (i, data["summary"])
+    assert len({data["run_id"] for _, data in results}) == 8
+
+
+# --- over real transports ------------------------------------------------------------------------
+
+
+def _server_env():
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+
+async def test_stdio_subprocess():
+    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_server"], env=_server_env(), cwd=str(ROOT))
+    async with Client(params, mode="legacy") as c:
+        assert {t.name for t in (await c.list_tools()).tools} >= {"run_accuracy", "compile_kernel"}
+        data = structured(await c.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+        assert data["verdict"] == "pass"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def http_server():
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--transport", "http", "--port", str(port)],
+                            env=_server_env(), cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    yield f"http://127.0.0.1:{port}/mcp", port
+    proc.terminate()
+    proc.wait(30)
+
+
+async def test_streamable_http(http_server):
+    url, port = http_server
+    async with Client(url) as c:
+        data = structured(await c.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+        assert data["verdict"] == "pass"
+    assert _listening_addresses(port) == {"127.0.0.1"}  # loopback unless told otherwise
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """IPv4 addresses listening on `port`, from /proc/net/tcp (state 0A = LISTEN)."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        ip_hex, port_hex = local.split(":")
+        if state == "0A" and int(port_hex, 16) == port:
+            found.add(".".join(str(b) for b in reversed(bytes.fromhex(ip_hex))))
+    return found
+
+
+# --- the MCP Inspector CLI ------------------------------------------------------------------------
+
+needs_inspector = pytest.mark.skipif(
+    not (INSPECTOR / "node_modules" / ".bin" / "mcp-inspector").exists() or shutil.which("npx") is None,
+    reason="MCP Inspector not installed (scripts/test.sh installs it into .mcp-inspector with npm)",
+)
+
+
+def inspector(*args) -> dict:
+    done = subprocess.run(["npx", "--offline", "mcp-inspector", "--cli", *args], cwd=str(INSPECTOR), env=_server_env(),
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def _inspector_call_args():
+    return ["--method", "tools/call", "--tool-name", "run_accuracy",
+            "--tool-arg", f"reference={EXAMPLE / 'reference.py'}", "--tool-arg", f"candidate={EXAMPLE / 'candidate.py'}",
+            "--tool-arg", "backend=cpu", "--tool-arg", "num_seeds=1"]
+
+
+@needs_inspector
+async def test_inspector_over_stdio():
+    server = [sys.executable, "-m", "mcp_server"]
+    listed = inspector(*server, "--method", "tools/list")
+    assert {t["name"] for t in listed["tools"]} >= {"run_accuracy", "compile_kernel"}
+    called = inspector(*server, *_inspector_call_args())
+    assert called["structuredContent"]["verdict"] == "pass" and not called.get("isError")
+
+
+@needs_inspector
+async def test_inspector_over_http(http_server):
+    url, _ = http_server
+    listed = inspector(url, "--transport", "http", "--method", "tools/list")
+    assert {t["name"] for t in listed["tools"]} >= {"run_accuracy", "compile_kernel"}
+    called = inspector(url, "--transport", "http", *_inspector_call_args())
+    assert called["structuredContent"]["verdict"] == "pass"
