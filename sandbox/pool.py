@@ -10,6 +10,7 @@ jobs fail with what it printed, and the next job starts a fresh one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ from pathlib import Path
 from sandbox import backends, tensorio
 
 DEFAULT_OUTPUT_CAP = 1 << 20
+TRITON_CACHE_INSIDE = "/triton-cache"
 UID_BASE = 61000
 ZYGOTE_START_TIMEOUT = 180.0
 #: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
@@ -130,6 +132,8 @@ class Pool:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(self.state_dir),
                "OPENBLAS_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
         env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if k in os.environ})
+        # where this package lives (installed or not): the zygote is started with -P, from its state dir
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
         env.update(self.backend.env)
         return env
 
@@ -256,6 +260,7 @@ class Pool:
             shutil.rmtree(host_dir, ignore_errors=True)
 
     def _write_job(self, host_dir: Path, request: JobRequest) -> None:
+        cache = self._triton_cache(request)
         spec = {
             "kind": request.kind,
             "backend": self.backend.name,
@@ -264,7 +269,8 @@ class Pool:
             "seeds": request.seeds,
             "options": request.options,
             "env": request.env,
-            "limits": {"tmp_mb": request.tmp_mb, "uid_base": UID_BASE, "rlimits": self._rlimits(request)},
+            "limits": {"tmp_mb": request.tmp_mb, "uid_base": UID_BASE, "rlimits": self._rlimits(request),
+                       "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {}},
         }
         (host_dir / "job.json").write_text(json.dumps(spec))
         if request.inputs:
@@ -273,6 +279,19 @@ class Pool:
                 tensorio.write_bundle(fd, request.inputs)
             finally:
                 os.close(fd)
+
+    def _triton_cache(self, request: JobRequest) -> Path | None:
+        """A Triton cache per source text: the second job of the same candidate skips compiling
+        (and building Triton's launcher). Shared only by jobs of identical code, so a hostile
+        candidate can only spoil its own cache. The interpreter compiles nothing."""
+        if self.backend.interpreter:
+            return None
+        digest = hashlib.sha256("\0".join(sorted(request.files.values())).encode()).hexdigest()[:24]
+        path = self.state_dir / "triton-cache" / digest
+        if not path.exists():
+            path.mkdir(parents=True, exist_ok=True)
+            os.chmod(path, 0o777)  # every slot's uid writes here; files stay read-only to others
+        return path
 
     def _rlimits(self, request: JobRequest) -> dict[str, int]:
         cores = os.cpu_count() or 1

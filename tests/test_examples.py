@@ -46,3 +46,17 @@ def test_example_compiles_for_sm90(problem, candidate):
     assert result.ok, result.summary
     if candidate != "candidate_torch_op.py":
         assert result.kernels and all(k.compiled for k in result.kernels)
+
+
+GPU_EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "gpu"
+GPU_MANIFEST = json.loads((GPU_EXAMPLES / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("entry", GPU_MANIFEST, ids=lambda e: f"{e['problem']}/{e['candidate']}")
+def test_gpu_only_failures_pass_on_the_interpreter(entry):
+    """The interpreter ignores tf32 and runs atomics in a fixed order: these pass on the cpu backend."""
+    folder = GPU_EXAMPLES / entry["problem"]
+    result = run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / entry["candidate"]),
+                                             backend="cpu", num_seeds=1))
+    assert result.verdict == "pass", result.summary
+    assert result.checks.determinism.bitwise_equal

@@ -76,6 +76,7 @@ class _Run:
         self.stdout = self.stderr = ""
         self.tensors: dict = {}
         self.reference_text = self.candidate_text = self.reference_name = self.candidate_name = ""
+        self.golden_device: str | None = None
 
     def result(self, verdict: str, summary: str, seeds=None, error: ErrorInfo | None = None) -> RunAccuracyResult:
         self.timings.total_s = time.perf_counter() - self.started
@@ -83,7 +84,7 @@ class _Run:
         if self.backend is not None:
             info = self.services.pool(self.backend).ready_info
             backend = BackendInfo(name=self.backend.name, device=self.backend.device, interpreter=self.backend.interpreter,
-                                  torch=info.get("torch"), triton=info.get("triton"))
+                                  golden_device=self.golden_device, torch=info.get("torch"), triton=info.get("triton"))
         result = RunAccuracyResult(
             run_id=self.run_id, verdict=verdict, summary=summary, standard=self.request.standard, backend=backend,
             seeds=seeds or [], checks=self.checks, error=error, isolation=self.isolation, timings=self.timings,
@@ -141,6 +142,7 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     gold = goldens.ensure(run.services, run.backend, run.reference_text, run.reference_name, options, run.seeds,
                           request.timeout_s, request.memory_mb, cancel)
     run.timings.golden_s, run.timings.golden_cached = gold.seconds, gold.cached
+    run.golden_device = gold.golden_device
     if gold.cpu_missing:
         run.warnings.append(f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): judged without it, which is stricter")
     if run.backend.interpreter and any(_has_dtype(gold.per_seed[s]["inputs"], torch.bfloat16) or _has_dtype(gold.per_seed[s]["cpu"], torch.bfloat16) for s in run.seeds):
@@ -192,12 +194,13 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     # --- compare ---
     run.report(0.8, "comparing")
     t0 = time.perf_counter()
+    device = _compare_device(run.backend)
     seeds = []
     for i, seed in enumerate(run.seeds):
         g = gold.per_seed[seed]
         actual = job.values.get(f"s{i}/actual")
         try:
-            report = compare_outputs(actual, g["golden"], g["cpu"], options=options_from(request))
+            report = compare_outputs(_to(actual, device), _to(g["golden"], device), _to(g["cpu"], device), options=options_from(request))
         except CompareInputError as exc:
             raise ToolInputError(str(exc)) from None
         run.tensors |= {f"s{i}/actual": actual, f"s{i}/golden": g["golden"], f"s{i}/cpu": g["cpu"], f"s{i}/inputs": g["inputs"]}
@@ -220,6 +223,27 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         summary = f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
     run.report(1.0, "done")
     return run.result(verdict, summary, seeds)
+
+
+def _compare_device(backend) -> str:
+    """Compare on the GPU when the candidate ran on one: this process never forks sandboxes (the
+    zygote is a separate program), so using CUDA here is safe, and 16M elements compare in
+    milliseconds instead of ~0.5 s on the CPU."""
+    if backend.name == "cuda" and torch.cuda.is_available():
+        return "cuda"
+    return "cpu"
+
+
+def _to(tree, device: str):
+    if device == "cpu" or tree is None:
+        return tree
+    if isinstance(tree, torch.Tensor):
+        return tree.to(device)
+    if isinstance(tree, list | tuple):
+        return type(tree)(_to(v, device) for v in tree)
+    if isinstance(tree, dict):
+        return {k: _to(v, device) for k, v in tree.items()}
+    return tree
 
 
 def _headline(summary: str) -> str:

@@ -52,12 +52,17 @@ def run_job(host_dir: str, plan: Plan, slot: int) -> None:
             given = tensorio.read_bundle(inputs_path, max_bytes=1 << 40)[1]
         result_fd = os.open(os.path.join(host_dir, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         files = {name: text.encode() for name, text in spec["files"].items()}
+        writable = spec["limits"].get("writable", {})
         limits = JobLimits(tmp_mb=spec["limits"]["tmp_mb"], rlimits=spec["limits"]["rlimits"],
-                           uid=spec["limits"]["uid_base"] + slot, gid=spec["limits"]["uid_base"] + slot)
+                           uid=spec["limits"]["uid_base"] + slot, gid=spec["limits"]["uid_base"] + slot, writable=writable)
         backend = backends.by_name(spec["backend"])
         report = Report()
         job_dir = enter(plan, limits, files, report)
-        _clean_environment(backend, spec.get("env", {}))
+        extra_env = dict(spec.get("env", {}))
+        for host, inside in writable.items():  # the candidate's Triton cache (GPU backends)
+            isolated = report.items.get("readonly_root", {}).get("active")
+            extra_env["TRITON_CACHE_DIR"] = inside if isolated else host
+        _clean_environment(backend, extra_env)
         os.chdir("/tmp" if report.items.get("private_tmp", {}).get("active") else job_dir)
         setup_s = time.perf_counter() - started
         user_files = {f"{job_dir}/{name}": spec["display_names"].get(name, name) for name in files}

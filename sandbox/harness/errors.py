@@ -43,6 +43,17 @@ def _compilation_error_position(exc, jit_functions):
     return None
 
 
+def _user_jit_functions(user_files: dict[str, str]) -> list:
+    """The JITFunctions defined in the user's files (found only when an error needs them)."""
+    import gc
+
+    try:
+        from triton.runtime.jit import JITFunction
+    except ImportError:
+        return []
+    return [o for o in gc.get_objects() if isinstance(o, JITFunction) and getattr(o, "file_name", None) in user_files]
+
+
 def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_functions=()) -> dict:
     """A JSON-able description. `user_files` maps sandbox paths to the names the user knows;
     `jit_functions` are the kernels a CompilationError may come from."""
@@ -65,7 +76,7 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
                     source_line=(original.text or "").rstrip("\n") or None, message=original.msg)
         return info
     if _is_compilation_error(original):
-        position = _compilation_error_position(original, jit_functions)
+        position = _compilation_error_position(original, list(jit_functions) or _user_jit_functions(user_files))
         if position:
             path, line, col = position
             info.update(file=user_files.get(path, path), line=line, column=col,

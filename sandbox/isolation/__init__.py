@@ -57,6 +57,8 @@ class JobLimits:
     rlimits: dict[str, int] = field(default_factory=dict)
     uid: int = 60000
     gid: int = 60000
+    #: host directory -> path inside, bound writable (the Triton cache of this candidate's source)
+    writable: dict[str, str] = field(default_factory=dict)
 
 
 def _python_paths() -> list[str]:
@@ -140,10 +142,16 @@ def _make_dev(root: str, plan: Plan) -> None:
     nodes = list(BASE_DEVICES)
     for pattern in plan.device_patterns:
         nodes.extend(sorted(glob.glob(pattern)))
+    bound_dirs: list[str] = []
     for node in nodes:
-        if not os.path.exists(node):
+        if not os.path.exists(node) or any(node.startswith(d + "/") for d in bound_dirs):
             continue
         target = root + node
+        if os.path.isdir(node):  # e.g. /dev/nvidia-caps: bound whole, with what is inside
+            os.makedirs(target, exist_ok=True)
+            linux.mount(node, target, None, linux.MS_BIND | linux.MS_REC)
+            bound_dirs.append(node)
+            continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
         open(target, "a").close()
         linux.mount(node, target, None, linux.MS_BIND)
@@ -168,6 +176,10 @@ def _build_root(plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> None:
         "tmpfs", root + "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
         f"size={limits.tmp_mb}m,mode=0700,uid={limits.uid},gid={limits.gid}",
     )
+    for host, inside in limits.writable.items():
+        os.makedirs(root + inside, exist_ok=True)
+        linux.mount(host, root + inside, None, linux.MS_BIND | linux.MS_REC)
+        linux.mount(None, root + inside, None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_NOSUID | linux.MS_NODEV)
     os.mkdir(root + "/job")
     linux.mount("tmpfs", root + "/job", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64m,mode=0755")
     for name, data in files.items():
@@ -220,7 +232,7 @@ def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report
         for name in ("network_namespace", "readonly_root", "private_tmp"):
             report.no(name, f"needs root (running as uid {os.geteuid()})")
     if not isolated_fs:
-        job_dir = _write_files_unisolated(files)
+        job_dir = _write_files_unisolated(files, limits if plan.root_mode else None)
     _apply_rlimits(limits, report)
     if plan.root_mode:
         try:
@@ -249,11 +261,17 @@ def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report
     return job_dir
 
 
-def _write_files_unisolated(files: dict[str, bytes]) -> str:
+def _write_files_unisolated(files: dict[str, bytes], limits: JobLimits | None) -> str:
+    """Without a private root the sources go to a fresh temp dir, owned by the job's uid when
+    the job drops to one (else the unprivileged job could not read them)."""
     import tempfile
 
     job_dir = tempfile.mkdtemp(prefix="kernel-eval-job-")
     for name, data in files.items():
         with open(os.path.join(job_dir, name), "wb") as f:
             f.write(data)
+        if limits is not None:
+            os.chown(os.path.join(job_dir, name), limits.uid, limits.gid)
+    if limits is not None:
+        os.chown(job_dir, limits.uid, limits.gid)
     return job_dir

@@ -9,6 +9,8 @@ control are the caller's mistake and raise CompareInputError.
 
 from __future__ import annotations
 
+import dataclasses
+
 import torch
 
 from tools import thresholds as T
@@ -35,6 +37,7 @@ STANDARDS = {
     "assert_close": compare_assert_close,
 }
 NORMAL_RANGE_MODES = ("absolute", "cpu_relative")
+GPU_CHUNK = 1 << 24
 
 
 def _check_options(options: CompareOptions) -> None:
@@ -156,6 +159,9 @@ def compare_tensors(
             )
         cpu = cpu_fitted.to(golden.device)
     actual = fitted.to(golden.device)
+    if golden.device.type != "cpu" and options.chunk < GPU_CHUNK:
+        # chunks sized for CPU caches would be thousands of tiny kernel launches on a GPU
+        options = dataclasses.replace(options, chunk=GPU_CHUNK)
 
     if not storage.is_floating_point:
         return compare_exact(name, actual, golden, cpu, dtype_name, options)

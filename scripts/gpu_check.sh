@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The CUDA backend on a GPU machine, in one call (the H200 of the device tool). The image has
+# torch and triton but no pydantic: carry the wheels in .whl/ (README of the device tool).
+#   scripts/gpu_check.sh            # writes device.txt, gpu_tests.txt, gpu_record.json, gpu_bench.*
+#                                   # and summary.txt to $OUT (default /tmp/gpu-check)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/gpu-check}
+mkdir -p "$OUT"
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site:$PWD
+else
+  export PYTHONPATH=$PWD
+fi
+export KERNEL_EVAL_HOME=${KERNEL_EVAL_HOME:-/tmp/kernel-eval-gpu} PYTHONUNBUFFERED=1 GPU_RECORD=$OUT/gpu_record.json
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__)"
+  uname -r
+} > "$OUT/device.txt" 2>&1
+cat "$OUT/device.txt"
+
+timeout ${TEST_TIMEOUT:-330} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
+tests_rc=${PIPESTATUS[0]}
+tail -25 "$OUT/gpu_tests.txt"
+
+timeout ${BENCH_TIMEOUT:-240} python3 benchmarks/gpu_bench.py --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
+bench_rc=$?
+cat "$OUT/gpu_bench.txt"
+
+{
+  echo "gpu_check $(date -u +%Y-%m-%dT%H:%MZ): tests rc=$tests_rc, bench rc=$bench_rc"
+  cat "$OUT/device.txt"
+  echo; echo "## tests"; grep -E "passed|failed|error" "$OUT/gpu_tests.txt" | tail -3
+  echo; echo "## benchmark"; grep -E "^\|" "$OUT/gpu_bench.txt"
+} > "$OUT/summary.txt"
+exit $(( tests_rc != 0 || bench_rc != 0 ))

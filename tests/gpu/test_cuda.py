@@ -1,0 +1,132 @@
+"""The CUDA backend on a real GPU (run by scripts/gpu_check.sh on the H200; skipped without CUDA)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from tests.helpers import assert_nearly_equal
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
+from tools.accuracy import run_accuracy
+from tools.compare import compare_tensors
+from tools.compile import compile_kernel
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.compile import CompileKernelRequest
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")]
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVEL1 = ROOT / "examples" / "level1"
+GPU = ROOT / "examples" / "gpu"
+RECORD: dict = {}  # measurements the summary reports (scripts/gpu_check.sh)
+
+
+def run(folder: Path, candidate: str, **options):
+    options.setdefault("num_seeds", 2)
+    return run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / candidate),
+                                           backend="cuda", **options))
+
+
+def record(name, result):
+    output = result.seeds[0].outputs[0] if result.seeds and result.seeds[0].outputs else None
+    RECORD[name] = {"verdict": result.verdict, "summary": result.summary,
+                    "mere": output.mere if output else None, "mare": output.mare if output else None,
+                    "cpu_mare": output.cpu_control.mare if output and output.cpu_control else None,
+                    "determinism": result.checks.determinism.model_dump() if result.checks.determinism else None,
+                    "warnings": result.warnings, "total_s": result.timings.total_s}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _write_record(tmp_path_factory):
+    yield
+    import os
+
+    out = os.environ.get("GPU_RECORD")
+    if out:
+        Path(out).write_text(json.dumps(RECORD, indent=2, default=str))
+
+
+@pytest.mark.parametrize("entry", json.loads((LEVEL1 / "manifest.json").read_text()),
+                         ids=lambda e: f"{e['problem']}/{e['candidate']}/{e['profile']}")
+def test_level1_examples_on_cuda(entry):
+    result = run(LEVEL1 / entry["problem"], entry["candidate"], input_profile=entry["profile"])
+    record(f"level1/{entry['problem']}/{entry['candidate']}/{entry['profile']}", result)
+    expected = "fail" if entry["gpu_only_failure"] else entry["expected_cpu_verdict"]
+    assert result.verdict == expected, result.summary
+    assert result.backend.name == "cuda" and not result.backend.interpreter
+
+
+def test_fp64_golden_runs_on_the_device():
+    result = run(LEVEL1 / "19_relu", "candidate.py", num_seeds=1)
+    assert result.verdict == "pass" and result.backend.golden_device == "cuda"
+
+
+def test_comparator_on_device_tensors_matches_cpu():
+    gen = torch.Generator().manual_seed(0)
+    golden = torch.randn(1 << 20, generator=gen, dtype=torch.float64)
+    actual = (golden * (1 + 1e-3 * torch.randn(1 << 20, generator=gen, dtype=torch.float64))).half()
+    on_cpu = compare_tensors(actual, golden, golden.half())
+    on_gpu = compare_tensors(actual.cuda(), golden.cuda(), golden.half().cuda())
+    assert_nearly_equal(on_cpu.model_dump(), on_gpu.model_dump(), rel=1e-5)
+
+
+def test_compile_kernel_reports_registers_spills_and_shared_memory():
+    folder = LEVEL1 / "01_square_matmul"
+    result = compile_kernel(CompileKernelRequest(candidate=str(folder / "candidate.py"), reference=str(folder / "reference.py"), backend="cuda"))
+    assert result.ok and result.kernels, result.summary
+    kernel = result.kernels[0]
+    RECORD["compile_kernel"] = [k.model_dump() for k in result.kernels]
+    assert kernel.target == "device" and kernel.registers and kernel.registers > 0
+    assert kernel.spills is not None and kernel.shared_memory is not None and kernel.num_warps
+
+
+FAULTY_PRELUDE = """
+@triton.jit
+def wild_store_kernel(out_ptr, far):
+    offsets = far + tl.arange(0, 16)  # far: a terabyte past the buffer, an illegal address
+    tl.store(out_ptr + offsets, tl.zeros((16,), dtype=tl.float32))
+"""
+
+
+def test_cuda_fault_is_a_crash_and_the_next_job_passes():
+    body = "out = triton_add(x, y)\nwild_store_kernel[(1,)](out, 1 << 40)\ntorch.cuda.synchronize()\nreturn out"
+    crashed = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate_with(body, FAULTY_PRELUDE),
+                                              backend="cuda", num_seeds=1))
+    RECORD["cuda_fault"] = {"verdict": crashed.verdict, "error": crashed.error.model_dump() if crashed.error else None}
+    assert crashed.verdict == "crashed", crashed.summary
+    after = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cuda", num_seeds=1))
+    assert after.verdict == "pass", after.summary
+
+
+def test_large_k_drift_is_caught_and_kahan_fixes_it():
+    folder = LEVEL1 / "06_matmul_large_k"
+    naive, kahan = run(folder, "candidate.py"), run(folder, "candidate_kahan.py")
+    record("large_k/naive", naive)
+    record("large_k/kahan", kahan)
+    assert naive.verdict == "fail" and kahan.verdict == "pass", (naive.summary, kahan.summary)
+    assert kahan.seeds[0].outputs[0].mere < naive.seeds[0].outputs[0].mere / 10
+
+
+def test_tf32_dot_fails_and_ieee_passes():
+    folder = GPU / "fp32_matmul_tf32"
+    tf32, ieee = run(folder, "candidate_tf32_default.py"), run(folder, "candidate_ieee.py")
+    record("tf32/default", tf32)
+    record("tf32/ieee", ieee)
+    assert tf32.verdict == "fail" and ieee.verdict == "pass", (tf32.summary, ieee.summary)
+
+
+def test_splitk_atomics_are_flagged_nondeterministic_and_two_pass_is_not():
+    folder = GPU / "splitk_atomic"
+    attempts = [run(folder, "candidate_atomic_add.py") for _ in range(3)]
+    for i, r in enumerate(attempts):
+        record(f"splitk/atomic/{i}", r)
+    assert all(r.verdict == "pass" for r in attempts)
+    flagged = [r for r in attempts if r.checks.determinism.bitwise_equal is False]
+    assert flagged, "three re-runs of split-K atomics were bitwise identical"
+    assert any("nondeterministic" in w for w in flagged[0].warnings)
+    two_pass = run(folder, "candidate_two_pass.py")
+    record("splitk/two_pass", two_pass)
+    assert two_pass.verdict == "pass" and two_pass.checks.determinism.bitwise_equal is True
