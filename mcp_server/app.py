@@ -13,9 +13,12 @@ from mcp_server import text
 from mcp_server.registration import ToolSpec, make_tool
 from tools.accuracy import run_accuracy
 from tools.compile import compile_kernel
+from tools.diagnosis import HEATMAP_NAME, explain_failure
 from tools.errors import ToolInputError
+from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.compile import CompileKernelRequest, CompileKernelResult
+from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
 from tools.services import services
 from tools.thresholds import table
 
@@ -51,6 +54,39 @@ cancellation, special_values, large_magnitude) to probe what KernelBench's rand 
 Next: on anything but pass, explain_failure(run_id)."""
 
 
+EXPLAIN_DESCRIPTION = """Explain why a run failed: which failure pattern, with numeric evidence.
+
+Call it with the run_id of a run_accuracy call whose verdict is not pass (or that passed with
+warnings). Returns ranked diagnoses (pattern ids such as low_precision_accumulation,
+large_k_accumulation_drift, reduced_precision_dot, boundary_mask_error, unwritten_output,
+inf_overflow, nan_mismatch, rounding_mode_bias, small_value_outliers, cancellation_error,
+layout_mismatch, nondeterminism, input_mutation, no_kernel_launched, ...), each with a one-sentence
+summary, evidence (error vs CPU, sign bias, reduction length, never-written regions, NaN/Inf
+positions, the candidate's own lines) and a location; for matmul-like ops a precision fingerprint
+(which emulated precision model the output matches); and an error heatmap image. Next: suggest_fix."""
+
+FIX_DESCRIPTION = """Suggest fixes for a failed run as concrete patches to the candidate.
+
+Call it with the run_id of a failed run_accuracy call. Returns ranked fixes (fp32_accumulator,
+kahan_summation, ieee_dot_precision, stable_formula, max_subtraction, cast_round_mode_rint,
+boundary_mask, do_not_mutate_inputs, fix_layout, deterministic_reduction, ...), each with why (the
+evidence it answers), guidance for Triton, triton-ascend and AscendC, and, where the pattern was
+located in the source, a unified diff plus the patched source. verify=true re-runs every patched
+candidate through run_accuracy on the same seeds: a fix is verified only when it passes. Next:
+apply the verified patch."""
+
+
+def _heatmap_image(result: ExplainResult):
+    import base64
+
+    from mcp.types import ImageContent
+
+    if not result.heatmap:
+        return []
+    path = services().runs.path(result.run_id) / HEATMAP_NAME
+    return [ImageContent(type="image", data=base64.b64encode(path.read_bytes()).decode(), mime_type="image/png")]
+
+
 def tool_specs() -> list[ToolSpec]:
     return [
         ToolSpec(
@@ -63,6 +99,17 @@ def tool_specs() -> list[ToolSpec]:
             name="run_accuracy", title="Judge a candidate's accuracy", description=RUN_DESCRIPTION,
             request_model=RunAccuracyRequest, result_model=RunAccuracyResult, run=run_accuracy,
             text=text.run_accuracy,
+            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+        ),
+        ToolSpec(
+            name="explain_failure", title="Explain a failed run", description=EXPLAIN_DESCRIPTION,
+            request_model=ExplainRequest, result_model=ExplainResult, run=explain_failure, text=text.explain_failure,
+            extra_content=_heatmap_image,
+            annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+        ),
+        ToolSpec(
+            name="suggest_fix", title="Suggest (and verify) a fix", description=FIX_DESCRIPTION,
+            request_model=FixRequest, result_model=FixResult, run=suggest_fix, text=text.suggest_fix,
             annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False),
         ),
     ]
@@ -94,5 +141,16 @@ def build_server(max_concurrent_calls: int = 16) -> MCPServer:
                      description="The full stored result of a run_accuracy call, by run_id.")
     def run_result(run_id: str) -> str:
         return _run_result(run_id)
+
+    @server.resource("kernel-eval://runs/{run_id}/heatmap.png", name="run_heatmap", mime_type="image/png",
+                     description="The error heatmap of a run (made by explain_failure).")
+    def run_heatmap(run_id: str) -> bytes:
+        try:
+            path = services().runs.path(run_id) / HEATMAP_NAME
+        except ToolInputError as exc:
+            raise ResourceError(str(exc)) from None
+        if not path.exists():
+            raise ResourceError(f"run {run_id} has no heatmap yet: call explain_failure(run_id) first")
+        return path.read_bytes()
 
     return server

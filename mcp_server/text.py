@@ -45,3 +45,32 @@ def compile_kernel(result) -> str:
     if result.next_step:
         lines.append(f"next: {result.next_step}")
     return "\n".join(lines[:MAX_LINES])
+
+
+def explain_failure(result) -> str:
+    lines = [result.summary]
+    for d in result.diagnoses[1:4]:
+        lines.append(f"also: {d.pattern} ({d.confidence:.2f})")
+    primary = result.diagnoses[0] if result.diagnoses else None
+    if primary and primary.location:
+        lines.append(f"where: {primary.location.description}")
+    if result.fingerprint:
+        lines.append("precision fingerprint, closest first: " + "; ".join(f"{p.model}" for p in result.fingerprint[:2]))
+    if result.heatmap:
+        lines.append(f"heatmap: {result.heatmap}")
+    lines.append(f"next: {result.next_step}")
+    return "\n".join(lines[:MAX_LINES])
+
+
+def suggest_fix(result) -> str:
+    lines = [result.summary]
+    for fix in result.fixes:
+        state = "verified" if fix.verified else (f"not verified ({fix.verification.verdict})" if fix.verification else
+                                                 "patch" if fix.patch else "guidance")
+        lines.append(f"- {fix.fix} [{state}]: {fix.title}")
+    top = next((f for f in result.fixes if f.patch), None)
+    if top and top.patch:
+        diff = top.patch.splitlines()
+        lines.extend(diff[:40] + (["... (full patch in structuredContent)"] if len(diff) > 40 else []))
+    lines.append(f"next: {result.next_step}")
+    return "\n".join(lines)

@@ -22,18 +22,23 @@ export KERNEL_EVAL_HOME=${KERNEL_EVAL_HOME:-/tmp/kernel-eval-gpu} PYTHONUNBUFFER
 } > "$OUT/device.txt" 2>&1
 cat "$OUT/device.txt"
 
-timeout ${TEST_TIMEOUT:-330} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
+timeout ${TEST_TIMEOUT:-250} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
 tests_rc=${PIPESTATUS[0]}
 tail -25 "$OUT/gpu_tests.txt"
 
-timeout ${BENCH_TIMEOUT:-240} python3 benchmarks/gpu_bench.py --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
+timeout ${BENCH_TIMEOUT:-150} python3 benchmarks/gpu_bench.py --warm-runs 3 --spawn-runs 2 --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
 bench_rc=$?
 cat "$OUT/gpu_bench.txt"
+
+timeout ${DIAG_TIMEOUT:-170} python3 benchmarks/diagnosis_eval.py --backend cuda --json "$OUT/diagnosis_cuda.json" > "$OUT/diagnosis_cuda.txt" 2>&1
+diag_rc=$?
+tail -4 "$OUT/diagnosis_cuda.txt"
 
 {
   echo "gpu_check $(date -u +%Y-%m-%dT%H:%MZ): tests rc=$tests_rc, bench rc=$bench_rc"
   cat "$OUT/device.txt"
   echo; echo "## tests"; grep -E "passed|failed|error" "$OUT/gpu_tests.txt" | tail -3
   echo; echo "## benchmark"; grep -E "^\|" "$OUT/gpu_bench.txt"
+  echo; echo "## diagnosis corpus on cuda"; tail -1 "$OUT/diagnosis_cuda.txt"
 } > "$OUT/summary.txt"
-exit $(( tests_rc != 0 || bench_rc != 0 ))
+exit $(( tests_rc != 0 || bench_rc != 0 || diag_rc != 0 ))

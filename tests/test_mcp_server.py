@@ -48,7 +48,8 @@ def structured(result):
 
 async def test_tools_list_schemas_and_annotations(client):
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert {"compile_kernel", "run_accuracy"} <= set(tools)
+    assert {"compile_kernel", "run_accuracy", "explain_failure", "suggest_fix"} <= set(tools)
+    assert tools["explain_failure"].annotations.read_only_hint is True
     run = tools["run_accuracy"]
     assert run.input_schema == RunAccuracyRequest.model_json_schema()
     assert run.input_schema["additionalProperties"] is False and run.output_schema["title"] == "RunAccuracyResult"
@@ -253,3 +254,29 @@ async def test_inspector_over_http(http_server):
     assert {t["name"] for t in listed["tools"]} >= {"run_accuracy", "compile_kernel"}
     called = inspector(url, "--transport", "http", *_inspector_call_args())
     assert called["structuredContent"]["verdict"] == "pass"
+
+
+async def test_explain_failure_returns_diagnosis_and_heatmap_image_then_suggest_fix_verifies(client):
+    import base64
+
+    bad = VECTOR_ADD_CANDIDATE.replace("(triton.cdiv(n, 256),)", "(n // 256,)")
+    run = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": bad, **FAST}))
+    assert run["verdict"] == "fail"
+    explained = await client.call_tool("explain_failure", {"run_id": run["run_id"]})
+    data = structured(explained)
+    assert data["diagnoses"][0]["pattern"] == "boundary_mask_error" and explained.content[0].text.startswith("boundary_mask_error")
+    images = [c for c in explained.content if c.type == "image"]
+    assert images and images[0].mime_type == "image/png" and base64.b64decode(images[0].data)[:4] == b"\x89PNG"
+    resource = await client.read_resource(data["heatmap"])
+    assert base64.b64decode(resource.contents[0].blob)[:4] == b"\x89PNG"
+    fixed = structured(await client.call_tool("suggest_fix", {"run_id": run["run_id"], "verify": True}))
+    assert fixed["fixes"][0]["fix"] == "boundary_mask" and fixed["fixes"][0]["verified"] is True
+    assert "triton.cdiv" in fixed["fixes"][0]["patch"]
+
+
+async def test_explain_and_fix_on_unknown_runs_are_clear_errors(client):
+    for tool in ("explain_failure", "suggest_fix"):
+        result = await client.call_tool(tool, {"run_id": "r-20200101-000000-abcdef"})
+        assert result.is_error and "unknown run_id" in result.content[0].text
+    missing = await client.call_tool("suggest_fix", {})
+    assert missing.is_error and "run_id: required" in missing.content[0].text

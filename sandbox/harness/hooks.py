@@ -30,8 +30,26 @@ EMPTY_FACTORIES = {
 MAX_RECORDED_CALLS = 64
 
 
+#: Bit patterns of the poison: quiet NaNs with a payload no arithmetic produces (computed NaNs
+#: are canonical), so explain_failure can tell a never-written element from a computed NaN.
+POISON_BITS = {
+    torch.float64: (torch.int64, 0x7FFCA5A5A5A5A5A5),
+    torch.float32: (torch.int32, 0x7FE5A5A5),
+    torch.float16: (torch.int16, 0x7E5A),
+    torch.bfloat16: (torch.int16, 0x7FE5),
+    torch.float8_e4m3fn: (torch.uint8, 0x7F),
+    torch.float8_e5m2: (torch.uint8, 0x7E),
+}
+
+
 def poison_(t: torch.Tensor) -> None:
-    if t.is_floating_point() or t.is_complex():
+    if t.dtype in POISON_BITS:
+        view_dtype, bits = POISON_BITS[t.dtype]
+        if t.is_contiguous():
+            t.view(view_dtype).fill_(bits)
+        else:
+            t.fill_(float("nan"))
+    elif t.is_floating_point() or t.is_complex():
         t.fill_(float("nan"))
     elif t.dtype == torch.bool:
         return

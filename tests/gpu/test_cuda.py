@@ -130,3 +130,23 @@ def test_splitk_atomics_are_flagged_nondeterministic_and_two_pass_is_not():
     two_pass = run(folder, "candidate_two_pass.py")
     record("splitk/two_pass", two_pass)
     assert two_pass.verdict == "pass" and two_pass.checks.determinism.bitwise_equal is True
+
+
+GPU_CORPUS = [e for e in json.loads((ROOT / "tests" / "diagnosis_corpus" / "manifest.json").read_text()) if e["gpu_only"]]
+
+
+@pytest.mark.parametrize("entry", GPU_CORPUS, ids=lambda e: e["pattern"])
+def test_gpu_failures_are_diagnosed_and_fixed(entry):
+    from tests.diagnosis_corpus.runner import run_entry
+
+    attempts = 3 if entry["pattern"] == "nondeterminism" else 1  # a re-run can be bitwise equal by chance
+    for _ in range(attempts):
+        outcome = run_entry(entry, "cuda")
+        if outcome.pattern == entry["pattern"]:
+            break
+    RECORD[f"diagnosis/{entry['pattern']}"] = outcome.__dict__
+    assert outcome.verdict == entry["verdict"] and outcome.fixed_verdict == "pass", outcome
+    assert outcome.pattern == entry["pattern"], outcome
+    assert not outcome.false_diagnoses, outcome
+    if entry["patchable"]:
+        assert entry["fix"] in outcome.verified_fixes, outcome

@@ -15,6 +15,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
 from tools.models.compile import CompileKernelRequest
+from tools.models.diagnosis import ExplainRequest, FixRequest
 from tools.tensor_files import TensorFileError
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
@@ -89,6 +90,41 @@ def _cmd_compile(ns: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_NEGATIVE
 
 
+def _cmd_explain(ns: argparse.Namespace) -> int:
+    from tools.diagnosis import explain_failure
+
+    result = explain_failure(model_from_args(ExplainRequest, ns))
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.summary)
+        for d in result.diagnoses[1:4]:
+            print(f"  also: {d.pattern} ({d.confidence:.2f}): {d.summary}")
+        if result.fingerprint:
+            print("  precision fingerprint (closest first): " + "; ".join(
+                f"{p.model} {float(p.mere_vs_candidate):.2g}" for p in result.fingerprint[:3]))
+        if result.heatmap:
+            print(f"  heatmap: {result.heatmap}")
+        print(f"  next: {result.next_step}")
+    return EXIT_OK
+
+
+def _cmd_fix(ns: argparse.Namespace) -> int:
+    from tools.fixes import suggest_fix
+
+    result = suggest_fix(model_from_args(FixRequest, ns))
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.summary)
+        for fix in result.fixes:
+            state = "verified" if fix.verified else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
+            print(f"\n## {fix.fix}: {fix.title} {('(' + state + ')') if state else ''}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
+            if fix.patch:
+                print(fix.patch)
+    return EXIT_OK if any(f.verified for f in result.fixes) or not ns.verify else EXIT_NEGATIVE
+
+
 def _cmd_serve(ns: argparse.Namespace) -> int:
     from mcp_server.__main__ import serve
 
@@ -127,6 +163,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_arguments(compile_, CompileKernelRequest)
     compile_.add_argument("--json", action="store_true", help="print the full JSON result")
     compile_.set_defaults(handler=_cmd_compile)
+
+    explain = sub.add_parser("explain", help="explain_failure: the failure pattern of a run, with evidence",
+                             description=ExplainRequest.__doc__)
+    add_model_arguments(explain, ExplainRequest, aliases={"run_id": ["--run"]})
+    explain.add_argument("--json", action="store_true", help="print the full JSON result")
+    explain.set_defaults(handler=_cmd_explain)
+
+    fix = sub.add_parser("fix", help="suggest_fix: patches for a run's failure, optionally verified",
+                         description=FixRequest.__doc__)
+    add_model_arguments(fix, FixRequest, aliases={"run_id": ["--run"]})
+    fix.add_argument("--json", action="store_true", help="print the full JSON result")
+    fix.set_defaults(handler=_cmd_fix, verify=False)
 
     serve = sub.add_parser("serve", help="start the MCP server (stdio, or streamable HTTP at /mcp)")
     from mcp_server.__main__ import add_arguments as add_serve_arguments

@@ -33,7 +33,9 @@ def flag_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
-def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel], skip: tuple[str, ...] = ()) -> None:
+def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel], skip: tuple[str, ...] = (),
+                        aliases: dict[str, list[str]] | None = None) -> None:
+    """`aliases` adds shorter spellings, e.g. {"run_id": ["--run"]}."""
     for name, field in model.model_fields.items():
         if name in skip:
             continue
@@ -41,20 +43,21 @@ def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel],
         origin = get_origin(annotation)
         help_text = (field.description or "").replace("%", "%%")
         kwargs: dict[str, Any] = {"dest": name, "help": help_text, "default": argparse.SUPPRESS}
+        flags = [flag_name(name), *(aliases or {}).get(name, [])]
         if annotation is bool:
-            parser.add_argument(flag_name(name), action=argparse.BooleanOptionalAction, **kwargs)
+            parser.add_argument(*flags, action=argparse.BooleanOptionalAction, **kwargs)
         elif origin is Literal:
-            parser.add_argument(flag_name(name), choices=[str(c) for c in get_args(annotation)], **kwargs)
+            parser.add_argument(*flags, choices=[str(c) for c in get_args(annotation)], **kwargs)
         elif origin is dict:
-            parser.add_argument(flag_name(name), action="append", metavar="KEY=VALUE", **kwargs)
+            parser.add_argument(*flags, action="append", metavar="KEY=VALUE", **kwargs)
         elif origin is list:
-            parser.add_argument(flag_name(name), action="append", metavar="VALUE", **kwargs)
+            parser.add_argument(*flags, action="append", metavar="VALUE", **kwargs)
         elif origin is tuple:
-            parser.add_argument(flag_name(name), nargs=len(get_args(annotation)), metavar="V", **kwargs)
+            parser.add_argument(*flags, nargs=len(get_args(annotation)), metavar="V", **kwargs)
         elif annotation in (int, float, str):
-            parser.add_argument(flag_name(name), metavar=name.upper(), **kwargs)
+            parser.add_argument(*flags, metavar=name.upper(), **kwargs)
         else:  # nested models: JSON on the command line
-            parser.add_argument(flag_name(name), metavar="JSON", **kwargs)
+            parser.add_argument(*flags, metavar="JSON", **kwargs)
 
 
 def _parse_value(raw: str):

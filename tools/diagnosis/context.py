@@ -1,0 +1,127 @@
+"""A stored run, loaded for diagnosis: the result, the task, the tensors, and what they imply."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import torch
+
+from sandbox.harness.hooks import POISON_BITS
+from tools.compare.outputs import normalize_outputs
+from tools.models.accuracy import RunAccuracyResult
+from tools.services import services
+from tools.store.runs import RunStore
+
+
+@dataclass
+class OutputData:
+    """One output of one seed, as float64 on the CPU, with the masks every detector needs."""
+
+    name: str
+    seed: int
+    actual: torch.Tensor | None  # as the candidate returned it
+    golden: torch.Tensor
+    cpu: torch.Tensor | None
+    result: dict  # the stored CompareResult
+
+    @property
+    def a(self) -> torch.Tensor:
+        return self.actual.to(torch.float64)
+
+    @property
+    def g(self) -> torch.Tensor:
+        return self.golden.to(torch.float64)
+
+    @property
+    def failed(self) -> bool:
+        return not self.result.get("passed", False)
+
+    def unwritten(self) -> torch.Tensor:
+        """Elements still holding the poison bit pattern: never written by the candidate."""
+        if self.actual is None or self.actual.dtype not in POISON_BITS:
+            return torch.zeros(0, dtype=torch.bool)
+        view_dtype, bits = POISON_BITS[self.actual.dtype]
+        return self.actual.contiguous().view(view_dtype) == torch.tensor(bits, dtype=view_dtype)
+
+    def as_2d(self, t: torch.Tensor) -> torch.Tensor:
+        if t.dim() == 0:
+            return t.reshape(1, 1)
+        if t.dim() == 1:
+            return t.reshape(1, -1)
+        return t.reshape(-1, t.shape[-1])
+
+
+@dataclass
+class RunContext:
+    run_id: str
+    result: RunAccuracyResult
+    task: dict
+    tensors: dict
+    outputs: list[OutputData] = field(default_factory=list)
+    compute_num: int | None = None
+    compute_num_source: str = "unknown"
+    matmul: bool = False
+    inputs: list = field(default_factory=list)  # the first stored seed's inputs
+
+    @property
+    def source(self) -> str:
+        return self.task.get("candidate", "")
+
+    @property
+    def dtype_name(self) -> str | None:
+        for o in self.outputs:
+            return o.result.get("dtype")
+        return None
+
+    def failing_outputs(self) -> list[OutputData]:
+        return [o for o in self.outputs if o.failed]
+
+
+def _leaf_map(tree) -> dict:
+    return dict(normalize_outputs(tree)) if tree is not None else {}
+
+
+def load(run_id: str, store: RunStore | None = None) -> RunContext:
+    store = store or services().runs
+    result = RunAccuracyResult.model_validate(store.result(run_id))
+    ctx = RunContext(run_id=run_id, result=result, task=store.task(run_id), tensors=store.tensors(run_id))
+    for i, seed_result in enumerate(result.seeds):
+        actual = _leaf_map(ctx.tensors.get(f"s{i}/actual"))
+        golden = _leaf_map(ctx.tensors.get(f"s{i}/golden"))
+        cpu = _leaf_map(ctx.tensors.get(f"s{i}/cpu"))
+        for output in seed_result.outputs:
+            g = golden.get(output.name)
+            if not isinstance(g, torch.Tensor):
+                continue
+            a = actual.get(output.name)
+            ctx.outputs.append(OutputData(output.name, seed_result.seed, a if isinstance(a, torch.Tensor) else None, g,
+                                          cpu.get(output.name) if isinstance(cpu.get(output.name), torch.Tensor) else None,
+                                          output.model_dump()))
+    ctx.inputs = list(ctx.tensors.get("s0/inputs") or [])
+    _infer_compute(ctx)
+    return ctx
+
+
+def _infer_compute(ctx: RunContext) -> None:
+    """Reduction length: as given, or from a matmul (the golden is inputs[0] @ inputs[1]: K), or
+    from a reduction (input elements / output elements)."""
+    given = ctx.task.get("compute_num")
+    floats = [t for t in ctx.inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
+    golden = ctx.outputs[0].golden if ctx.outputs else None
+    if len(floats) >= 2 and golden is not None:
+        a, b = floats[0], floats[1]
+        if a.dim() >= 2 and b.dim() >= 2 and a.shape[-1] == b.shape[-2] and golden.shape[-2:] == (a.shape[-2], b.shape[-1]):
+            rows = min(8, a.shape[-2])
+            probe = a[..., :rows, :].to(torch.float64) @ b.to(torch.float64)
+            expected = golden[..., :rows, :].to(torch.float64)
+            if torch.allclose(probe, expected, rtol=1e-9, atol=1e-9 * float(expected.abs().max().clamp(min=1))):
+                ctx.matmul = True
+                if given is None:
+                    ctx.compute_num, ctx.compute_num_source = int(a.shape[-1]), "inferred: K of the matmul"
+    if given is not None:
+        ctx.compute_num, ctx.compute_num_source = int(given), "given"
+    elif ctx.compute_num is None and floats and golden is not None and golden.numel():
+        ratio = floats[0].numel() / golden.numel()
+        if ratio >= 2 and math.isclose(ratio, round(ratio)):
+            ctx.compute_num, ctx.compute_num_source = int(round(ratio)), "inferred: input elements / output elements"

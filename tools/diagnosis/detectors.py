@@ -1,0 +1,371 @@
+"""Failure-pattern detectors. Each looks at one kind of evidence and returns Diagnoses.
+
+Evidence comes from the stored run: the comparator's results, the checks, the error, the
+output tensors against the golden and the CPU control (NaN/Inf positions, never-written
+elements, where errors sit in the 2-D view, their sign, how they compare to the CPU's), the
+candidate's source (syntactic facts) and, for matmul-like ops, the precision fingerprint.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from tools import thresholds as T
+from tools.diagnosis.context import OutputData, RunContext
+from tools.diagnosis.source import SourceFacts
+from tools.models.diagnosis import Diagnosis, Location, PrecisionModel
+
+MAX_INDICES = 5
+
+
+def _indices(mask: torch.Tensor, shape) -> list[list[int]]:
+    flat = torch.nonzero(mask.reshape(-1)).flatten()[:MAX_INDICES].tolist()
+    out = []
+    for i in flat:
+        index = []
+        for size in reversed(shape):
+            index.append(i % size)
+            i //= size
+        out.append(list(reversed(index)))
+    return out
+
+
+def _lines(lines: list[int]) -> str:
+    return ", ".join(f"line {n}" for n in sorted(set(lines))[:4])
+
+
+def _tile_of(start: int, block_sizes: list[int]) -> int | None:
+    """The block size a boundary at `start` lines up with: the largest of the source's BLOCK
+    constants dividing it, else its largest power-of-two divisor."""
+    if start <= 0:
+        return None
+    fitting = [b for b in block_sizes if b > 1 and start % b == 0]
+    if fitting:
+        return max(fitting) if max(fitting) < start else min(fitting)
+    tile = start & -start
+    return min(tile, 256) if tile >= 8 else None
+
+
+# --- verdicts that produced no numbers -------------------------------------------------------
+
+
+def from_verdict(ctx: RunContext) -> list[Diagnosis]:
+    result = ctx.result
+    error = result.error
+    if result.verdict in ("pass", "fail") or error is None:
+        return []
+    where = f" at {error.file}:{error.line}" if error.line else ""
+    evidence = {"type": error.type, "message": error.message[:300], "file": error.file, "line": error.line,
+                "source_line": error.source_line}
+    if result.verdict == "rejected":
+        if error.type == "no_kernel_launched":
+            return [Diagnosis(pattern="no_kernel_launched", confidence=0.99,
+                              summary=f"the forward launched no Triton kernel; it computed with torch ({', '.join(result.checks.torch_calls) or 'no torch call either'})",
+                              evidence={"kernel_launches": result.checks.kernel_launches, "torch_calls": list(result.checks.torch_calls)},
+                              suggested_fixes=["use_kernel"])]
+        return [Diagnosis(pattern="input_mutation", confidence=0.99,
+                          summary=f"the forward wrote into its input(s) {result.checks.input_mutation}: callers see their inputs change",
+                          evidence={"mutated_inputs": result.checks.input_mutation}, suggested_fixes=["do_not_mutate_inputs"])]
+    if result.verdict == "unsupported":
+        return [Diagnosis(pattern="unsupported", confidence=0.99, summary=error.message, evidence=evidence)]
+    if result.verdict == "timeout":
+        return [Diagnosis(pattern="timeout", confidence=0.9, summary=f"{error.message}; an endless loop or a grid far too large is typical",
+                          evidence=evidence, suggested_fixes=["fix_error"])]
+    if result.verdict == "crashed":
+        out = [Diagnosis(pattern="crash", confidence=0.8, summary=f"{error.message.splitlines()[0]}{where}", evidence=evidence,
+                         suggested_fixes=["fix_error"])]
+        if error.type in ("SIGSEGV", "SIGBUS") or any(m in error.message for m in ("illegal memory access", "illegal address")):
+            out.insert(0, Diagnosis(pattern="boundary_mask_error", confidence=0.85,
+                                    summary="an invalid memory access: a tl.load or tl.store reached outside its tensor (a missing mask or a grid larger than the data)",
+                                    evidence=evidence, suggested_fixes=["boundary_mask"]))
+        return out
+    pattern = "compile_error" if result.verdict == "compile_error" else "runtime_error"
+    return [Diagnosis(pattern=pattern, confidence=0.95, summary=f"{error.type}: {error.message.splitlines()[0]}{where}",
+                      evidence=evidence, suggested_fixes=["fix_error"])]
+
+
+# --- structure -------------------------------------------------------------------------------
+
+
+def structural(ctx: RunContext) -> list[Diagnosis]:
+    out = []
+    for seed in ctx.result.seeds:
+        if not seed.outputs and "output_count_mismatch" in seed.summary:
+            out.append(Diagnosis(pattern="shape_mismatch", confidence=0.95, seed=seed.seed,
+                                 summary=seed.summary.split(": ", 1)[-1], evidence={"kind": "output_count_mismatch"}))
+        for o in seed.outputs:
+            if o.error_kind in ("shape_mismatch", "not_a_tensor", "output_count_mismatch"):
+                out.append(Diagnosis(pattern="shape_mismatch", confidence=0.97, seed=seed.seed, output=o.name,
+                                     summary=o.error_msg or o.summary, evidence={"kind": o.error_kind}))
+            elif o.error_kind == "dtype_mismatch":
+                out.append(Diagnosis(pattern="dtype_mismatch", confidence=0.97, seed=seed.seed, output=o.name,
+                                     summary=o.error_msg or o.summary, evidence={"kind": o.error_kind}))
+        if out:
+            break
+    return out
+
+
+# --- never written, NaN, Inf, zeros ----------------------------------------------------------
+
+
+def _tail_start(full: torch.Tensor) -> int | None:
+    """Index from which every entry is True to the end (a tail of fully unwritten rows/cols)."""
+    if not full.numel() or not bool(full[-1]):
+        return None
+    written = torch.nonzero(~full).flatten()
+    return int(written.max()) + 1 if written.numel() else 0
+
+
+def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    mask = o.unwritten()
+    if not mask.numel() or not bool(mask.any()):
+        return []
+    total = mask.numel()
+    count = int(mask.sum())
+    m2 = o.as_2d(mask)
+    rows_hit = m2.any(dim=1)
+    cols_hit = m2.any(dim=0)
+    r0, c0 = _tail_start(m2.all(dim=1)), _tail_start(m2.all(dim=0))
+    tail = torch.zeros_like(m2)
+    if r0 is not None:
+        tail[r0:] = True
+    if c0 is not None:
+        tail[:, c0:] = True
+    evidence = {"unwritten_elements": count, "total": total, "fraction": count / total,
+                "rows_with_unwritten": int(rows_hit.sum()), "cols_with_unwritten": int(cols_hit.sum())}
+    if bool(tail.any()) and bool((tail == m2).all()):
+        parts = []
+        if r0 is not None:
+            parts.append(f"rows {r0}..{m2.shape[0] - 1}")
+        if c0 is not None:
+            parts.append(f"columns {c0}..{m2.shape[1] - 1}")
+        tile = _tile_of(r0 if r0 is not None else c0, facts.blocks())
+        evidence.update({"first_unwritten_row": r0, "first_unwritten_col": c0, "tile": tile})
+        return [Diagnosis(
+            pattern="boundary_mask_error", confidence=0.95, seed=o.seed, output=o.name,
+            summary=f"{' and '.join(parts)} were never written (NaN poison survived): the grid misses the last partial "
+                    f"tile{f' of {tile}' if tile else ''}; size it with triton.cdiv and mask the tail",
+            evidence=evidence, suggested_fixes=["boundary_mask"],
+            location=Location(description=" and ".join(parts) + " never written", indices=_indices(mask, tuple(o.actual.shape)),
+                              rows=[r0, m2.shape[0] - 1] if r0 is not None else None,
+                              cols=[c0, m2.shape[1] - 1] if c0 is not None else None, tile=[tile] if tile else None),
+        )]
+    return [Diagnosis(pattern="unwritten_output", confidence=0.9, seed=o.seed, output=o.name,
+                      summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: the kernel's stores do not cover the output",
+                      evidence=evidence, suggested_fixes=["boundary_mask", "initialize_output"],
+                      location=Location(description="elements still holding the allocation's poison", indices=_indices(mask, tuple(o.actual.shape))))]
+
+
+def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    a = o.a
+    if a.numel() == 0 or bool((a != 0).any()) or not bool((o.g != 0).any()):
+        return []
+    return [Diagnosis(pattern="all_zero_output", confidence=0.9, seed=o.seed, output=o.name,
+                      summary="the output is all zeros where the golden is not: the kernel's results never reached the returned tensor (wrong buffer, store skipped, or a zero-initialised output never written)",
+                      evidence={"nonzero_golden_elements": int((o.g != 0).sum()),
+                                "floor_division_grid": _lines(facts.floor_division_grid)},
+                      suggested_fixes=["boundary_mask", "initialize_output"] if facts.floor_division_grid else ["initialize_output"])]
+
+
+def _max_input_magnitude(ctx: RunContext) -> float:
+    floats = [t for t in ctx.inputs if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
+    if not floats:
+        return 0.0
+    return max(float(t.to(torch.float64).abs().nan_to_num(0, 0, 0).max()) for t in floats)
+
+
+def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    a, g = o.a, o.g
+    poison = o.unwritten()
+    computed_nan = torch.isnan(a) & ~torch.isnan(g)
+    if poison.numel():
+        computed_nan &= ~poison
+    dropped_nan = torch.isnan(g) & ~torch.isnan(a)
+    dtype_max = float(torch.finfo(o.actual.dtype).max) if o.actual.is_floating_point() else math.inf
+    bad_inf = torch.isinf(a) & torch.isfinite(g) & (g.abs() <= dtype_max)
+    out = []
+    if bool(computed_nan.any()) or bool(bad_inf.any()):
+        count = int(computed_nan.sum()) + int(bad_inf.sum())
+        magnitude = _max_input_magnitude(ctx)
+        overflow_limit = math.log(float(torch.finfo(o.actual.dtype).max)) if o.actual.is_floating_point() else math.inf
+        evidence = {"nan_where_golden_finite": int(computed_nan.sum()), "inf_where_golden_finite": int(bad_inf.sum()),
+                    "max_abs_input": magnitude, "exp_overflows_above": overflow_limit,
+                    "input_profile": ctx.task.get("input_profile")}
+        if facts.exp_without_max:
+            evidence["exp_without_max_subtraction"] = _lines(facts.exp_without_max)
+        large = magnitude > overflow_limit / 2 or ctx.task.get("input_profile") == "large_magnitude"
+        if large or facts.exp_without_max:
+            fixes = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["stable_formula"]
+            out.append(Diagnosis(
+                pattern="inf_overflow", confidence=0.9 if facts.exp_without_max else 0.75, seed=o.seed, output=o.name,
+                summary=f"{count} element(s) became Inf/NaN where the golden is finite: an intermediate overflowed "
+                        f"(inputs reach {magnitude:.3g}; exp overflows above {overflow_limit:.3g})"
+                        + (f"; exp without max subtraction at {_lines(facts.exp_without_max)}" if facts.exp_without_max else ""),
+                evidence=evidence, suggested_fixes=fixes,
+                location=Location(description="non-finite outputs", indices=_indices(computed_nan | bad_inf, tuple(a.shape)))))
+        else:
+            out.append(Diagnosis(pattern="nan_mismatch", confidence=0.8, seed=o.seed, output=o.name,
+                                 summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation (0/0, inf-inf, log of a negative, sqrt of a negative)",
+                                 evidence=evidence, suggested_fixes=["stable_formula"],
+                                 location=Location(description="NaN/Inf outputs", indices=_indices(computed_nan | bad_inf, tuple(a.shape)))))
+    if bool(dropped_nan.any()):
+        out.append(Diagnosis(pattern="nan_mismatch", confidence=0.85, seed=o.seed, output=o.name,
+                             summary=f"{int(dropped_nan.sum())} element(s) are finite where the golden is NaN: the kernel drops NaN inputs "
+                                     f"(e.g. tl.where(x > 0, x, 0) or max/min that ignore NaN) instead of propagating them",
+                             evidence={"finite_where_golden_nan": int(dropped_nan.sum())}, suggested_fixes=["nan_propagation"],
+                             location=Location(description="NaN in the golden, a number in the output", indices=_indices(dropped_nan, tuple(a.shape)))))
+    return out
+
+
+# --- transforms of the golden ----------------------------------------------------------------
+
+
+def layout(ctx: RunContext, o: OutputData) -> list[Diagnosis]:
+    a, g = o.a, o.g
+    if a.dim() < 2 or a.numel() < 4 or not bool(torch.isfinite(a).all()) or not bool(torch.isfinite(g).all()):
+        return []
+    def close(x, y):
+        """Equal up to rounding: the error against |y| floored at 1e-3 of y's scale, so values
+        near zero (cancellation in randn matmuls) do not decide; a real mismatch is off by O(1)."""
+        floor = 1e-3 * float(y.abs().max()) + 1e-30
+        return float(((x - y).abs() / (y.abs() + floor)).max()) < 1e-2
+
+    candidates = []
+    if a.shape[-1] == a.shape[-2]:
+        candidates.append(("the golden transposed in its last two dimensions", g.transpose(-1, -2)))
+    flat_t = g.transpose(-1, -2).contiguous().reshape(a.shape)
+    candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
+    for description, transformed in candidates:
+        if transformed.shape == a.shape and close(a, transformed):
+            return [Diagnosis(pattern="layout_mismatch", confidence=0.95, seed=o.seed, output=o.name,
+                              summary=f"the output equals {description}: rows and columns (strides) are swapped in the store or the launch",
+                              evidence={"matches": description}, suggested_fixes=["fix_layout"])]
+    denominator = float((g * g).sum())
+    if denominator > 0:
+        scale = float((a * g).sum()) / denominator
+        if abs(scale - 1) > 1e-3 and close(a, scale * g):
+            return [Diagnosis(pattern="layout_mismatch", confidence=0.8, seed=o.seed, output=o.name,
+                              summary=f"the output is the golden scaled by {scale:.6g}: a missing or doubled normalisation/scale factor",
+                              evidence={"scale": scale}, suggested_fixes=["fix_layout"])]
+    return []
+
+
+# --- precision ---------------------------------------------------------------------------------
+
+
+def _sign_bias(o: OutputData) -> float | None:
+    bias = o.result.get("bias") or {}
+    return bias.get("toward_zero_fraction")
+
+
+def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: list[PrecisionModel]) -> list[Diagnosis]:
+    r = o.result
+    dims = r.get("dimensions") or {}
+    cpu = r.get("cpu_control") or {}
+    mere, mare = float(r.get("mere") or 0), float(r.get("mare") or 0)
+    cpu_mere = float(cpu.get("mere") or 0)
+    threshold = float(r.get("threshold") or 0) or 1.0
+    out: list[Diagnosis] = []
+    normal_failed = dims.get("normal_range") is False
+    small_failed = dims.get("small_value") is False
+    cancel_failed = dims.get("cancellation") is False
+    toward_zero = _sign_bias(o)
+    closest = fingerprint[0].model if fingerprint else None
+    evidence = {"mere": mere, "mare": mare, "cpu_mere": cpu_mere, "threshold": threshold,
+                "mere_over_cpu": mere / cpu_mere if cpu_mere else None, "toward_zero_fraction": toward_zero,
+                "compute_num": ctx.compute_num, "compute_num_source": ctx.compute_num_source,
+                "backend": ctx.result.backend.name if ctx.result.backend else None}
+    if closest:
+        evidence["closest_precision_model"] = closest
+    gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
+
+    exact = next((float(p.mere_vs_candidate) for p in fingerprint if p.model.startswith("exact")), None)
+    tf32_better = closest is not None and closest.startswith("tf32") and exact is not None \
+        and float(fingerprint[0].mere_vs_candidate) < 0.5 * exact  # fp16 inputs: tf32 rounding changes nothing
+    if tf32_better and (normal_failed or mere > threshold / 4):
+        out.append(Diagnosis(pattern="reduced_precision_dot", confidence=0.95, seed=o.seed, output=o.name,
+                             summary=f"the output matches tf32-rounded inputs (MERE {fingerprint[0].mere_vs_candidate:.2g} against that emulation vs "
+                                     f"{mere:.2g} against the golden): tl.dot used tf32 on fp32 inputs"
+                                     + (f" ({_lines(facts.dot_without_ieee)})" if facts.dot_without_ieee else ""),
+                             evidence=evidence, suggested_fixes=["ieee_dot_precision"]))
+    if facts.low_precision_accumulator or (closest or "").startswith("fp16 accumulator"):
+        if normal_failed or small_failed or cancel_failed:
+            out.append(Diagnosis(pattern="low_precision_accumulation", confidence=0.93 if facts.low_precision_accumulator else 0.8,
+                                 seed=o.seed, output=o.name,
+                                 summary="partial sums are kept in low precision: every addition rounds relative to the running sum, "
+                                         f"so error grows with the reduction (MERE {mere:.2g} vs CPU {cpu_mere:.2g})"
+                                         + (f"; low-precision accumulator at {_lines(facts.low_precision_accumulator)}" if facts.low_precision_accumulator else ""),
+                                 evidence=evidence | {"low_precision_accumulator": _lines(facts.low_precision_accumulator)},
+                                 suggested_fixes=["fp32_accumulator", "kahan_summation"]))
+    uniform = mare > 0 and mere > 0 and mare / mere < 4
+    long_reduction = (ctx.compute_num or 0) >= 2048
+    if normal_failed and long_reduction and (toward_zero or 0) >= 0.9 and (facts.dot_accumulate_in_loop or gpu) and not out:
+        out.append(Diagnosis(pattern="large_k_accumulation_drift", confidence=0.9 if uniform else 0.75, seed=o.seed, output=o.name,
+                             summary=f"over a reduction of {ctx.compute_num}, the accumulation drifts toward zero ({toward_zero:.0%} of errors) "
+                                     f"by a nearly uniform relative error (MERE {mere:.2g}, MARE {mare:.2g}): per-block additions into a large "
+                                     f"accumulator lose low bits (tensor cores truncate)",
+                             evidence=evidence | {"acc_plus_dot_in_loop": _lines(facts.dot_accumulate_in_loop)},
+                             suggested_fixes=["kahan_summation", "fp32_accumulator"]))
+    if toward_zero is not None and toward_zero >= 0.95 and not out:
+        cpu_toward = (r.get("bias") or {}).get("cpu_toward_zero_fraction")
+        if cpu_toward is None or 0.05 < cpu_toward < 0.95:
+            out.append(Diagnosis(pattern="rounding_mode_bias", confidence=0.95 if facts.rtz_cast else 0.7, seed=o.seed, output=o.name,
+                                 summary=f"{toward_zero:.0%} of the inexact elements err toward zero (CPU: {cpu_toward if cpu_toward is not None else 0.5:.0%}): "
+                                         f"a truncating conversion" + (f" (fp_downcast_rounding='rtz' at {_lines(facts.rtz_cast)})" if facts.rtz_cast else ""),
+                                 evidence=evidence | {"rtz_cast": _lines(facts.rtz_cast)},
+                                 suggested_fixes=["cast_round_mode_rint"]))
+    if small_failed and not any(d.pattern == "low_precision_accumulation" for d in out):
+        fixes = ["stable_formula"] if facts.log_one_plus else ["fp32_accumulator", "stable_formula"]
+        out.append(Diagnosis(pattern="small_value_outliers", confidence=0.8 if facts.log_one_plus else 0.7, seed=o.seed, output=o.name,
+                             summary=f"{r.get('small_value_error_count')} errors among small golden values vs {r.get('small_value_cpu_error_count')} for the CPU: "
+                                     "precision is lost where results are tiny"
+                                     + (f" (log(1 + x) at {_lines(facts.log_one_plus)} loses x when x is small: use log1p)" if facts.log_one_plus else ""),
+                             evidence=evidence | {"small_value_errors": r.get("small_value_error_count"),
+                                                  "cpu_small_value_errors": r.get("small_value_cpu_error_count")},
+                             suggested_fixes=fixes))
+    if (cancel_failed or (normal_failed and facts.one_pass_variance)) and not any(d.pattern == "low_precision_accumulation" for d in out):
+        out.append(Diagnosis(pattern="cancellation_error", confidence=0.85 if facts.one_pass_variance else 0.7, seed=o.seed, output=o.name,
+                             summary=f"{r.get('cancel_error_count')} results cancel to ~0 wrongly vs {r.get('cancel_cpu_error_count')} for the CPU: "
+                                     "large nearly equal terms are subtracted in low precision"
+                                     + (f" (one-pass E[x^2] - E[x]^2 at {_lines(facts.one_pass_variance)})" if facts.one_pass_variance else ""),
+                             evidence=evidence | {"cancellation_errors": r.get("cancel_error_count"),
+                                                  "cpu_cancellation_errors": r.get("cancel_cpu_error_count")},
+                             suggested_fixes=["stable_formula", "kahan_summation"] if facts.one_pass_variance else ["fp32_accumulator", "kahan_summation"]))
+    if normal_failed and not out:
+        if cpu.get("normal_passed") is False and cpu_mere and mere <= 2 * cpu_mere and mare <= 5 * float(cpu.get("mare") or mare):
+            out.append(Diagnosis(pattern="threshold_too_strict", confidence=0.8, seed=o.seed, output=o.name,
+                                 summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, MARE {float(cpu.get('mare') or 0):.2g}) "
+                                         "and the candidate is within its error: the threshold, not the kernel, is at issue",
+                                 evidence=evidence, suggested_fixes=["relax_threshold"]))
+        elif facts.dot_accumulate_in_loop and long_reduction:
+            out.append(Diagnosis(pattern="large_k_accumulation_drift", confidence=0.6, seed=o.seed, output=o.name,
+                                 summary=f"error grows over a reduction of {ctx.compute_num} accumulated block by block (MERE {mere:.2g} vs CPU {cpu_mere:.2g})",
+                                 evidence=evidence, suggested_fixes=["kahan_summation", "fp32_accumulator"]))
+        else:
+            out.append(Diagnosis(pattern="low_precision_accumulation", confidence=0.5, seed=o.seed, output=o.name,
+                                 summary=f"the normal-range error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU's "
+                                         f"(MERE {mere:.2g} vs {cpu_mere:.2g}): somewhere the kernel computes in lower precision than the op needs",
+                                 evidence=evidence, suggested_fixes=["fp32_accumulator"]))
+    return out
+
+
+def nondeterminism(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
+    det = ctx.result.checks.determinism
+    if det is None or det.bitwise_equal is not False:
+        return []
+    return [Diagnosis(pattern="nondeterminism", confidence=0.9,
+                      summary=f"re-running seed {ctx.result.seeds[0].seed if ctx.result.seeds else '?'} changed {det.differing_elements} element(s) "
+                              f"(max |diff| {det.max_abs_diff:g}): the order of floating-point additions depends on scheduling"
+                              + (f" (tl.atomic_add at {_lines(facts.atomic_add)})" if facts.atomic_add else ""),
+                      evidence={"differing_elements": det.differing_elements, "max_abs_diff": det.max_abs_diff,
+                                "atomic_add": _lines(facts.atomic_add)},
+                      suggested_fixes=["deterministic_reduction"])]
+
+
+def threshold_bound(o: OutputData) -> float:
+    """Per-element relative-error bound used by the heatmap's color scale."""
+    name = o.result.get("dtype")
+    row = T.THREE_DIM.get(name) if name else None
+    return row.mare if row else 1e-3

@@ -1,0 +1,76 @@
+"""The error heatmap: a PNG of where the output is wrong, without any plotting library.
+
+The output is viewed as 2-D (rows = all leading dims, columns = the last), max-pooled to at most
+256 x 256 cells, and colored by log10 of the relative error from dark (1e-8 or less) to bright
+yellow (1 or more). Magenta: NaN where the golden is not (or the reverse). White: never written
+(the poison survived). Grey lines: the tile grid, when the failure lines up with a block size.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import zlib
+
+import torch
+
+MAX_CELLS = 256
+MIN_PIXELS = 256
+_NAN = (255, 0, 255)
+_UNWRITTEN = (255, 255, 255)
+_GRID = (128, 128, 128)
+# dark blue -> teal -> green -> yellow, by log10(rel err) from -8 to 0
+_STOPS = [(0.0, (20, 20, 60)), (0.35, (30, 100, 140)), (0.7, (60, 170, 90)), (1.0, (250, 230, 40))]
+
+
+def _color(x: float) -> tuple[int, int, int]:
+    for (x0, c0), (x1, c1) in zip(_STOPS, _STOPS[1:], strict=False):
+        if x <= x1:
+            t = 0.0 if x1 == x0 else (x - x0) / (x1 - x0)
+            return tuple(int(round(a + (b - a) * t)) for a, b in zip(c0, c1, strict=True))
+    return _STOPS[-1][1]
+
+
+def _png(pixels: list[list[tuple[int, int, int]]]) -> bytes:
+    height, width = len(pixels), len(pixels[0])
+    raw = b"".join(b"\x00" + bytes(v for px in row for v in px) for row in pixels)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+
+
+def _pool(t: torch.Tensor, rows: int, cols: int) -> tuple[torch.Tensor, int, int]:
+    """Max-pool a 2-D tensor to at most rows x cols cells (NaN-free input); also the pooling factors."""
+    r, c = t.shape
+    fr, fc = math.ceil(r / rows), math.ceil(c / cols)
+    padded = torch.nn.functional.pad(t, (0, fc * math.ceil(c / fc) - c, 0, fr * math.ceil(r / fr) - r), value=float("-inf"))
+    return padded.reshape(padded.shape[0] // fr, fr, padded.shape[1] // fc, fc).amax(dim=(1, 3)), fr, fc
+
+
+def render(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None) -> bytes:
+    """All three are 2-D and of one shape; returns PNG bytes."""
+    score = torch.log10(rel_error.to(torch.float64).nan_to_num(0.0).clamp(min=1e-12))
+    score = ((score + 8.0) / 8.0).clamp(0.0, 1.0)
+    score = torch.where(nan_mismatch, 2.0, score)  # 2: NaN mismatch
+    if unwritten.numel():
+        score = torch.where(unwritten, 3.0, score)  # 3: never written
+    cells, fr, fc = _pool(score, MAX_CELLS, MAX_CELLS)
+    h, w = cells.shape
+    scale = max(1, math.ceil(MIN_PIXELS / max(h, w)))
+    grid_rows = {i for i in range(h) if tile and (i * fr) % tile == 0 and i} if tile else set()
+    grid_cols = {j for j in range(w) if tile and (j * fc) % tile == 0 and j} if tile else set()
+    values = cells.tolist()
+    pixels = []
+    for i in range(h):
+        row = []
+        for j in range(w):
+            v = values[i][j]
+            color = _UNWRITTEN if v >= 3 else _NAN if v >= 2 else _color(max(0.0, v))
+            if (i in grid_rows or j in grid_cols) and color not in (_UNWRITTEN, _NAN):
+                color = _GRID
+            row.extend([color] * scale)
+        pixels.extend([row] * scale)
+    return _png(pixels)

@@ -1,0 +1,114 @@
+"""suggest_fix: the fixes for a stored run's failure, as patches to the candidate, optionally verified."""
+
+from __future__ import annotations
+
+import difflib
+import time
+
+from tools.diagnosis import explain_failure
+from tools.errors import ToolInputError
+from tools.fixes.catalog import CATALOG
+from tools.fixes.patches import patch
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.diagnosis import (
+    ExplainRequest,
+    FixRequest,
+    FixResult,
+    FixSuggestion,
+    Verification,
+)
+from tools.models.task import Timings
+from tools.services import progress_reporter, services
+
+
+def _diff(before: str, after: str, name: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        fromfile=f"a/{name}", tofile=f"b/{name}"))
+
+
+def _metrics(result) -> dict:
+    worst = None
+    for seed in result.seeds:
+        for output in seed.outputs:
+            if worst is None or (not output.passed and worst.passed):
+                worst = output
+    return {"mere": worst.mere, "mare": worst.mare} if worst else {}
+
+
+def _request_for(task: dict, candidate: str, **overrides) -> RunAccuracyRequest:
+    fields = {k: v for k, v in task.items() if k in RunAccuracyRequest.model_fields}
+    fields.update(candidate=candidate, seeds=task.get("resolved_seeds") or fields.get("seeds"), **overrides)
+    fields["backend"] = task.get("backend_resolved") or fields.get("backend", "auto")
+    return RunAccuracyRequest.model_validate(fields)
+
+
+def _verify(task: dict, candidate: str, before: dict, cancel, **overrides) -> Verification:
+    from tools.accuracy import run_accuracy
+
+    result = run_accuracy(_request_for(task, candidate, **overrides), cancel=cancel)
+    return Verification(verdict=result.verdict, summary=result.summary, run_id=result.run_id, before=before, after=_metrics(result))
+
+
+def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
+    """Raises ToolInputError for an unknown run_id."""
+    report = progress_reporter(progress)
+    started = time.perf_counter()
+    explained = explain_failure(ExplainRequest(run_id=request.run_id, heatmap=False))
+    store = services().runs
+    task = store.task(request.run_id)
+    result = store.result(request.run_id)
+    source = task.get("candidate", "")
+    name = (task.get("candidate_name") or "candidate.py").split("/")[-1]
+    before = _metrics(_result_model(result))
+
+    chosen: list[tuple[str, object]] = []
+    for diagnosis in explained.diagnoses:
+        for fix in diagnosis.suggested_fixes:
+            if fix not in [f for f, _ in chosen]:
+                chosen.append((fix, diagnosis))
+    chosen = chosen[: request.max_fixes]
+    fixes = []
+    for i, (fix, diagnosis) in enumerate(chosen):
+        entry = CATALOG[fix]
+        suggestion = FixSuggestion(
+            fix=fix, title=entry["title"], for_pattern=diagnosis.pattern,
+            why=f"{diagnosis.pattern}: {diagnosis.summary}",
+            guidance={dsl: entry[dsl] for dsl in ("triton", "triton_ascend", "ascendc")},
+        )
+        patched = patch(fix, source) if source else None
+        if patched is not None:
+            suggestion.patch = _diff(source, patched, name)
+            suggestion.patched_source = patched
+        if request.verify:
+            report(0.2 + 0.7 * i / max(1, len(chosen)), f"verifying {fix}")
+            try:
+                if patched is not None:
+                    suggestion.verification = _verify(task, patched, before, cancel)
+                elif fix == "relax_threshold":
+                    suggestion.verification = _verify(task, source, before, cancel, normal_range="cpu_relative")
+            except ToolInputError as exc:
+                suggestion.verification = Verification(verdict="error", summary=str(exc), run_id="", before=before)
+            if suggestion.verification is not None:
+                suggestion.verified = suggestion.verification.verdict == "pass"
+        fixes.append(suggestion)
+    fixes.sort(key=lambda f: (f.verified is not True, f.patch is None))
+    if not fixes:
+        summary = "no fix to suggest: " + explained.summary
+    else:
+        top = fixes[0]
+        state = "verified: the patched candidate passes" if top.verified else \
+            f"not verified ({top.verification.verdict})" if top.verification else "patch ready" if top.patch else "guidance only"
+        summary = f"{top.fix} for {top.for_pattern} ({state})"
+    verified = next((f for f in fixes if f.verified), None)
+    next_step = ("apply the verified patch (patched_source) and continue" if verified else
+                 "apply the top patch and call run_accuracy, or call suggest_fix with verify=true" if fixes else
+                 "nothing to fix")
+    report(1.0, "done")
+    return FixResult(run_id=request.run_id, verdict=explained.verdict, summary=summary, fixes=fixes,
+                     timings=Timings(total_s=time.perf_counter() - started), next_step=next_step)
+
+
+def _result_model(result: dict):
+    from tools.models.accuracy import RunAccuracyResult
+
+    return RunAccuracyResult.model_validate(result)
