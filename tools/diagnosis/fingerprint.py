@@ -17,10 +17,13 @@ MAX_WORK = 2**31  # M*N*K beyond this: skip the emulations
 EPS = 1e-7
 
 
-def _round_mantissa(t: torch.Tensor, bits: int) -> torch.Tensor:
-    """float32 values rounded to `bits` explicit mantissa bits (round to nearest even)."""
+def _round_mantissa(t: torch.Tensor, bits: int, truncate: bool = False) -> torch.Tensor:
+    """float32 values reduced to `bits` explicit mantissa bits: round to nearest even, or truncated
+    (what NVIDIA tensor cores do to fp32 operands in tf32 mode: errors then lean toward zero)."""
     i = t.to(torch.float32).contiguous().view(torch.int32).to(torch.int64)
     drop = 23 - bits
+    if truncate:
+        return ((i >> drop) << drop).to(torch.int32).view(torch.float32)
     half = 1 << (drop - 1)
     lsb = (i >> drop) & 1
     rounded = ((i + half - 1 + lsb) >> drop) << drop
@@ -61,6 +64,7 @@ def matmul_models(a: torch.Tensor, b: torch.Tensor, actual: torch.Tensor, source
         "exact product rounded to the output dtype": exact.to(out_dtype),
         "fp32 accumulation (a correct kernel)": f32.to(out_dtype),
         "tf32 inputs (tl.dot default on fp32 inputs)": (_round_mantissa(a, 10).double() @ _round_mantissa(b, 10).double()).to(out_dtype),
+        "tf32 inputs, truncated (tensor cores)": (_round_mantissa(a, 10, True).double() @ _round_mantissa(b, 10, True).double()).to(out_dtype),
         "bf16 inputs": (a.to(torch.bfloat16).double() @ b.to(torch.bfloat16).double()).to(out_dtype),
         "round-toward-zero output cast": _rtz(f32.double(), out_dtype) if out_dtype != torch.float64 else exact,
     }
