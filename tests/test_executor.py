@@ -232,3 +232,11 @@ def test_compile_estimates_registers_for_sm90():
     r = compile_(reference=VECTOR_ADD_REFERENCE, estimate_resources=True)
     k = r.kernels[0]
     assert r.ok and k.registers and k.registers > 0 and k.spills == 0 and k.shared_memory is not None
+
+
+def test_results_stay_small_for_agents_even_at_16_seeds():
+    bad = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x + y * 1.01, mask=mask")
+    r = run(candidate=bad, num_seeds=16, determinism_check=False)
+    assert r.verdict == "fail" and len(r.seeds) == 16
+    assert len(r.model_dump_json()) < 40_000  # ~10k tokens
+    assert r.seeds[0].outputs[0].worst and not r.seeds[5].outputs[0].worst  # detail kept where it matters

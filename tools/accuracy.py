@@ -211,6 +211,7 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
                                 forward_s=seed_meta.get("forward_s")))
         run.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
     run.timings.compare_s = time.perf_counter() - t0
+    _compact(seeds)
     run.warnings = _dedupe_warnings(run.warnings)
     det = run.checks.determinism
     if det is not None and det.checked and det.bitwise_equal is False:
@@ -223,6 +224,23 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         summary = f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
     run.report(1.0, "done")
     return run.result(verdict, summary, seeds)
+
+
+def _compact(seeds: list[SeedResult]) -> None:
+    """Keep results small for agents (~10k tokens at 16 seeds): full detail for the first seed and
+    the first failing one; the others keep their metrics and summary but not the worst elements
+    and threshold rows (the run store has everything); error_msg is dropped where it repeats the
+    summary."""
+    detailed = {0}
+    first_failing = next((i for i, s in enumerate(seeds) if not s.passed), None)
+    if first_failing is not None:
+        detailed.add(first_failing)
+    for i, seed in enumerate(seeds):
+        for output in seed.outputs:
+            if output.error_msg == output.summary:
+                output.error_msg = None
+            if i not in detailed:
+                output.worst, output.thresholds_used, output.warnings = [], {}, []
 
 
 def _compare_device(backend) -> str:
