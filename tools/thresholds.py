@@ -37,6 +37,11 @@ class DtypeThresholds:
     def mare(self) -> float:
         return MARE_FACTOR * self.precision
 
+    def as_dict(self) -> dict:
+        return {"precision": self.precision, "mare": self.mare, "small_value": self.small_value,
+                "small_value_error": self.small_value_error, "cancel_boundary": self.cancel_boundary,
+                "cancel_zero": self.cancel_zero, "source": self.source}
+
 
 THREE_DIM: dict[str, DtypeThresholds] = {
     "float16": DtypeThresholds(2**-10, 2**-11, 2**-16, 2**-5, 2**-5, "seed"),
@@ -177,18 +182,7 @@ def table() -> dict:
             "relative_error_eps": RELATIVE_ERROR_EPS,
             "mare_factor": MARE_FACTOR,
             "error_count_ratio_limit": ERROR_COUNT_RATIO_LIMIT,
-            "dtypes": {
-                name: {
-                    "precision": row.precision,
-                    "mare": row.mare,
-                    "small_value": row.small_value,
-                    "small_value_error": row.small_value_error,
-                    "cancel_boundary": row.cancel_boundary,
-                    "cancel_zero": row.cancel_zero,
-                    "source": row.source,
-                }
-                for name, row in THREE_DIM.items()
-            },
+            "dtypes": {name: row.as_dict() for name, row in THREE_DIM.items()},
         },
         "catlass": {
             "compute_num_split": CATLASS_COMPUTE_NUM_SPLIT,

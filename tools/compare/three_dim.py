@@ -272,16 +272,7 @@ def compare_three_dim(
         bias=_bias(cand, ctrl if has_cpu else None),
         worst=worst_list,
         warnings=warnings,
-        thresholds_used={
-            "precision": row.precision,
-            "mare": row.mare,
-            "small_value": row.small_value,
-            "small_value_error": row.small_value_error,
-            "cancel_boundary": row.cancel_boundary,
-            "cancel_zero": row.cancel_zero,
-            "source": row.source,
-            "normal_range": options.normal_range,
-        },
+        thresholds_used=row.as_dict() | {"normal_range": options.normal_range},
     )
     result.summary = _summary(result, small_ratio, cancel_ratio)
     if not passed:
