@@ -202,6 +202,9 @@ def _apply_rlimits(limits: JobLimits, report: Report) -> None:
             report.ok(f"rlimit_{name}", str(value))
         except (ValueError, OSError) as exc:
             report.no(f"rlimit_{name}", str(exc))
+    if "address_space" not in limits.rlimits:
+        report.no("memory_limit", "no address-space limit on GPU backends (the driver reserves huge ranges) "
+                                  "and no cgroup: a job can use all host memory")
 
 
 def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report) -> str:

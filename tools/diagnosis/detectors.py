@@ -260,6 +260,25 @@ def _sign_bias(o: OutputData) -> float | None:
     return bias.get("toward_zero_fraction")
 
 
+def error_by_magnitude(o: OutputData) -> list | None:
+    """Mean relative error per quartile of |golden| (smallest first): accumulation errors grow
+    with magnitude in absolute terms; cancellation and small-value errors sit in the first bin."""
+    if o.actual is None or o.golden is None or o.actual.shape != o.golden.shape or o.golden.numel() < 8:
+        return None
+    a, g = o.a.reshape(-1), o.g.reshape(-1)
+    finite = torch.isfinite(a) & torch.isfinite(g)
+    if int(finite.sum()) < 8:
+        return None
+    a, g = a[finite], g[finite]
+    order = torch.argsort(g.abs())
+    rel = ((a - g).abs() / (g.abs() + 1e-7))[order]
+    mag = g.abs()[order]
+    bins = []
+    for chunk_rel, chunk_mag in zip(torch.chunk(rel, 4), torch.chunk(mag, 4), strict=True):
+        bins.append({"golden_abs_up_to": float(chunk_mag.max()), "mean_rel_error": float(chunk_rel.mean())})
+    return bins
+
+
 def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: list[PrecisionModel]) -> list[Diagnosis]:
     r = o.result
     dims = r.get("dimensions") or {}
@@ -276,7 +295,8 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: l
     evidence = {"mere": mere, "mare": mare, "cpu_mere": cpu_mere, "threshold": threshold,
                 "mere_over_cpu": mere / cpu_mere if cpu_mere else None, "toward_zero_fraction": toward_zero,
                 "compute_num": ctx.compute_num, "compute_num_source": ctx.compute_num_source,
-                "backend": ctx.result.backend.name if ctx.result.backend else None}
+                "backend": ctx.result.backend.name if ctx.result.backend else None,
+                "rel_error_by_golden_magnitude": error_by_magnitude(o)}
     if closest:
         evidence["closest_precision_model"] = closest
     gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
