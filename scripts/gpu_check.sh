@@ -3,6 +3,7 @@
 # torch and triton but no pydantic: carry the wheels in .whl/ (README of the device tool).
 #   scripts/gpu_check.sh            # writes device.txt, gpu_tests.txt, gpu_record.json, gpu_bench.*
 #                                   # and summary.txt to $OUT (default /tmp/gpu-check)
+#   SKIP_BENCH=1 scripts/gpu_check.sh   # tests and the diagnosis corpus only
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-check}
@@ -26,8 +27,12 @@ timeout ${TEST_TIMEOUT:-250} python3 -m pytest -q -m gpu tests/gpu -p no:cachepr
 tests_rc=${PIPESTATUS[0]}
 tail -25 "$OUT/gpu_tests.txt"
 
-timeout ${BENCH_TIMEOUT:-150} python3 benchmarks/gpu_bench.py --warm-runs 3 --spawn-runs 2 --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
-bench_rc=$?
+if [ -n "${SKIP_BENCH:-}" ]; then  # SKIP_BENCH=1: tests and corpus only
+  echo "skipped (SKIP_BENCH)" > "$OUT/gpu_bench.txt"; bench_rc=0
+else
+  timeout ${BENCH_TIMEOUT:-150} python3 benchmarks/gpu_bench.py --warm-runs 3 --spawn-runs 2 --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
+  bench_rc=$?
+fi
 cat "$OUT/gpu_bench.txt"
 
 timeout ${DIAG_TIMEOUT:-170} python3 benchmarks/diagnosis_eval.py --backend cuda --json "$OUT/diagnosis_cuda.json" > "$OUT/diagnosis_cuda.txt" 2>&1
