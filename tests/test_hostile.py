@@ -10,6 +10,7 @@ import os
 import pathlib
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -372,3 +373,51 @@ def test_isolation_report_lists_every_mechanism_active():
     expected = {"pid_namespace", "network_namespace", "readonly_root", "private_tmp", "unprivileged_uid",
                 "no_new_privs", "seccomp", "rlimit_address_space", "rlimit_processes", "rlimit_file_size"}
     assert expected <= {name for name, item in r.isolation.items() if item.active}, r.isolation
+
+
+@needs_root
+def test_a_checkout_under_host_tmp_is_bound_inside_the_private_tmp(tmp_path_factory):
+    """CI clones into /tmp: the package and venv then live under the host's /tmp, which each job
+    replaces with its own tmpfs. They must still be visible (read-only) and /tmp still private."""
+    import json
+
+    from sandbox.isolation import JobLimits, Report, _dedupe, enter, make_plan
+
+    host_tmp = pathlib.Path(tempfile.mkdtemp(dir="/tmp", prefix="kernel-eval-checkout-"))
+    (host_tmp / "pkg").mkdir()
+    (host_tmp / "pkg" / "marker.txt").write_text("bound")
+    (host_tmp / "secret.txt").write_text("host tmp")  # beside the bound dir: must stay hidden
+    plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False)
+    # as make_plan does with sys.path entries; /tmp itself is never bound
+    plan.readonly_paths = _dedupe(plan.readonly_paths + [str(host_tmp / "pkg"), "/tmp"])
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            report = Report()
+            enter(plan, JobLimits(tmp_mb=8, uid=61999, gid=61999), {}, report)
+            seen = {
+                "report": {k: v["active"] for k, v in report.items.items()},
+                "marker": (host_tmp / "pkg" / "marker.txt").read_text(),
+                "secret_visible": (host_tmp / "secret.txt").exists(),
+                "tmp_writable": open("/tmp/probe", "w").write("x") == 1,
+            }
+            try:
+                (host_tmp / "pkg" / "new").write_text("x")
+                seen["pkg_writable"] = True
+            except OSError:
+                seen["pkg_writable"] = False
+            os.write(write, json.dumps(seen).encode())
+        except BaseException as exc:
+            os.write(write, json.dumps({"error": repr(exc)}).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as f:
+        seen = json.loads(f.read() or "{}")
+    os.waitpid(pid, 0)
+    subprocess.run(["rm", "-rf", str(host_tmp)], check=False)
+    assert "error" not in seen, seen
+    assert seen["report"]["readonly_root"] and seen["report"]["private_tmp"], seen
+    assert seen["marker"] == "bound" and not seen["secret_visible"]
+    assert seen["tmp_writable"] and not seen["pkg_writable"]

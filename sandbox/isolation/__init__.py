@@ -72,10 +72,16 @@ def _python_paths() -> list[str]:
     return sorted(paths)
 
 
+#: Made fresh in every job's root: never bound from the host, even when sys.path names them.
+PRIVATE_PATHS = ("/tmp", "/dev", "/proc", "/job")
+
+
 def _dedupe(paths: list[str]) -> list[str]:
     """Drop paths inside another listed path (a recursive bind already covers them)."""
     out: list[str] = []
     for p in sorted({os.path.normpath(p) for p in paths if os.path.lexists(p)}):
+        if p in PRIVATE_PATHS:
+            continue
         if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
             out.append(p)
     return out
@@ -165,17 +171,18 @@ def _make_dev(root: str, plan: Plan) -> None:
 def _build_root(plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> None:
     root = plan.newroot
     linux.mount("tmpfs", root, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=0755")
+    # /tmp before the binds: a checkout or venv under the host's /tmp is bound inside it
+    os.mkdir(root + "/tmp")
+    linux.mount(
+        "tmpfs", root + "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+        f"size={limits.tmp_mb}m,mode=0700,uid={limits.uid},gid={limits.gid}",
+    )
     for path in plan.readonly_paths:
         _bind_path(root, path)
     _mask(root)
     os.mkdir(root + "/proc")
     linux.mount("proc", root + "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
     _make_dev(root, plan)
-    os.mkdir(root + "/tmp")
-    linux.mount(
-        "tmpfs", root + "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
-        f"size={limits.tmp_mb}m,mode=0700,uid={limits.uid},gid={limits.gid}",
-    )
     for host, inside in limits.writable.items():
         os.makedirs(root + inside, exist_ok=True)
         linux.mount(host, root + inside, None, linux.MS_BIND | linux.MS_REC)
