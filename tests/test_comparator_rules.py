@@ -249,3 +249,17 @@ def test_round_toward_zero_output_passes_but_warns():
     assert any("toward zero" in w for w in r.warnings)
     clean = judge(nearest.clone(), golden, nearest)
     assert not any("toward zero" in w for w in clean.warnings)
+
+
+@pytest.mark.parametrize("standard", ["three_dim", "catlass", "assert_close"])
+def test_matching_nans_and_infs_in_an_error_free_chunk_never_crowd_out_real_errors(standard):
+    """A chunk of matching NaN / Inf pairs and no error, then a chunk with one real error: the
+    worst-element list names the real error, not the matching pairs."""
+    golden = torch.ones(16, dtype=torch.float64)
+    golden[:4] = math.nan
+    golden[4:8] = math.inf
+    actual = golden.half()
+    actual[12] = 2.0
+    r = judge(actual, golden, golden.half(), standard=standard, chunk=8, top_k=2)
+    assert not r.passed
+    assert [w.index for w in r.worst] == [[12]], r.worst

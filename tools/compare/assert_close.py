@@ -11,8 +11,6 @@ done in float32 for <=16-bit outputs (bfloat16 included, as the tutorial asks) a
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from tools import thresholds as T
@@ -21,8 +19,8 @@ from tools.compare.chunks import (
     chunk_ranges,
     compute_dtype,
     flat,
-    isfinite,
     isnan,
+    tolerance_errors,
     zero_nonfinite,
 )
 from tools.compare.options import CompareInputError, CompareOptions
@@ -41,18 +39,8 @@ def _tolerances(dtype_name: str) -> tuple[float, float]:
 
 
 def _close(x, e, rtol, atol):
-    """(not-close mask, violation score) for one chunk, isclose(equal_nan=True) semantics."""
-    diff = (x - e).abs_()
-    bound = e.abs().mul_(rtol).add_(atol)
-    score = diff / bound
-    wrong = ~(diff <= bound)  # NaN compares false: NaN differences err
-    finite = isfinite(x) & isfinite(e)
-    if not bool(finite.all()):  # as torch.isclose: non-finite values are close only when equal
-        wrong |= ~finite
-        wrong &= ~((x == e) | (isnan(x) & isnan(e)))
-    if bool(wrong.any()):
-        score = torch.where(wrong, score.nan_to_num(nan=math.inf, posinf=math.inf), score.nan_to_num(0.0, posinf=math.inf))
-    return wrong, score
+    """(not-close mask, violation score) for one chunk: |x - e| <= atol + rtol * |e|."""
+    return tolerance_errors(x, e, e.abs().mul_(rtol).add_(atol))
 
 
 def compare_assert_close(

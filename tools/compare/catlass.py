@@ -24,8 +24,8 @@ from tools.compare.chunks import (
     chunk_ranges,
     compute_dtype,
     flat,
-    isfinite,
     isnan,
+    tolerance_errors,
     zero_nonfinite,
 )
 from tools.compare.options import CompareOptions
@@ -71,17 +71,7 @@ class _Metrics:
 
 def _compare_data_errors(x, g, rtol):
     """(error mask, |diff| / bound) of CompareData's per-element rule plus the common NaN/Inf rules."""
-    diff = (x - g).abs_()
-    bound = g.abs().clamp_(min=1.0).mul_(rtol)
-    score = diff / bound
-    err = ~(diff <= bound)  # NaN compares false: NaN differences err
-    finite = isfinite(x) & isfinite(g)
-    if not bool(finite.all()):  # Inf <= rtol * Inf must not pass: only exact matches do
-        err |= ~finite
-        err &= ~((x == g) | (isnan(x) & isnan(g)))
-    if bool(err.any()):
-        score = torch.where(err, score.nan_to_num(nan=math.inf, posinf=math.inf), score.nan_to_num(0.0, posinf=math.inf))
-    return err, score
+    return tolerance_errors(x, g, g.abs().clamp_(min=1.0).mul_(rtol))
 
 
 def _ratio(cand: float, cpu: float, floor: float) -> float:

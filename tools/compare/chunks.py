@@ -54,6 +54,26 @@ def zero_nonfinite(x: torch.Tensor, g: torch.Tensor):
     return torch.where(mask, x, 0.0), torch.where(mask, g, 0.0), mask
 
 
+def tolerance_errors(x: torch.Tensor, e: torch.Tensor, bound: torch.Tensor):
+    """(error mask, violation score |x - e| / bound) for one chunk, isclose(equal_nan=True) rules.
+
+    NaN differences err (NaN compares false); non-finite values are close only when equal (Inf <=
+    rtol * Inf must not pass). Scores are made orderable: errors with a NaN score rank highest,
+    matching NaN / Inf pairs lowest, so they never crowd real errors out of the worst elements.
+    """
+    diff = (x - e).abs_()
+    score = diff / bound
+    err = ~(diff <= bound)
+    finite = isfinite(x) & isfinite(e)
+    if not bool(finite.all()):
+        err |= ~finite
+        err &= ~((x == e) | (isnan(x) & isnan(e)))
+    elif not bool(err.any()):
+        return err, score  # all finite and close: the scores are finite already
+    score = torch.where(err, score.nan_to_num(nan=math.inf, posinf=math.inf), score.nan_to_num(0.0, posinf=0.0))
+    return err, score
+
+
 def chunk_ranges(n: int, chunk: int = DEFAULT_CHUNK) -> Iterator[tuple[int, int]]:
     for start in range(0, n, chunk):
         yield start, min(n, start + chunk)
