@@ -263,3 +263,12 @@ def test_matching_nans_and_infs_in_an_error_free_chunk_never_crowd_out_real_erro
     r = judge(actual, golden, golden.half(), standard=standard, chunk=8, top_k=2)
     assert not r.passed
     assert [w.index for w in r.worst] == [[12]], r.worst
+
+
+def test_custom_threshold_above_ten_times_the_default_is_warned_not_refused():
+    golden = torch.linspace(1, 2, 64, dtype=torch.float64)
+    actual = (golden * 1.01).half()
+    loose = judge(actual, golden, golden.half(), thresholds={"float16": 0.05})  # 51x the default
+    assert loose.passed and any("§8.3" in w for w in loose.warnings), loose.warnings
+    moderate = judge(actual, golden, golden.half(), thresholds={"float16": 0.005})  # 5x
+    assert not any("§8.3" in w for w in moderate.warnings)

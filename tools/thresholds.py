@@ -148,11 +148,6 @@ def canonical_dtype_name(dtype: str | torch.dtype) -> str:
     return name
 
 
-def is_integer_name(name: str) -> bool:
-    dtype = STORAGE_DTYPES[name]
-    return not dtype.is_floating_point
-
-
 def three_dim_thresholds(name: str, precision_override: float | None = None) -> DtypeThresholds:
     """The row for a float dtype, with the MERE threshold optionally replaced (seed §8.2)."""
     row = THREE_DIM[name]

@@ -229,7 +229,7 @@ def compare_three_dim(
     total = a_flat.numel()
     worst_list = worst_elements(worst, actual, golden, cpu, _DOMAINS, dmax)
 
-    warnings = _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row)
+    warnings = _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row, dtype_name)
     result = CompareResult(
         name=name,
         standard="three_dim",
@@ -296,7 +296,7 @@ _BIAS_MIN_COUNT = 64
 _BIAS_ONE_SIDED = 0.95
 
 
-def _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row) -> list[str]:
+def _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row, dtype_name) -> list[str]:
     out = []
     if not has_cpu:
         out.append(
@@ -309,6 +309,13 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row) -> list
             f"(cpu MERE {fmt(ctrl.mere)}, MARE {fmt(ctrl.rel_max)} vs {fmt(row.precision)}, "
             f"{fmt(row.mare)}): the threshold, not necessarily the kernel, is at issue; "
             f"normal_range='cpu_relative' judges the candidate against the CPU's own error"
+        )
+    default = T.THREE_DIM[dtype_name].precision
+    if row.precision > T.CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR * default:
+        out.append(
+            f"custom threshold {fmt(row.precision)} is {row.precision / default:.0f}x the default "
+            f"{fmt(default)}: the seed (§8.3) advises against more than "
+            f"{T.CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR:g}x"
         )
     if options.normal_range == "cpu_relative" and not normal_abs and has_cpu:
         out.append("normal range judged relative to the CPU control (cpu_relative), not by the absolute thresholds")
