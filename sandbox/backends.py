@@ -29,9 +29,12 @@ class Backend:
     interpreter: bool = False
     #: The fp64 golden runs on the device when it supports float64, else on the CPU.
     golden_on_device: bool = False
+    #: Jobs get RLIMIT_AS (zygote size + memory budget). Not with GPU drivers, which reserve huge
+    #: address ranges; the offline compiler has none yet either (its report says so).
+    address_space_limit: bool = False
 
 
-CPU = Backend("cpu", "cpu", env={"TRITON_INTERPRET": "1"}, interpreter=True)
+CPU = Backend("cpu", "cpu", env={"TRITON_INTERPRET": "1"}, interpreter=True, address_space_limit=True)
 CUDA = Backend(
     "cuda", "cuda",
     env={"TRITON_INTERPRET": "0"},

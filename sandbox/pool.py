@@ -301,9 +301,7 @@ class Pool:
             "processes": 4 * cores + 64,  # threads count too
             "core_dump": 0,
         }
-        if self.backend.name == "cpu":
-            # address space = what the zygote already maps + the job's budget (CUDA reserves
-            # huge address ranges, so GPU backends cannot use this limit)
+        if self.backend.address_space_limit:  # what the zygote already maps + the job's budget
             limits["address_space"] = _zygote_vmsize(self._proc.pid) + (request.memory_mb << 20)
         return limits
 
@@ -315,8 +313,6 @@ class Pool:
                 meta, values = tensorio.read_bundle(str(result_path), limit)
             except (tensorio.BundleError, OSError) as exc:
                 bundle_error = str(exc)
-        elif exited.get("returncode") == 0:
-            bundle_error = "killed before it finished"
         return JobResult(
             job_id=job_id,
             returncode=exited.get("returncode"),

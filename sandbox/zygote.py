@@ -42,8 +42,7 @@ class Job:
 
 
 class Zygote:
-    def __init__(self, backend, plan, forker, out):
-        self.backend = backend
+    def __init__(self, plan, forker, out):
         self.plan = plan
         self.forker = forker
         self.pid_namespace = forker.pid_namespace
@@ -314,7 +313,7 @@ def main() -> int:
     import torch
     import triton
 
-    zygote = Zygote(backend, plan, _probe_forker(forker, pid_namespace), protocol)
+    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol)
     zygote.send({
         "event": "ready", "pid": os.getpid(), "backend": backend.name,
         "torch": torch.__version__, "triton": triton.__version__,

@@ -16,7 +16,7 @@ import torch
 from sandbox.harness import common, errors, hooks
 
 
-def _import_candidate(job_dir: str, user_files: dict, recorder) -> type:
+def _import_candidate(job_dir: str, user_files: dict) -> type:
     path = f"{job_dir}/candidate.py"
     try:
         module = common.load_module(path, "candidate")
@@ -24,11 +24,9 @@ def _import_candidate(job_dir: str, user_files: dict, recorder) -> type:
         raise common.UserCodeError(errors.describe(exc, user_files, "import")) from None
     model_cls = getattr(module, "ModelNew", None)
     if not isinstance(model_cls, type):
-        raise common.UserCodeError({
-            "phase": "import", "type": "AttributeError",
-            "message": "the candidate defines no `class ModelNew(nn.Module)` (KernelBench format)",
-            "file": user_files.get(path), "line": None, "column": None, "source_line": None, "traceback": [],
-        })
+        raise common.UserCodeError(errors.error_info(
+            "import", "AttributeError", "the candidate defines no `class ModelNew(nn.Module)` (KernelBench format)",
+            user_files.get(path)))
     return model_cls
 
 
@@ -75,7 +73,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     recorder = hooks.LaunchRecorder(interpreter=backend.interpreter)
     recorder.install()
     monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True))
-    model_cls = _import_candidate(job_dir, user_files, recorder)
+    model_cls = _import_candidate(job_dir, user_files)
 
     values, seeds_meta = {}, []
     meta = {"seeds": seeds_meta}

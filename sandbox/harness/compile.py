@@ -22,7 +22,6 @@ import torch
 from sandbox.harness import candidate as candidate_job
 from sandbox.harness import common, errors, hooks
 
-OFFLINE_TARGET = ("cuda", 90, 32)
 _OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
 
 
@@ -116,7 +115,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     recorder.install()
     monitor = hooks.ForwardMonitor(recorder, poison=True)
     start = time.perf_counter()
-    model_cls = candidate_job._import_candidate(job_dir, user_files, recorder)
+    model_cls = candidate_job._import_candidate(job_dir, user_files)
     module = __import__("sys").modules["candidate"]
     meta = {"kernels_defined": kernels_in(module), "import_s": time.perf_counter() - start, "kernels": []}
     if not given:

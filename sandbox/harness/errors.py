@@ -27,12 +27,16 @@ def _is_compilation_error(exc) -> bool:
     return isinstance(exc, CompilationError)
 
 
+def _innermost_compilation_error(exc):
+    """An error in a called @jit helper wraps the caller's: the innermost one says what and where."""
+    while _is_compilation_error(getattr(exc, "__cause__", None)):
+        exc = exc.__cause__
+    return exc
+
+
 def _compilation_error_position(exc, jit_functions):
-    """(file, line, col) of a triton CompilationError: the innermost one in the cause chain (an
-    error in a called @jit helper wraps the caller's), located in the kernel whose source it is."""
-    inner = exc
-    while _is_compilation_error(getattr(inner, "__cause__", None)):
-        inner = inner.__cause__
+    """(file, line, col) of a triton CompilationError, located in the kernel whose source it is."""
+    inner = _innermost_compilation_error(exc)
     node, src = getattr(inner, "node", None), getattr(inner, "src", None)
     if node is None or src is None:
         return None
@@ -54,6 +58,12 @@ def _user_jit_functions(user_files: dict[str, str]) -> list:
     return [o for o in gc.get_objects() if isinstance(o, JITFunction) and getattr(o, "file_name", None) in user_files]
 
 
+def error_info(phase: str, type_name: str, message: str, file: str | None = None) -> dict:
+    """The error dict every job reports (tools.models.task.ErrorInfo's fields)."""
+    return {"phase": phase, "type": type_name, "message": message, "file": file, "line": None,
+            "column": None, "source_line": None, "traceback": []}
+
+
 def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_functions=()) -> dict:
     """A JSON-able description. `user_files` maps sandbox paths to the names the user knows;
     `jit_functions` are the kernels a CompilationError may come from."""
@@ -61,16 +71,7 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
     original = exc
     if kind == "InterpreterError" and exc.__cause__ is not None:
         original = exc.__cause__
-    info = {
-        "phase": phase,
-        "type": type(original).__name__,
-        "message": _first_lines(str(original) or type(original).__name__),
-        "file": None,
-        "line": None,
-        "column": None,
-        "source_line": None,
-        "traceback": [],
-    }
+    info = error_info(phase, type(original).__name__, _first_lines(str(original) or type(original).__name__))
     if isinstance(original, SyntaxError) and original.filename in user_files:
         info.update(file=user_files[original.filename], line=original.lineno, column=original.offset,
                     source_line=(original.text or "").rstrip("\n") or None, message=original.msg)
@@ -81,13 +82,9 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
             path, line, col = position
             info.update(file=user_files.get(path, path), line=line, column=col,
                         source_line=linecache.getline(path, line).rstrip("\n") or None)
-        inner = original
-        while _is_compilation_error(getattr(inner, "__cause__", None)):
-            inner = inner.__cause__
-        message = getattr(inner, "error_message", None)
+        message = getattr(_innermost_compilation_error(original), "error_message", None)
         if message:
             info["message"] = _first_lines(str(message))
-        info["traceback"] = []
         return info
     frames = traceback.extract_tb(original.__traceback__)
     user_frames = [f for f in frames if f.filename in user_files]

@@ -102,9 +102,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         start = time.perf_counter()
         jit = jits.get(name)
         if jit is None:
-            entry["error"] = {"phase": f"compile {name} for sm_90", "type": "NotFound", "message":
-                              f"kernel {name} is not defined at module level: it cannot be compiled offline",
-                              "file": None, "line": None, "column": None, "source_line": None, "traceback": []}
+            entry["error"] = errors.error_info(
+                f"compile {name} for sm_90", "NotFound",
+                f"kernel {name} is not defined at module level: it cannot be compiled offline")
         else:
             try:
                 entry.update(_compile(jit, launch, full))

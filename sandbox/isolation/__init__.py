@@ -48,7 +48,6 @@ class Plan:
     device_patterns: list[str]
     newroot: str  # an empty host directory each job mounts its tmpfs root over (privately)
     seccomp_program: bytes | None
-    bind_sys: bool = False
 
 
 @dataclass
@@ -96,7 +95,6 @@ def make_plan(state_dir: str, device_patterns: list[str], bind_sys: bool) -> Pla
         device_patterns=device_patterns,
         newroot=newroot,
         seccomp_program=seccomp.build_filter(),
-        bind_sys=bind_sys,
     )
 
 
@@ -210,7 +208,7 @@ def _apply_rlimits(limits: JobLimits, report: Report) -> None:
         except (ValueError, OSError) as exc:
             report.no(f"rlimit_{name}", str(exc))
     if "address_space" not in limits.rlimits:
-        report.no("memory_limit", "no address-space limit on GPU backends (the driver reserves huge ranges) "
+        report.no("memory_limit", "no address-space limit on this backend (GPU drivers reserve huge ranges) "
                                   "and no cgroup: a job can use all host memory")
 
 

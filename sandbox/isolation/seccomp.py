@@ -48,7 +48,6 @@ _ALWAYS_DENIED = [
     "delete_module",
 ]
 _DENIED_SOCKET_FAMILIES = (2, 10, 17)  # AF_INET, AF_INET6, AF_PACKET
-_CLONE_NEWUSER = 0x10000000
 
 _LD_ABS_W, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _RET_ALLOW = 0x7FFF0000
@@ -111,7 +110,7 @@ def build_filter() -> bytes | None:
     a.op(_RET, _RET_ALLOW)
     a.label("clone")
     a.op(_LD_ABS_W, _OFF_ARG0)
-    a.op(_JSET, _CLONE_NEWUSER, jt="eperm")
+    a.op(_JSET, linux.CLONE_NEWUSER, jt="eperm")
     a.op(_RET, _RET_ALLOW)
     a.label("enosys")
     a.op(_RET, _RET_ERRNO | errno.ENOSYS)

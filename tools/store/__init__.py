@@ -8,16 +8,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from sandbox.pool import default_state_dir
 
 
 def home() -> Path:
-    explicit = os.environ.get("KERNEL_EVAL_HOME")
-    if explicit:
-        path = Path(explicit)
-    else:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        path = Path(cache) / "kernel-eval"
+    path = default_state_dir()
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
