@@ -26,9 +26,8 @@ from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sandbox.pool import PoolBusy, PoolError
-from tools.cli.args import describe_validation_error
 from tools.compare import CompareInputError
-from tools.errors import ToolInputError
+from tools.errors import ToolInputError, describe_validation_error
 
 log = logging.getLogger("kernel_eval.mcp")
 

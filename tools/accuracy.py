@@ -12,9 +12,11 @@ import time
 
 import torch
 
+from sandbox.harness.common import to_device, tree_tensors
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
 from tools.compare import CompareInputError, compare_outputs
+from tools.compare.options import options_from
 from tools.errors import ToolInputError
 from tools.models.accuracy import (
     Checks,
@@ -23,8 +25,7 @@ from tools.models.accuracy import (
     RunAccuracyResult,
     SeedResult,
 )
-from tools.models.task import BackendInfo, ErrorInfo, IsolationItem, Timings
-from tools.offline_compare import options_from
+from tools.models.task import ErrorInfo, IsolationItem, Timings
 from tools.services import progress_reporter, resolve_backend, services
 
 MAX_STORED_BYTES = 512 << 20
@@ -45,16 +46,6 @@ NEXT_STEPS = {
 
 def _tail(text: str) -> str:
     return text if len(text) <= TAIL else "..." + text[-TAIL:]
-
-
-def _has_dtype(tree, dtype) -> bool:
-    if isinstance(tree, torch.Tensor):
-        return tree.dtype == dtype
-    if isinstance(tree, list | tuple):
-        return any(_has_dtype(v, dtype) for v in tree)
-    if isinstance(tree, dict):
-        return any(_has_dtype(v, dtype) for v in tree.values())
-    return False
 
 
 class _Run:
@@ -80,11 +71,7 @@ class _Run:
 
     def result(self, verdict: str, summary: str, seeds=None, error: ErrorInfo | None = None) -> RunAccuracyResult:
         self.timings.total_s = time.perf_counter() - self.started
-        backend = None
-        if self.backend is not None:
-            info = self.services.pool(self.backend).ready_info
-            backend = BackendInfo(name=self.backend.name, device=self.backend.device, interpreter=self.backend.interpreter,
-                                  golden_device=self.golden_device, torch=info.get("torch"), triton=info.get("triton"))
+        backend = self.services.backend_info(self.backend, self.golden_device) if self.backend is not None else None
         result = RunAccuracyResult(
             run_id=self.run_id, verdict=verdict, summary=summary, standard=self.request.standard, backend=backend,
             seeds=seeds or [], checks=self.checks, error=error, isolation=self.isolation, timings=self.timings,
@@ -98,22 +85,11 @@ class _Run:
         task["reference"], task["candidate"] = self.reference_text, self.candidate_text
         task["reference_name"], task["candidate_name"] = self.reference_name, self.candidate_name
         tensors = self.tensors if self.request.store_tensors else None
-        if tensors and sum(t.numel() * t.element_size() for t in _tensors(tensors)) > MAX_STORED_BYTES:
-            first = next(iter(sorted({k.split("/")[0] for k in tensors})))
+        if tensors and sum(t.numel() * t.element_size() for t in tree_tensors(tensors)) > MAX_STORED_BYTES:
+            first = min(k.split("/")[0] for k in tensors)
             tensors = {k: v for k, v in tensors.items() if k.startswith(first + "/") and not k.endswith("/inputs")}
             result.warnings.append(f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: only {first} stored, without inputs")
         self.services.runs.save(self.run_id, result.model_dump(mode="json"), task, tensors)
-
-
-def _tensors(tree):
-    if isinstance(tree, torch.Tensor):
-        yield tree
-    elif isinstance(tree, list | tuple):
-        for v in tree:
-            yield from _tensors(v)
-    elif isinstance(tree, dict):
-        for v in tree.values():
-            yield from _tensors(v)
 
 
 def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.Event | None = None) -> RunAccuracyResult:
@@ -145,7 +121,7 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     run.golden_device = gold.golden_device
     if gold.cpu_missing:
         run.warnings.append(f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): judged without it, which is stricter")
-    if run.backend.interpreter and any(_has_dtype(gold.per_seed[s]["inputs"], torch.bfloat16) or _has_dtype(gold.per_seed[s]["cpu"], torch.bfloat16) for s in run.seeds):
+    if run.backend.interpreter and any(t.dtype == torch.bfloat16 for s in run.seeds for t in tree_tensors([gold.per_seed[s]["inputs"], gold.per_seed[s]["cpu"]])):
         return run.result("unsupported", "UNSUPPORTED bfloat16 on the cpu backend: the Triton interpreter computes bf16 arithmetic wrongly (raw integers)",
                           error=ErrorInfo(phase="setup", type="unsupported", message="bfloat16 tensors cannot be judged on the Triton interpreter",
                                           hint=NEXT_STEPS["unsupported"]))
@@ -171,12 +147,11 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         verdict, error = fault
         return run.result(verdict, f"{verdict.upper()} {error.message}", error=error)
     meta = job.meta
-    run.isolation = {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}
+    run.isolation = faults.isolation(meta)
     _fill_checks(run, meta)
     if meta.get("status") != "ok":
         verdict, error = faults.user_error(meta.get("error", {}))
-        where = f" at {error.file}:{error.line}" if error.line else ""
-        return run.result(verdict, f"{verdict.upper()}{where}: {error.type}: {error.message}".splitlines()[0], error=error)
+        return run.result(verdict, faults.user_error_summary(verdict, error), error=error)
     if meta.get("bf16_in_interpreter"):
         return run.result("unsupported", "UNSUPPORTED the candidate passes bfloat16 tensors to a kernel on the Triton interpreter, which computes bf16 wrongly",
                           error=ErrorInfo(phase="forward", type="unsupported", message="bfloat16 kernel arguments on the interpreter",
@@ -195,18 +170,20 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     run.report(0.8, "comparing")
     t0 = time.perf_counter()
     device = _compare_device(run.backend)
+    options = options_from(request)
+    seeds_meta = meta.get("seeds", [])
     seeds = []
     for i, seed in enumerate(run.seeds):
         g = gold.per_seed[seed]
         actual = job.values.get(f"s{i}/actual")
         try:
-            report = compare_outputs(_to(actual, device), _to(g["golden"], device), _to(g["cpu"], device), options=options_from(request))
+            report = compare_outputs(_to(actual, device), _to(g["golden"], device), _to(g["cpu"], device), options=options)
         except CompareInputError as exc:
             raise ToolInputError(str(exc)) from None
         run.tensors |= {f"s{i}/actual": actual, f"s{i}/golden": g["golden"], f"s{i}/cpu": g["cpu"], f"s{i}/inputs": g["inputs"]}
         for output in report.outputs:
             output.worst = output.worst[:MAX_WORST_PER_OUTPUT]
-        seed_meta = meta.get("seeds", [{}] * len(run.seeds))[i] if i < len(meta.get("seeds", [])) else {}
+        seed_meta = seeds_meta[i] if i < len(seeds_meta) else {}
         seeds.append(SeedResult(seed=seed, passed=report.passed, summary=report.summary, outputs=report.outputs,
                                 forward_s=seed_meta.get("forward_s")))
         run.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
@@ -253,15 +230,7 @@ def _compare_device(backend) -> str:
 
 
 def _to(tree, device: str):
-    if device == "cpu" or tree is None:
-        return tree
-    if isinstance(tree, torch.Tensor):
-        return tree.to(device)
-    if isinstance(tree, list | tuple):
-        return type(tree)(_to(v, device) for v in tree)
-    if isinstance(tree, dict):
-        return {k: _to(v, device) for k, v in tree.items()}
-    return tree
+    return tree if device == "cpu" else to_device(tree, device)
 
 
 def _headline(summary: str) -> str:

@@ -16,7 +16,7 @@ from sandbox.backends import COMPILER
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
 from tools.models.compile import CompileKernelRequest, CompileKernelResult, KernelInfo
-from tools.models.task import BackendInfo, ErrorInfo, IsolationItem, Timings
+from tools.models.task import ErrorInfo, Timings
 from tools.services import progress_reporter, resolve_backend, services
 
 CACHE_SIZE = 256
@@ -68,10 +68,8 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
         request.timeout_s, cancel,
     )
     timings.candidate_s = job.wall_s
-    info = svc.pool(backend).ready_info
     base = {
-        "backend": BackendInfo(name=backend.name, device=backend.device, interpreter=backend.interpreter,
-                               torch=info.get("torch"), triton=info.get("triton")),
+        "backend": svc.backend_info(backend),
         "timings": timings, "stdout": job.stdout[-2000:], "stderr": job.stderr[-2000:],
     }
     fault = faults.process_fault(job, request.timeout_s, "candidate")
@@ -79,13 +77,11 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
         verdict, error = fault
         return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=f"{verdict.upper()} {error.message}", error=error, **base), started, cache=False)
     meta = job.meta
-    base["isolation"] = {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}
+    base["isolation"] = faults.isolation(meta)
     defined = [str(k) for k in meta.get("kernels_defined", [])]
     if meta.get("status") != "ok":
         verdict, error = faults.user_error(meta.get("error", {}))
-        verdict = "compile_error" if verdict == "compile_error" else verdict
-        where = f" at {error.file}:{error.line}" if error.line else ""
-        return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=f"{verdict.upper()}{where}: {error.type}: {error.message}".splitlines()[0],
+        return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=faults.user_error_summary(verdict, error),
                                                 error=error, kernels_defined=defined, **base,
                                                 next_step="fix the error at error.file:error.line and call compile_kernel again"), started)
     kernels = [_kernel(k) for k in meta.get("kernels", [])]
@@ -93,7 +89,7 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
         report(0.7, "compiling the launched kernels for sm_90, offline")
         offline = _offline_compile(svc, meta["launches"], candidate, candidate_name, seeds, request, cancel)
         if isinstance(offline, CompileKernelResult):
-            return _finish(key, offline.model_copy(update={"kernels_defined": [str(k) for k in meta.get("kernels_defined", [])], **base}), started, cache=False)
+            return _finish(key, offline.model_copy(update={"kernels_defined": defined, **base}), started, cache=False)
         kernels = offline
     failed = [k for k in kernels if not k.compiled]
     warnings = []
@@ -108,7 +104,7 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
     if failed:
         first = failed[0]
         error = first.error
-        where = f" at {error.file}:{error.line}" if error and error.line else ""
+        where = error.where if error else ""
         summary = f"COMPILE_ERROR {first.name}{where}: {error.message if error else 'failed'} (the interpreter ran it; the real compiler for {first.target} rejects it)"
         return _finish(key, CompileKernelResult(ok=False, verdict="compile_error", summary=summary.splitlines()[0], error=error, kernels_defined=defined,
                                                 launched=True, kernels=kernels, warnings=warnings, **base,

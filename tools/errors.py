@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from pydantic import ValidationError
+
 
 class ToolInputError(ValueError):
     """The request cannot be run as given. The message says what was wrong and what to do."""
@@ -9,3 +13,18 @@ class ToolInputError(ValueError):
     def __init__(self, message: str, details: dict | None = None):
         super().__init__(message)
         self.details = details or {}
+
+
+def describe_validation_error(exc: ValidationError, label: Callable[[str], str] = str) -> str:
+    """pydantic's errors as short lines naming the field (`label` turns it into a CLI flag), no URLs."""
+    lines = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        if loc:
+            loc[0] = label(loc[0])
+        where = ".".join(loc) or "input"
+        message = "required" if err["type"] == "missing" else err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "unknown field"
+        lines.append(f"{where}: {message}")
+    return "; ".join(lines)

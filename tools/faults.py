@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sandbox.pool import DEFAULT_OUTPUT_CAP, JobResult
-from tools.models.task import ErrorInfo
+from tools.models.task import ErrorInfo, IsolationItem
 
 SIGNALS = {
     "SIGSEGV": "segmentation fault: invalid memory access, e.g. an unmasked out-of-bounds tl.load/tl.store",
@@ -101,3 +101,13 @@ def user_error(info: dict) -> tuple[str, ErrorInfo]:
     if any(marker in error.message for marker in CUDA_FAULT_MARKERS):
         return "crashed", error
     return "runtime_error", error
+
+
+def user_error_summary(verdict: str, error: ErrorInfo) -> str:
+    """One line: 'RUNTIME_ERROR at candidate.py:12: ValueError: ...'."""
+    return f"{verdict.upper()}{error.where}: {error.type}: {error.message}".splitlines()[0]
+
+
+def isolation(meta: dict) -> dict[str, IsolationItem]:
+    """The job's report of which isolation mechanisms were active."""
+    return {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}

@@ -48,9 +48,8 @@ def ensure(services: Services, backend, reference_text: str, reference_name: str
             raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
         if job.meta.get("status") != "ok":
             _, error = faults.user_error(job.meta.get("error", {}))
-            where = f" at {error.file}:{error.line}" if error.line else ""
             raise ToolInputError(
-                f"the reference failed in {error.phase}{where}: {error.type}: {error.message}",
+                f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}",
                 {"error": error.model_dump()},
             )
         golden_device = job.meta.get("golden_device", golden_device)

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from tools.compare import CompareOptions, compare_outputs
-from tools.models.compare import CompareFilesRequest, CompareReport, CompareSettings
+from tools.compare import compare_outputs
+from tools.compare.options import options_from
+from tools.models.compare import CompareFilesRequest, CompareReport
 from tools.tensor_files import load_tensors
-
-
-def options_from(settings: CompareSettings, **extra) -> CompareOptions:
-    return CompareOptions(
-        standard=settings.standard,
-        thresholds=dict(settings.thresholds),
-        compute_num=settings.compute_num,
-        normal_range=settings.normal_range,
-        **extra,
-    )
 
 
 def compare_files(request: CompareFilesRequest) -> CompareReport:

@@ -9,6 +9,7 @@ from pathlib import Path
 from sandbox import backends
 from sandbox.pool import Pool
 from tools.errors import ToolInputError
+from tools.models.task import BackendInfo
 from tools.store import home
 from tools.store.golden import GoldenCache
 from tools.store.runs import RunStore
@@ -24,6 +25,12 @@ class Services:
 
     def pool(self, backend: backends.Backend) -> Pool:
         return Pool.get(backend.name, state_dir=self.home)
+
+    def backend_info(self, backend: backends.Backend, golden_device: str | None = None) -> BackendInfo:
+        """Which backend ran, with the versions its zygote reported."""
+        info = self.pool(backend).ready_info
+        return BackendInfo(name=backend.name, device=backend.device, interpreter=backend.interpreter,
+                           golden_device=golden_device, torch=info.get("torch"), triton=info.get("triton"))
 
 
 _lock = threading.Lock()

@@ -15,6 +15,8 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from tools.errors import describe_validation_error
+
 
 class UsageError(ValueError):
     """Bad command-line input; main() prints it and exits 2."""
@@ -92,19 +94,4 @@ def model_from_args(model: type[BaseModel], namespace: argparse.Namespace, extra
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise UsageError(describe_validation_error(exc, as_flags=True)) from None
-
-
-def describe_validation_error(exc: ValidationError, as_flags: bool = False) -> str:
-    """pydantic's errors as short lines naming the field (or its flag), without URLs."""
-    lines = []
-    for err in exc.errors():
-        loc = [str(p) for p in err["loc"]]
-        if as_flags and loc:
-            loc[0] = flag_name(loc[0])
-        where = ".".join(loc) or "input"
-        message = "required" if err["type"] == "missing" else err["msg"]
-        if err["type"] == "extra_forbidden":
-            message = "unknown field"
-        lines.append(f"{where}: {message}")
-    return "; ".join(lines)
+        raise UsageError(describe_validation_error(exc, label=flag_name)) from None

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tools.compare.chunks import DEFAULT_CHUNK
+
+if TYPE_CHECKING:
+    from tools.models.compare import CompareSettings
 
 
 class CompareInputError(ValueError):
@@ -28,3 +32,14 @@ class CompareOptions:
     #: Accept an actual tensor stored in a wider float dtype when every value is exactly
     #: representable in the compared dtype (numpy has no bfloat16 / float8: dumps are upcast).
     allow_lossless_upcast: bool = False
+
+
+def options_from(settings: CompareSettings, **extra) -> CompareOptions:
+    """The comparator's options from a request's comparison settings (run_accuracy, compare)."""
+    return CompareOptions(
+        standard=settings.standard,
+        thresholds=dict(settings.thresholds),
+        compute_num=settings.compute_num,
+        normal_range=settings.normal_range,
+        **extra,
+    )

@@ -6,6 +6,7 @@ import time
 
 import torch
 
+from tools import thresholds as T
 from tools.diagnosis import context, detectors, fingerprint, heatmap, source
 from tools.models.diagnosis import Diagnosis, ExplainRequest, ExplainResult
 from tools.models.task import Timings
@@ -32,7 +33,7 @@ def _heatmap(target: context.OutputData, tile: int | None) -> bytes | None:
     if target.actual is None or target.golden is None or target.actual.shape != target.golden.shape or target.actual.numel() == 0:
         return None
     a, g = target.a, target.g
-    rel = (a - g).abs() / (g.abs() + 1e-7)
+    rel = (a - g).abs() / (g.abs() + T.RELATIVE_ERROR_EPS)
     nan_mismatch = torch.isnan(a) ^ torch.isnan(g)
     unwritten = target.unwritten()
     return heatmap.render(target.as_2d(rel), target.as_2d(nan_mismatch),

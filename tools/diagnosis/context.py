@@ -68,15 +68,6 @@ class RunContext:
     def source(self) -> str:
         return self.task.get("candidate", "")
 
-    @property
-    def dtype_name(self) -> str | None:
-        for o in self.outputs:
-            return o.result.get("dtype")
-        return None
-
-    def failing_outputs(self) -> list[OutputData]:
-        return [o for o in self.outputs if o.failed]
-
 
 def _leaf_map(tree) -> dict:
     return dict(normalize_outputs(tree)) if tree is not None else {}

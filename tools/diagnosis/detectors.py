@@ -56,7 +56,7 @@ def from_verdict(ctx: RunContext) -> list[Diagnosis]:
     error = result.error
     if result.verdict in ("pass", "fail") or error is None:
         return []
-    where = f" at {error.file}:{error.line}" if error.line else ""
+    where = error.where
     evidence = {"type": error.type, "message": error.message[:300], "file": error.file, "line": error.line,
                 "source_line": error.source_line}
     if result.verdict == "rejected":
@@ -271,7 +271,7 @@ def error_by_magnitude(o: OutputData) -> list | None:
         return None
     a, g = a[finite], g[finite]
     order = torch.argsort(g.abs())
-    rel = ((a - g).abs() / (g.abs() + 1e-7))[order]
+    rel = ((a - g).abs() / (g.abs() + T.RELATIVE_ERROR_EPS))[order]
     mag = g.abs()[order]
     bins = []
     for chunk_rel, chunk_mag in zip(torch.chunk(rel, 4), torch.chunk(mag, 4), strict=True):
@@ -387,10 +387,3 @@ def nondeterminism(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
                       evidence={"differing_elements": det.differing_elements, "max_abs_diff": det.max_abs_diff,
                                 "atomic_add": _lines(facts.atomic_add)},
                       suggested_fixes=["deterministic_reduction"])]
-
-
-def threshold_bound(o: OutputData) -> float:
-    """Per-element relative-error bound used by the heatmap's color scale."""
-    name = o.result.get("dtype")
-    row = T.THREE_DIM.get(name) if name else None
-    return row.mare if row else 1e-3

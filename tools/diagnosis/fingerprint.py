@@ -12,9 +12,9 @@ from __future__ import annotations
 import torch
 
 from tools.models.diagnosis import PrecisionModel
+from tools.thresholds import RELATIVE_ERROR_EPS
 
 MAX_WORK = 2**31  # M*N*K beyond this: skip the emulations
-EPS = 1e-7
 
 
 def _round_mantissa(t: torch.Tensor, bits: int, truncate: bool = False) -> torch.Tensor:
@@ -48,7 +48,7 @@ def _mere(actual: torch.Tensor, model: torch.Tensor) -> float:
     valid = torch.isfinite(a) & torch.isfinite(m)
     if not bool(valid.any()):
         return float("inf")
-    return float(((a - m).abs() / (m.abs() + EPS))[valid].mean())
+    return float(((a - m).abs() / (m.abs() + RELATIVE_ERROR_EPS))[valid].mean())
 
 
 def matmul_models(a: torch.Tensor, b: torch.Tensor, actual: torch.Tensor, source: str) -> list[PrecisionModel]:

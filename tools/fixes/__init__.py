@@ -9,7 +9,7 @@ from tools.diagnosis import explain_failure
 from tools.errors import ToolInputError
 from tools.fixes.catalog import CATALOG
 from tools.fixes.patches import patch
-from tools.models.accuracy import RunAccuracyRequest
+from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
     ExplainRequest,
     FixRequest,
@@ -59,7 +59,7 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     result = store.result(request.run_id)
     source = task.get("candidate", "")
     name = (task.get("candidate_name") or "candidate.py").split("/")[-1]
-    before = _metrics(_result_model(result))
+    before = _metrics(RunAccuracyResult.model_validate(result))
 
     chosen: list[tuple[str, object]] = []
     for diagnosis in explained.diagnoses:
@@ -106,9 +106,3 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     report(1.0, "done")
     return FixResult(run_id=request.run_id, verdict=explained.verdict, summary=summary, fixes=fixes,
                      timings=Timings(total_s=time.perf_counter() - started), next_step=next_step)
-
-
-def _result_model(result: dict):
-    from tools.models.accuracy import RunAccuracyResult
-
-    return RunAccuracyResult.model_validate(result)

@@ -125,13 +125,9 @@ class _Kahan(_Transformer):
             if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Assign):
                 assign = statement.body[0]
                 target = assign.targets[0].target
-                if isinstance(target, cst.Name) and m.matches(assign.value, m.Call(func=_tl("zeros"))) and self._will_accumulate(target.value):
+                if isinstance(target, cst.Name) and m.matches(assign.value, m.Call(func=_tl("zeros"))) and target.value in self.accumulators:
                     body.append(cst.parse_statement(f"{target.value}_comp = tl.zeros_like({target.value})"))
         return updated.with_changes(body=body)
-
-    def _will_accumulate(self, name: str) -> bool:
-        return name in self.accumulators
-
 
 def kahan(source: str) -> str | None:
     # two passes: find the accumulators, then add their compensation next to their zeros

@@ -25,9 +25,3 @@ class Model(BaseModel):
     """Base of every output model: strict about unknown fields, plain JSON out."""
 
     model_config = ConfigDict(extra="forbid")
-
-
-class Request(BaseModel):
-    """Base of every request model: unknown fields are an error that names them."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)

@@ -79,6 +79,11 @@ class ErrorInfo(Model):
     traceback: list[str] = Field(default_factory=list, description="The user's own frames, innermost last.")
     hint: str | None = Field(None, description="What to do about it, when we know.")
 
+    @property
+    def where(self) -> str:
+        """' at file:line' for summaries, or '' when the line is unknown."""
+        return f" at {self.file}:{self.line}" if self.line else ""
+
 
 class BackendInfo(Model):
     name: Literal["cpu", "cuda", "npu"]

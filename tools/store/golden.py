@@ -17,6 +17,7 @@ from pathlib import Path
 import torch
 
 from sandbox import tensorio
+from sandbox.harness.common import tree_tensors
 
 PARTS = ("init", "inputs", "golden", "cpu")
 
@@ -30,13 +31,7 @@ def task_key(reference_text: str, input_options: dict, golden_device: str) -> st
 
 
 def _nbytes(tree) -> int:
-    if isinstance(tree, torch.Tensor):
-        return tree.numel() * tree.element_size()
-    if isinstance(tree, list | tuple):
-        return sum(_nbytes(v) for v in tree)
-    if isinstance(tree, dict):
-        return sum(_nbytes(v) for v in tree.values())
-    return 0
+    return sum(t.numel() * t.element_size() for t in tree_tensors(tree))
 
 
 class GoldenCache:
