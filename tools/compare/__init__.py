@@ -84,20 +84,20 @@ def _structural(name, kind, message, actual, dtype_name, standard) -> CompareRes
     )
 
 
-def _lossless(t: torch.Tensor, storage: torch.dtype) -> bool:
+def _lossless_downcast(t: torch.Tensor, storage: torch.dtype) -> torch.Tensor | None:
+    """t in the storage dtype when every value survives the round trip, else None."""
     if not (t.is_floating_point() and storage.is_floating_point and t.dtype.itemsize > storage.itemsize):
-        return False
-    back = t.to(storage).to(t.dtype)
-    return bool(((back == t) | (torch.isnan(back) & torch.isnan(t))).all())
+        return None
+    down = t.to(storage)
+    back = down.to(t.dtype)
+    return down if bool(((back == t) | (torch.isnan(back) & torch.isnan(t))).all()) else None
 
 
 def _fit_dtype(t: torch.Tensor, storage: torch.dtype, options: CompareOptions) -> torch.Tensor | None:
     """t in the storage dtype, or None when its dtype is wrong."""
     if t.dtype == storage:
         return t
-    if options.allow_lossless_upcast and _lossless(t, storage):
-        return t.to(storage)
-    return None
+    return _lossless_downcast(t, storage) if options.allow_lossless_upcast else None
 
 
 def compare_tensors(
@@ -163,9 +163,11 @@ def compare_tensors(
         # chunks sized for CPU caches would be thousands of tiny kernel launches on a GPU
         options = dataclasses.replace(options, chunk=GPU_CHUNK)
 
-    if not storage.is_floating_point:
-        return compare_exact(name, actual, golden, cpu, dtype_name, options)
-    return STANDARDS[options.standard](name, actual, golden, cpu, dtype_name, options)
+    judge = compare_exact if not storage.is_floating_point else STANDARDS[options.standard]
+    result = judge(name, actual, golden, cpu, dtype_name, options)
+    if not result.passed:
+        result.error_msg = result.summary
+    return result
 
 
 def _dtype_for(dtype, index: int, names: list[str]):

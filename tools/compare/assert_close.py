@@ -108,7 +108,7 @@ def compare_assert_close(
             if c_flat is not None
             else None
         ),
-        worst=worst_elements(worst, actual, golden.to(storage), cpu, ("tolerance",), None),
+        worst=worst_elements(worst, actual, golden, cpu, ("tolerance",), None, golden_as=storage),
         thresholds_used={"rtol": rtol, "atol": atol},
         details=AssertCloseDetails(
             rtol=rtol, atol=atol, compared_in=str(ctype).removeprefix("torch."),
@@ -125,7 +125,6 @@ def compare_assert_close(
             f"greatest relative difference {fmt(greatest_rel)} (rtol {fmt(rtol)}, atol {fmt(atol)})."
             f"{describe_worst(result.worst)}"
         )
-        result.error_msg = result.summary
     if cpu_errors:
         result.warnings.append(
             f"the CPU same-precision output fails the same tolerance at {cpu_errors} element(s): "

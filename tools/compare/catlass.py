@@ -189,7 +189,5 @@ def compare_catlass(
             "RMSE {rmse_ratio:.3g} (<=1.5)".format(**metrics)
         )
     result.summary = f"{head}: {'; '.join(parts)}." + ("" if passed else describe_worst(result.worst))
-    if not passed:
-        result.error_msg = result.summary
     return result
 

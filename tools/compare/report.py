@@ -25,11 +25,11 @@ def fmt_count(n: int) -> str:
     return f"{n:,}"
 
 
-def _value(t: torch.Tensor | None, i: int):
+def _value(t: torch.Tensor | None, i: int, as_dtype: torch.dtype | None = None):
     if t is None:
         return None
-    v = flat(t)[i].item()
-    return float(v) if not isinstance(v, bool) else float(v)
+    v = flat(t)[i]
+    return float((v if as_dtype is None else v.to(as_dtype)).item())
 
 
 def _clamp(v: float, dmax: float | None) -> float:
@@ -45,11 +45,13 @@ def worst_elements(
     cpu: torch.Tensor | None,
     domain_names: tuple[str, ...],
     dmax: float | None,
+    golden_as: torch.dtype | None = None,
 ) -> list[WorstElement]:
-    """Turn the tracker's (score, index, domain code) into elements an agent can read."""
+    """Turn the tracker's (score, index, domain code) into elements an agent can read;
+    `golden_as` reports the golden rounded to that dtype (what assert_close compares)."""
     out = []
     for score, i, code in tracker.result():
-        a, g = _value(actual, i), _value(golden, i)
+        a, g = _value(actual, i), _value(golden, i, golden_as)
         a_s, g_s = _clamp(a, dmax), _clamp(g, dmax)
         diff = abs(a_s - g_s)
         if math.isnan(diff) and math.isnan(a) and math.isnan(g):

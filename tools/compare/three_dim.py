@@ -275,8 +275,6 @@ def compare_three_dim(
         thresholds_used=row.as_dict() | {"normal_range": options.normal_range},
     )
     result.summary = _summary(result, small_ratio, cancel_ratio)
-    if not passed:
-        result.error_msg = result.summary
     return result
 
 

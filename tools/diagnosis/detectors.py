@@ -335,7 +335,7 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: l
             # (tensor cores truncate inside tl.dot): worth knowing, not a defect to fix.
             confidence = 0.95 if facts.rtz_cast else 0.6 if o.failed else 0.3
             cause = (f" (fp_downcast_rounding='rtz' at {_lines(facts.rtz_cast)})" if facts.rtz_cast else
-                     " (no truncating cast in the source: likely tensor-core truncation inside tl.dot)" if gpu and facts.dot_without_ieee is not None else "")
+                     " (no truncating cast in the source: likely tensor-core truncation inside tl.dot)" if gpu else "")
             out.append(Diagnosis(pattern="rounding_mode_bias", confidence=confidence, seed=o.seed, output=o.name,
                                  summary=f"{toward_zero:.0%} of the inexact elements err toward zero (CPU: {cpu_toward if cpu_toward is not None else 0.5:.0%}): "
                                          f"a truncating conversion{cause}",
