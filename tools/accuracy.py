@@ -21,6 +21,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import (
     Checks,
     Determinism,
+    OutOfBoundsWrite,
     RunAccuracyRequest,
     RunAccuracyResult,
     SeedResult,
@@ -194,9 +195,13 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     if det is not None and det.checked and det.bitwise_equal is False:
         run.warnings.append(f"nondeterministic: re-running seed {run.seeds[0]} changed {det.differing_elements} element(s) (max |diff| {det.max_abs_diff:g}), e.g. atomics or a race")
     failing = [s for s in seeds if not s.passed]
-    verdict = "fail" if failing else "pass"
+    verdict = "fail" if failing or run.checks.out_of_bounds_writes else "pass"
     if failing:
         summary = f"FAIL ({len(failing)}/{len(seeds)} seeds) {_headline(failing[0].summary)}"
+    elif run.checks.out_of_bounds_writes:
+        w = run.checks.out_of_bounds_writes[0]
+        summary = (f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} byte(s) "
+                   f"past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask")
     else:
         summary = f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
     run.report(1.0, "done")
@@ -244,7 +249,11 @@ def _headline(summary: str) -> str:
 def _fill_checks(run: _Run, meta: dict) -> None:
     mutated = sorted({i for s in meta.get("seeds", []) for i in s.get("mutated_inputs", [])})
     det = meta.get("determinism")
+    overruns = [OutOfBoundsWrite(seed=int(s.get("seed", 0)), **w) for s in meta.get("seeds", [])
+                for w in s.get("out_of_bounds_writes", [])]
     run.checks = Checks(
+        out_of_bounds_writes=overruns,
+        input_guard=meta.get("input_guard"),
         kernel_launches=int(meta.get("launches", 0)),
         kernels={str(k): int(v) for k, v in (meta.get("kernels") or {}).items()},
         input_mutation=mutated,

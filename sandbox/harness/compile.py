@@ -124,7 +124,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
     try:
         _out, info = candidate_job._forward(model_cls, given["s0/init"], given["s0/inputs"], spec["seeds"][0],
-                                            backend.device, dtype, recorder, monitor)
+                                            backend.device, dtype, recorder, monitor, guard_fill="nan")
     except BaseException as exc:  # noqa: BLE001
         raise common.UserCodeError(errors.describe(exc, user_files, "first launch") | {"partial_meta": meta}) from None
     meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"],

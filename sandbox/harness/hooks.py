@@ -3,7 +3,8 @@
 - LaunchRecorder counts Triton kernel launches (interpreter: GridExecutor.__call__; compiled:
   JITFunction.run and the launch_enter_hook) and notes bfloat16 arguments to interpreted kernels.
 - ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
-  sentinel), so unwritten output elements and leftover memory show, and records which torch
+  sentinel), so unwritten output elements and leftover memory show, places them between guard
+  margins (sandbox.harness.guards) so stores past their ends show, and records which torch
   functions the forward called outside kernel launches.
 
 These run in the candidate's own process: a deliberately hostile candidate can undo them. They
@@ -19,6 +20,8 @@ import time
 
 import torch
 from torch.overrides import TorchFunctionMode
+
+from sandbox.harness.guards import OutputGuards
 
 EMPTY_FACTORIES = {
     torch.empty,
@@ -186,6 +189,7 @@ class ForwardMonitor(TorchFunctionMode):
         self.poison = poison
         self.poisoned = 0
         self.calls: collections.Counter = collections.Counter()
+        self.guards = OutputGuards()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -195,6 +199,7 @@ class ForwardMonitor(TorchFunctionMode):
         if name is not None and (len(self.calls) < MAX_RECORDED_CALLS or name in self.calls):
             self.calls[name] += 1
         if self.poison and func in EMPTY_FACTORIES and isinstance(out, torch.Tensor):
+            out = self.guards.allocate(out)
             poison_(out)
             self.poisoned += 1
         return out

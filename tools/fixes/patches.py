@@ -38,16 +38,23 @@ def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Cal
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))])
 
 
-class _Transformer(cst.CSTTransformer):
+class Transformer(cst.CSTTransformer):
     def __init__(self):
         super().__init__()
         self.changed = False
 
 
-def _run(source: str, transformer: _Transformer) -> str | None:
+def parse(source: str) -> cst.Module | None:
     try:
-        tree = cst.parse_module(source)
+        return cst.parse_module(source)
     except cst.ParserSyntaxError:
+        return None
+
+
+def run(source: str, transformer: Transformer) -> str | None:
+    """The source rewritten by `transformer`, or None when it changed nothing."""
+    tree = parse(source)
+    if tree is None:
         return None
     new = tree.visit(transformer)
     return new.code if transformer.changed and new.code != source else None
@@ -56,11 +63,31 @@ def _run(source: str, transformer: _Transformer) -> str | None:
 # --- fp32_accumulator --------------------------------------------------------------------------
 
 
-class _Fp32Accumulator(_Transformer):
+class _Fp32Accumulator(Transformer):
     """Low-precision tl.zeros accumulators -> fp32; `acc += x.to(fp16)` -> `acc += x`;
-    `acc += tl.sum(x)` -> `acc += tl.sum(x.to(tl.float32))`; tl.dot(out_dtype=fp16) -> fp32."""
+    `acc += tl.sum(x)` -> `acc += tl.sum(x.to(tl.float32))`; tl.dot(out_dtype=fp16) -> fp32;
+    tl.cumsum(x) -> tl.cumsum(x.to(tl.float32)); loads not yet upcast and never fed to tl.dot
+    -> `.to(tl.float32)` (low-precision data then meets fp32 arithmetic on the whole
+    accumulation path; stores convert back to the pointer's type)."""
+
+    def __init__(self, dot_operands: set[str]):
+        super().__init__()
+        self.dot_operands = dot_operands
+
+    def leave_Assign(self, original, updated):
+        target = updated.targets[0].target
+        if isinstance(target, cst.Name) and target.value not in self.dot_operands \
+                and m.matches(updated.value, m.Call(func=_tl("load"))):
+            self.changed = True
+            return updated.with_changes(value=cst.parse_expression(f"{_code(updated.value)}.to(tl.float32)"))
+        return updated
 
     def leave_Call(self, original, updated):
+        if m.matches(updated.func, _tl("cumsum")) and updated.args \
+                and not m.matches(updated.args[0].value, m.Call(func=m.Attribute(attr=m.Name("to")))):
+            self.changed = True
+            upcast = cst.parse_expression(f"({_code(updated.args[0].value)}).to(tl.float32)")
+            return updated.with_changes(args=[updated.args[0].with_changes(value=upcast), *updated.args[1:]])
         if m.matches(updated.func, _tl("zeros")):
             dtype = _kwarg(updated, "dtype")
             if dtype is not None and _is_low(dtype.value):
@@ -92,7 +119,7 @@ class _Fp32Accumulator(_Transformer):
 # --- kahan_summation ---------------------------------------------------------------------------
 
 
-class _Kahan(_Transformer):
+class _Kahan(Transformer):
     """`acc += tl.dot(...)` in a loop -> the seed's Kahan-compensated update, with a
     compensation tensor initialised next to the accumulator."""
 
@@ -157,7 +184,26 @@ class _AccumulatorFinder(cst.CSTVisitor):
 # --- simple call rewrites -----------------------------------------------------------------------
 
 
-class _IeeeDot(_Transformer):
+class _DotOperands(cst.CSTVisitor):
+    def __init__(self):
+        self.names: set[str] = set()
+
+    def visit_Call(self, node):
+        if m.matches(node.func, _tl("dot")):
+            for arg in node.args[:2]:
+                self.names |= {n.value for n in m.findall(arg.value, m.Name())}
+
+
+def fp32_accumulator(source: str) -> str | None:
+    tree = parse(source)
+    if tree is None:
+        return None
+    operands = _DotOperands()
+    tree.visit(operands)
+    return run(source, _Fp32Accumulator(operands.names))
+
+
+class _IeeeDot(Transformer):
     def leave_Call(self, original, updated):
         if m.matches(updated.func, _tl("dot")):
             precision = _kwarg(updated, "input_precision")
@@ -168,7 +214,7 @@ class _IeeeDot(_Transformer):
         return updated
 
 
-class _RoundNearest(_Transformer):
+class _RoundNearest(Transformer):
     def leave_Arg(self, original, updated):
         if updated.keyword is not None and updated.keyword.value == "fp_downcast_rounding" \
                 and m.matches(updated.value, m.SimpleString('"rtz"') | m.SimpleString("'rtz'")):
@@ -177,7 +223,7 @@ class _RoundNearest(_Transformer):
         return updated
 
 
-class _MaxSubtraction(_Transformer):
+class _MaxSubtraction(Transformer):
     """In a kernel with tl.exp(x) and no tl.max: tl.exp(x) -> tl.exp(x - tl.max(x, axis=0))."""
 
     def __init__(self):
@@ -200,25 +246,7 @@ class _MaxSubtraction(_Transformer):
         return updated
 
 
-class _Log1p(_Transformer):
-    """tl.log(1 + x) -> Goldberg's log1p, accurate for tiny x (u = 1 + x; log(u) * x / (u - 1))."""
-
-    def leave_Call(self, original, updated):
-        if m.matches(updated.func, _tl("log")) and updated.args and isinstance(updated.args[0].value, cst.BinaryOperation):
-            expr = updated.args[0].value
-            if isinstance(expr.operator, cst.Add):
-                left, right = expr.left, expr.right
-                one = m.Integer("1") | m.Float("1.0") | m.Float("1.")
-                x = right if m.matches(left, one) else left if m.matches(right, one) else None
-                if x is not None:
-                    self.changed = True
-                    xs = _code(x)
-                    return cst.parse_expression(
-                        f"tl.where((1.0 + {xs}) == 1.0, {xs}, tl.log(1.0 + {xs}) * (({xs}) / ((1.0 + {xs}) - 1.0)))")
-        return updated
-
-
-class _TwoPassVariance(_Transformer):
+class _TwoPassVariance(Transformer):
     """tl.sum(x * x, axis) / n - mean * mean -> tl.sum(d * d, axis) / n with d = x - mean (masked)."""
 
     def __init__(self, masks: dict[str, str]):
@@ -246,16 +274,17 @@ class _TwoPassVariance(_Transformer):
         return updated
 
 
-class _LoadMasks(cst.CSTVisitor):
-    """name -> mask expression of `name = tl.load(..., mask=...)`."""
+class LoadMasks(cst.CSTVisitor):
+    """name -> mask expression of `name = tl.load(..., mask=...)` (also `tl.load(...).to(...)`)."""
 
     def __init__(self):
         self.masks: dict[str, str] = {}
 
     def visit_Assign(self, node):
         target = node.targets[0].target
-        if isinstance(target, cst.Name) and m.matches(node.value, m.Call(func=_tl("load"))):
-            mask = _kwarg(node.value, "mask")
+        loads = m.findall(node.value, m.Call(func=_tl("load")))
+        if isinstance(target, cst.Name) and len(loads) == 1:
+            mask = _kwarg(loads[0], "mask")
             if mask is not None:
                 self.masks[target.value] = _code(mask.value)
 
@@ -265,14 +294,14 @@ def two_pass_variance(source: str) -> str | None:
         tree = cst.parse_module(source)
     except cst.ParserSyntaxError:
         return None
-    finder = _LoadMasks()
+    finder = LoadMasks()
     tree.visit(finder)
     transformer = _TwoPassVariance(finder.masks)
     new = tree.visit(transformer)
     return new.code if transformer.changed else None
 
 
-class _NanPropagation(_Transformer):
+class _NanPropagation(Transformer):
     """tl.where(x > 0, x, 0) -> tl.where((x > 0) | (x != x), x, 0); tl.maximum(x, 0) likewise."""
 
     def leave_Call(self, original, updated):
@@ -296,46 +325,83 @@ _PREFIXES = ("offs_", "offsets_", "off_", "idx_", "index_", "rows_", "cols_", "o
 _ONE_D_BOUNDS = ("n_elements", "n", "N", "numel", "size", "n_cols", "num_elements")
 
 
-class _BoundaryMask(_Transformer):
-    """Floor-division grids -> triton.cdiv; tl.load / tl.store without mask -> masked by the
-    index variables their pointer uses (offs_m -> M, k -> K, ...), loads with other=0."""
+class _SiblingMasks(cst.CSTVisitor):
+    """Per kernel: the masks its masked loads and stores use, with the names in their pointers,
+    so an unmasked access can take the mask of a sibling that indexes the same way."""
 
     def __init__(self):
+        self.by_function: dict[str, list[tuple[set[str], str]]] = {}
+        self.current: list[str] = []
+
+    def visit_FunctionDef(self, node):
+        self.current.append(node.name.value)
+
+    def leave_FunctionDef(self, node):
+        self.current.pop()
+
+    def visit_Call(self, node):
+        if self.current and m.matches(node.func, _tl("load") | _tl("store")) and node.args:
+            mask = _kwarg(node, "mask")
+            if mask is not None:
+                names = {n.value for n in m.findall(node.args[0].value, m.Name())}
+                self.by_function.setdefault(self.current[-1], []).append((names, _code(mask.value)))
+
+
+class _BoundaryMask(Transformer):
+    """Floor-division launch grids -> triton.cdiv (assigned grids, lambda / meta[...] grids and
+    inline kernel[(...)] grids); tl.load / tl.store without mask -> the mask of a sibling access
+    that indexes the same way, else one built from the index variables their pointer uses
+    (offs_m -> M, k -> K, ...); loads get other=0."""
+
+    def __init__(self, siblings: dict[str, list[tuple[set[str], str]]]):
         super().__init__()
+        self.siblings = siblings
         self.params: list[list[str]] = []
+        self.functions: list[str] = []
+        self.grid_depth = 0
 
     def visit_FunctionDef(self, node):
         self.params.append([p.name.value for p in node.params.params])
+        self.functions.append(node.name.value)
 
     def leave_FunctionDef(self, original, updated):
         self.params.pop()
+        self.functions.pop()
         return updated
 
-    def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.FloorDivide) and self._in_grid:
-            self.changed = True
-            return cst.parse_expression(f"triton.cdiv({_code(updated.left)}, {_code(updated.right)})")
-        return updated
+    @staticmethod
+    def _is_grid_assign(node) -> bool:
+        target = node.targets[0].target
+        return isinstance(target, cst.Name) and "grid" in target.value
 
-    _in_grid = False
+    @staticmethod
+    def _is_launch(node) -> bool:
+        """kernel[(M // BLOCK_M, ...)] or kernel[grid_expression]: a subscript of a name by a tuple."""
+        return isinstance(node.value, cst.Name) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+            and isinstance(node.slice[0].slice.value, cst.Tuple)
 
     def visit_Assign(self, node):
-        target = node.targets[0].target
-        self._in_grid = isinstance(target, cst.Name) and "grid" in target.value
+        if self._is_grid_assign(node):
+            self.grid_depth += 1
 
     def leave_Assign(self, original, updated):
-        self._in_grid = False
+        if self._is_grid_assign(original):
+            self.grid_depth -= 1
         return updated
 
     def visit_Subscript(self, node):
-        # an inline launch grid: kernel[(M // BLOCK_M, ...)](...)
-        if isinstance(node.value, cst.Name) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
-                and isinstance(node.slice[0].slice.value, cst.Tuple):
-            self._in_grid = True
+        if self._is_launch(node):
+            self.grid_depth += 1
 
     def leave_Subscript(self, original, updated):
-        if self._in_grid and isinstance(updated.value, cst.Name):
-            self._in_grid = False
+        if self._is_launch(original):
+            self.grid_depth -= 1
+        return updated
+
+    def leave_BinaryOperation(self, original, updated):
+        if isinstance(updated.operator, cst.FloorDivide) and self.grid_depth > 0:
+            self.changed = True
+            return cst.parse_expression(f"triton.cdiv({_code(updated.left)}, {_code(updated.right)})")
         return updated
 
     def _bound(self, name: str) -> str | None:
@@ -351,7 +417,16 @@ class _BoundaryMask(_Transformer):
                     return bound
         return None
 
+    def _sibling_mask(self, pointer) -> str | None:
+        names = {n.value for n in m.findall(pointer, m.Name())}
+        known = self.siblings.get(self.functions[-1], []) if self.functions else []
+        best = max(known, key=lambda entry: len(entry[0] & names), default=None)
+        return best[1] if best is not None and best[0] & names else None
+
     def _mask_for(self, pointer) -> str | None:
+        sibling = self._sibling_mask(pointer)
+        if sibling is not None:
+            return sibling
         terms, seen = [], set()
         for sub in m.findall(pointer, m.Subscript(value=m.Name())):
             name = sub.value.value
@@ -363,11 +438,11 @@ class _BoundaryMask(_Transformer):
         if not terms:
             names = {n.value for n in m.findall(pointer, m.Name())}
             params = self.params[-1] if self.params else []
-            for name in names:
+            for name in sorted(names):
                 if name in params:
                     continue
-                bound = next((b for b in _ONE_D_BOUNDS if b in params), None)
-                if bound and name.startswith(("off", "idx", "i")):
+                bound = self._bound(name) or next((b for b in _ONE_D_BOUNDS if b in params), None)
+                if bound and name.startswith(("off", "idx", "i", "col", "row")):
                     terms.append(f"({name} < {bound})")
                     break
         return " & ".join(terms) if terms else None
@@ -382,13 +457,25 @@ class _BoundaryMask(_Transformer):
             return updated
         self.changed = True
         call = _with_kwarg(updated, "mask", cst.parse_expression(mask))
-        return _with_kwarg(call, "other", cst.parse_expression("0.0")) if is_load else call
+        return _with_kwarg(call, "other", cst.parse_expression("0.0")) if is_load and _kwarg(updated, "other") is None else call
+
+
+def boundary_mask(source: str) -> str | None:
+    try:
+        tree = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return None
+    siblings = _SiblingMasks()
+    tree.visit(siblings)
+    transformer = _BoundaryMask(siblings.by_function)
+    new = tree.visit(transformer)
+    return new.code if transformer.changed and new.code != source else None
 
 
 # --- forward-level rewrites ----------------------------------------------------------------------
 
 
-class _FreshOutput(_Transformer):
+class _FreshOutput(Transformer):
     """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`."""
 
     def __init__(self):
@@ -421,7 +508,7 @@ class _FreshOutput(_Transformer):
         return updated
 
 
-class _SwapStrides(_Transformer):
+class _SwapStrides(Transformer):
     """`t.stride(1), t.stride(0)` passed in that order -> `t.stride(0), t.stride(1)`."""
 
     def leave_Call(self, original, updated):
@@ -434,7 +521,7 @@ class _SwapStrides(_Transformer):
         return updated.with_changes(args=args)
 
 
-class _ZerosOutput(_Transformer):
+class _ZerosOutput(Transformer):
     def leave_Call(self, original, updated):
         if m.matches(updated.func, m.Attribute(value=m.Name("torch"), attr=m.Name("empty") | m.Name("empty_like"))):
             self.changed = True
@@ -443,22 +530,29 @@ class _ZerosOutput(_Transformer):
         return updated
 
 
-def patch(fix: str, source: str) -> str | None:
-    """The candidate with `fix` applied, or None when the fix found nothing to change."""
-    if fix == "kahan_summation":
-        return kahan(source)
-    if fix == "stable_formula":
-        return _run(source, _Log1p()) or two_pass_variance(source)
-    transformers = {
-        "fp32_accumulator": _Fp32Accumulator,
-        "ieee_dot_precision": _IeeeDot,
-        "cast_round_mode_rint": _RoundNearest,
-        "max_subtraction": _MaxSubtraction,
-        "nan_propagation": _NanPropagation,
-        "boundary_mask": _BoundaryMask,
-        "do_not_mutate_inputs": _FreshOutput,
-        "fix_layout": _SwapStrides,
-        "initialize_output": _ZerosOutput,
-    }
-    factory = transformers.get(fix)
-    return _run(source, factory()) if factory else None
+def ieee_dot(source: str) -> str | None:
+    return run(source, _IeeeDot())
+
+
+def round_to_nearest(source: str) -> str | None:
+    return run(source, _RoundNearest())
+
+
+def max_subtraction(source: str) -> str | None:
+    return run(source, _MaxSubtraction())
+
+
+def nan_propagation(source: str) -> str | None:
+    return run(source, _NanPropagation())
+
+
+def fresh_output(source: str) -> str | None:
+    return run(source, _FreshOutput())
+
+
+def swap_strides(source: str) -> str | None:
+    return run(source, _SwapStrides())
+
+
+def zeros_output(source: str) -> str | None:
+    return run(source, _ZerosOutput())

@@ -46,6 +46,15 @@ class Determinism(Model):
     note: str | None = None
 
 
+class OutOfBoundsWrite(Model):
+    """An output allocation whose guard margins were written: a store reached past its ends."""
+
+    seed: int
+    shape: list[int] = Field(description="Shape of the allocation the store overran.")
+    bytes_before: int = Field(description="Guard bytes changed before the first element.")
+    bytes_after: int = Field(description="Guard bytes changed after the last element.")
+
+
 class Checks(Model):
     """What the sandbox saw the candidate do (beyond the numbers)."""
 
@@ -53,6 +62,12 @@ class Checks(Model):
     kernels: dict[str, int] = Field(default_factory=dict, description="Launches per kernel name.")
     input_mutation: list[int] = Field(default_factory=list, description="Indices of inputs the forward changed.")
     poisoned_allocations: int = Field(0, description="Empty allocations filled with NaN (ints: a sentinel).")
+    input_guard: Literal["nan", "zero"] | None = Field(
+        None, description="What the margins around floating inputs held: NaN makes loads past an input's end show as NaN outputs."
+    )
+    out_of_bounds_writes: list[OutOfBoundsWrite] = Field(
+        default_factory=list, description="Stores past the ends of empty allocations (caught in guard margins): the run fails."
+    )
     determinism: Determinism | None = None
     torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")
 
