@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from tools.accuracy import run_accuracy
+from tools.compile import compile_kernel
 from tools.diagnosis import explain_failure
 from tools.models.accuracy import RunAccuracyRequest
+from tools.models.compile import CompileKernelRequest
 from tools.models.diagnosis import ExplainRequest
 
 KERNELS = Path(__file__).resolve().parent / "mutation_corpus" / "kernels"
@@ -62,3 +64,14 @@ def test_correct_kernel_passes_and_is_not_diagnosed(case):
     assert result.checks.kernel_launches > 0
     explained = explain_failure(ExplainRequest(run_id=result.run_id, heatmap=False))
     assert [d.pattern for d in explained.diagnoses if d.confidence >= FALSE_DIAGNOSIS_CONFIDENCE] == []
+
+
+@pytest.mark.parametrize("entry", MANIFEST, ids=[e["name"] for e in MANIFEST])
+def test_correct_kernel_compiles_for_sm90(entry):
+    """The interpreter accepts more than the compiler: the offline sm_90 front end must take every kernel,
+    so the corpus also runs on a GPU."""
+    folder = KERNELS / entry["name"]
+    result = compile_kernel(CompileKernelRequest(candidate=str(folder / "candidate.py"),
+                                                 reference=str(folder / "reference.py"), backend="cpu"))
+    assert result.ok, result.summary
+    assert result.kernels and all(k.compiled for k in result.kernels)
