@@ -45,6 +45,13 @@ POISON_BITS = {
 }
 
 
+def integer_sentinel(dtype: torch.dtype) -> int | None:
+    """The value empty integer allocations are filled with (None: bool and non-integer dtypes)."""
+    if dtype == torch.bool or dtype.is_floating_point or dtype.is_complex:
+        return None
+    return 0xAB if dtype == torch.uint8 else int(torch.iinfo(dtype).min)
+
+
 def poison_(t: torch.Tensor) -> None:
     if t.dtype in POISON_BITS:
         view_dtype, bits = POISON_BITS[t.dtype]
@@ -54,12 +61,8 @@ def poison_(t: torch.Tensor) -> None:
             t.fill_(float("nan"))
     elif t.is_floating_point() or t.is_complex():
         t.fill_(float("nan"))
-    elif t.dtype == torch.bool:
-        return
-    elif t.dtype == torch.uint8:
-        t.fill_(0xAB)
-    else:
-        t.fill_(torch.iinfo(t.dtype).min)
+    elif integer_sentinel(t.dtype) is not None:
+        t.fill_(integer_sentinel(t.dtype))
 
 
 class LaunchRecorder:

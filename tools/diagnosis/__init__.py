@@ -105,6 +105,7 @@ def run_experiments(ctx: context.RunContext, facts: source.SourceFacts, diagnose
     """Every applicable registered experiment, within the budget; their findings applied to `diagnoses`."""
     runner = TrialRunner(ctx, budget_s, cancel, report=lambda label: report(0.5, f"experiment: {label}"))
     outcomes = []
+    refuted: set[str] = set()  # what an earlier experiment refuted stays refuted: a later one may not re-find it
     for exp in EXPERIMENTS.values():
         try:
             result = exp.fn(ctx, runner, facts, diagnoses)
@@ -114,8 +115,10 @@ def run_experiments(ctx: context.RunContext, facts: source.SourceFacts, diagnose
             break
         if result is None:
             continue
-        diagnoses.extend(result.found)
+        result.outcome.confirms = [p for p in result.outcome.confirms if p not in refuted]
+        diagnoses.extend(d for d in result.found if d.pattern not in refuted)
         _apply(diagnoses, result.outcome)
+        refuted.update(result.outcome.refutes)
         outcomes.append(result.outcome)
     return outcomes
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from sandbox.harness.hooks import POISON_BITS
+from sandbox.harness.hooks import POISON_BITS, integer_sentinel
 from tools.compare import CompareInputError, compare_tensors
 from tools.compare.options import CompareOptions
 from tools.compare.outputs import normalize_outputs
@@ -73,11 +73,17 @@ class OutputData:
         return self.neutral.bias.cpu_toward_zero_fraction if self.neutral.bias else None
 
     def unwritten(self) -> torch.Tensor:
-        """Elements still holding the poison bit pattern: never written by the candidate."""
-        if self.actual is None or self.actual.dtype not in POISON_BITS:
+        """Elements still holding the poison: never written by the candidate. Floats: the poison's
+        NaN payload; integers: the sentinel, where the golden is another value."""
+        if self.actual is None:
             return torch.zeros(0, dtype=torch.bool)
-        view_dtype, bits = POISON_BITS[self.actual.dtype]
-        return self.actual.contiguous().view(view_dtype) == torch.tensor(bits, dtype=view_dtype)
+        if self.actual.dtype in POISON_BITS:
+            view_dtype, bits = POISON_BITS[self.actual.dtype]
+            return self.actual.contiguous().view(view_dtype) == torch.tensor(bits, dtype=view_dtype)
+        sentinel = integer_sentinel(self.actual.dtype)
+        if sentinel is None or self.golden.shape != self.actual.shape:
+            return torch.zeros(0, dtype=torch.bool)
+        return (self.actual == sentinel) & (self.golden.to(torch.float64) != sentinel)
 
     def as_2d(self, t: torch.Tensor) -> torch.Tensor:
         if t.dim() == 0:

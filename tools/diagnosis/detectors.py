@@ -91,6 +91,11 @@ def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
             out.insert(0, Diagnosis(pattern="boundary_mask_error", confidence=0.85,
                                     summary="an invalid memory access: a tl.load or tl.store reached outside its tensor (a missing mask or a grid larger than the data)",
                                     evidence=evidence, suggested_fixes=["boundary_mask"]))
+            if facts.swapped_strides:  # rows walked with the column stride also leave the tensor
+                out.insert(1, Diagnosis(pattern="layout_mismatch", confidence=0.6,
+                                        summary=f"strides passed as (stride(1), stride(0)) at {_lines(facts.swapped_strides)}: "
+                                                "walking rows with the column stride leaves the tensor",
+                                        evidence={"swapped_strides": _lines(facts.swapped_strides)}, suggested_fixes=["fix_layout"]))
         return out
     pattern = "compile_error" if result.verdict == "compile_error" else "runtime_error"
     return [Diagnosis(pattern=pattern, confidence=0.95, summary=f"{error.type}: {error.message.splitlines()[0]}{where}",
@@ -303,6 +308,25 @@ def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
     if abs(scale - 1) <= 1e-3 or residual > 2 * eps or residual * 30 > unscaled:
         return None
     return scale
+
+
+@detector("source_suspects", ("boundary_mask_error", "layout_mismatch"), only_failed=True)
+def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Constructs in the candidate that can cause a failure without a symptom of their own:
+    hypotheses of low confidence for the patch trial to confirm or leave (never on a pass)."""
+    out = []
+    if facts.unmasked_loads or facts.unmasked_stores:
+        lines = _lines(facts.unmasked_loads + facts.unmasked_stores)
+        out.append(Diagnosis(pattern="boundary_mask_error", confidence=0.45, seed=o.seed, output=o.name,
+                             summary=f"tl.load / tl.store without a mask ({lines}): a partial last block reads or writes past "
+                                     "the data (within a tensor that is the next row's elements)",
+                             evidence={"unmasked": lines}, suggested_fixes=["boundary_mask"]))
+    if facts.swapped_strides:
+        out.append(Diagnosis(pattern="layout_mismatch", confidence=0.45, seed=o.seed, output=o.name,
+                             summary=f"strides passed as (stride(1), stride(0)) ({_lines(facts.swapped_strides)}): "
+                                     "rows and columns may be swapped",
+                             evidence={"swapped_strides": _lines(facts.swapped_strides)}, suggested_fixes=["fix_layout"]))
+    return out
 
 
 @detector("integer_rounding", ("rounding_mode_bias",), only_failed=True, proof=True)

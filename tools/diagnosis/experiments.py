@@ -131,6 +131,63 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     return Result(ExperimentOutcome(id="margin_fill", question=_question("margin_fill"), trials=summaries, finding=finding))
 
 
+# --- logic or rounding ---------------------------------------------------------------------------------
+
+PRECISION_PATTERNS = ("low_precision_accumulation", "large_k_accumulation_drift", "reduced_precision_dot", "rounding_mode_bias",
+                      "small_value_outliers", "cancellation_error", "threshold_too_strict")
+
+
+def _signs(seed: int):
+    """Inputs replaced by random -1, 0, +1: every product is exact and every sum exact while it
+    stays below 2^11 (fp16's integer range), so no rounding error of the kernel survives."""
+    generator = torch.Generator().manual_seed(seed % 2**63)
+
+    def transform(t: torch.Tensor) -> torch.Tensor:
+        return torch.randint(-1, 2, t.shape, generator=generator).to(t.dtype)
+    return transform
+
+
+@experiment("exact_inputs", "does the error survive inputs on which the arithmetic is exact (random -1, 0, +1)?",
+            tests=(*PRECISION_PATTERNS, "formula_error", "layout_mismatch"))
+def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    target = _target(ctx, diagnoses)
+    if target is None or not _float_inputs(ctx) or not target.actual.is_floating_point():
+        return None
+    if any(d.output == target.name and d.tested == "confirmed" for d in diagnoses):
+        return None  # already explained by an experiment
+    trial = runner.run("inputs replaced by random -1, 0, +1 (exact arithmetic)", _signs(ctx.primary_seed or 0))
+    summaries = [TrialSummary(label="the run", ran=True, passed=False, mere=target.neutral.mere, mare=target.neutral.mare,
+                              cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None),
+                 _summary(trial, target.name)]
+    r = trial.neutral.get(target.name) if trial.ok else None
+    if r is None or _saturated(trial, target.name):
+        return Result(ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries,
+                                        finding=f"inconclusive: {trial.error or 'the trial output is not comparable'}"))
+    if trial.passed:
+        finding = "with exact arithmetic the output passes: the failure comes from rounding or range, not from the logic"
+        return Result(ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries, finding=finding,
+                                        refutes=["layout_mismatch"]))
+    mere, cpu = _mere(r.mere), _mere(r.cpu_control.mere) if r.cpu_control else 0.0
+    threshold = float(r.threshold or 0)
+    if mere < 10 * max(cpu, threshold / 10):
+        return Result(ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries,
+                                        finding="inconclusive: with exact arithmetic the output fails narrowly"))
+    finding = (f"with exact arithmetic the output still fails (MERE {mere:.3g}, CPU control {cpu:.3g}): no rounding explains it; "
+               "the kernel computes something else (indexing, offsets, strides, masks or the formula)")
+    outcome = ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries, finding=finding,
+                                refutes=[*PRECISION_PATTERNS, "inf_overflow"])
+    found = []
+    explained = any(d.output in (target.name, None) and d.tested != "refuted" and d.pattern not in PRECISION_PATTERNS
+                    and (d.confidence >= 0.5 or d.tested != "untested") for d in diagnoses)
+    if not explained:
+        found.append(Diagnosis(pattern="formula_error", confidence=0.8, seed=target.seed, output=target.name,
+                               summary="the kernel computes a different function: " + finding.split(": ", 1)[1].split("; ", 1)[1]
+                                       + "; compare its indexing and formula with the reference",
+                               evidence={"experiment": "exact_inputs", "mere_exact_inputs": mere, "cpu_mere_exact_inputs": cpu},
+                               suggested_fixes=["fix_formula"], tested="confirmed", experiment=finding))
+    return Result(outcome, found)
+
+
 # --- magnitude ---------------------------------------------------------------------------------------------
 
 
@@ -183,14 +240,18 @@ def _magnitude_finding(trials: list[tuple[int, Trial]], target: OutputData, fact
     base = _mere(target.neutral.mere)
 
     def fixed(t: Trial) -> bool:
+        """The failure is gone: the normal range passes (small-value / cancellation counts may
+        still differ: they see the rest of a smaller error), no NaN/Inf, and the error fell."""
+        r = t.neutral[target.name]
         trial_bad = _trial_nonfinite(t, target.name)
-        error_gone = base > 0 and _mere(t.neutral[target.name].mere) * SAME_ERROR_FACTOR <= base
+        error_gone = base > 0 and _mere(r.mere) * SAME_ERROR_FACTOR <= base
         nonfinite_gone = nonfinite > 0 and trial_bad is not None and int(trial_bad.sum()) == 0
-        return t.passed and (error_gone or nonfinite_gone)
+        normal_ok = r.dimensions.normal_range is not False and r.dimensions.nan_positions is not False
+        return normal_ok and (trial_bad is None or int(trial_bad.sum()) == 0) and (error_gone or nonfinite_gone)
 
     down = [k for k, t in ran if k < 0 and fixed(t)]
     up = [k for k, t in ran if k > 0 and fixed(t)]
-    same = [k for k, t in ran if not t.passed and base > 0
+    same = [k for k, t in ran if not fixed(t) and base > 0
             and 1 / SAME_ERROR_FACTOR <= _mere(t.neutral[target.name].mere) / base <= SAME_ERROR_FACTOR]
     if down and not up:
         what = "the Inf/NaN vanish and the output passes" if nonfinite else "the output passes"
@@ -301,3 +362,43 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     refutes = ["cancellation_error"] if centred.ok and shifted.ok and not centred.passed else []
     return Result(ExperimentOutcome(id="input_offset", question=_question("input_offset"), trials=summaries, finding=finding,
                                     refutes=refutes))
+
+
+# --- intervention: the fix itself ---------------------------------------------------------------------
+
+MAX_PATCH_TRIALS = 3
+
+
+@experiment("patch_trial", "does the fix of a hypothesis, applied to the candidate, make it pass (an intervention)?",
+            tests=("boundary_mask_error", "layout_mismatch", "low_precision_accumulation", "inf_overflow", "rounding_mode_bias",
+                   "cancellation_error", "small_value_outliers", "nan_mismatch", "formula_error", "large_k_accumulation_drift",
+                   "reduced_precision_dot", "all_zero_output", "unwritten_output"))
+def patch_trial(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    from tools.fixes.registry import FIXES  # the fixes use diagnosis: imported at call time
+
+    if ctx.result.verdict != "fail" or any(d.tested in ("confirmed", "proven") for d in diagnoses):
+        return None
+    tried: list[tuple[Diagnosis, str, Trial]] = []
+    seen: set[str] = set()
+    for d in sorted((d for d in diagnoses if d.tested == "untested"), key=lambda d: -d.confidence):
+        for fix in d.suggested_fixes:
+            patched = FIXES[fix].patch(ctx.source) if fix in FIXES and fix not in seen else None
+            seen.add(fix)
+            if patched is None or len(tried) >= MAX_PATCH_TRIALS:
+                continue
+            tried.append((d, fix, runner.run(f"candidate patched with {fix}", candidate=patched, inputs_key="as run")))
+            if tried[-1][2].passed:
+                break
+        if tried and tried[-1][2].passed:
+            break
+    if not tried:
+        return None
+    summaries = [_summary(t, d.output or next(iter(t.neutral), "output")) for d, _, t in tried]
+    winner = next(((d, fix) for d, fix, t in tried if t.passed), None)
+    if winner is None:
+        return Result(ExperimentOutcome(id="patch_trial", question=_question("patch_trial"), trials=summaries,
+                                        finding=f"no tried fix ({', '.join(f for _, f, _ in tried)}) makes the candidate pass"))
+    d, fix = winner
+    finding = f"the candidate patched with {fix} passes on the same inputs: {d.pattern} is the cause"
+    return Result(ExperimentOutcome(id="patch_trial", question=_question("patch_trial"), trials=summaries, finding=finding,
+                                    confirms=[d.pattern]))

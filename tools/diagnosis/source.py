@@ -23,6 +23,7 @@ class SourceFacts:
     unmasked_stores: list[int] = field(default_factory=list)  # tl.store without mask
     float_to_int_cast: list[int] = field(default_factory=list)  # x.to(tl.int8) and friends: truncates toward zero
     eps_outside_sqrt: list[int] = field(default_factory=list)  # tl.sqrt(v) + eps, where sqrt(v + eps) is usual
+    swapped_strides: list[int] = field(default_factory=list)  # t.stride(1), t.stride(0) passed in that order
     exp_without_max: list[int] = field(default_factory=list)
     atomic_add: list[int] = field(default_factory=list)
     log_one_plus: list[int] = field(default_factory=list)
@@ -123,6 +124,10 @@ def analyze(source: str) -> SourceFacts:
                 left_streamed = any(isinstance(n, ast.Name) and n.id in squares for n in ast.walk(node.left))
                 if (left_sums_square or left_streamed) and _is_square(node.right):
                     facts.one_pass_variance.append(node.lineno)
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        codes = [ast.unparse(a) for a in call.args]
+        if any(a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10] for a, b in zip(codes, codes[1:])):
+            facts.swapped_strides.append(call.lineno)
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
     return facts

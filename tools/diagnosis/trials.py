@@ -77,6 +77,7 @@ class TrialRunner:
         self.cancel = cancel
         self.report = report or (lambda _message: None)
         self.trials: list[Trial] = []
+        self._references: dict[str, object] = {}  # reference jobs by the inputs they ran on
         task = ctx.task
         self.backend = resolve_backend(task.get("backend_resolved") or task.get("backend") or "auto")
         self.options = goldens.input_options(task.get("dtype"), task.get("value_range"), task.get("input_profile", "task"))
@@ -90,14 +91,15 @@ class TrialRunner:
     def remaining_s(self) -> float:
         return self.deadline - time.monotonic()
 
-    def run(self, label: str, transform: InputTransform | None = None, guard_fill: str | None = "nan") -> Trial:
-        """Reference and candidate on the primary seed's inputs, transformed; raises
-        TrialBudgetExceeded when no time is left or the caller cancelled."""
+    def run(self, label: str, transform: InputTransform | None = None, guard_fill: str | None = "nan",
+            candidate: str | None = None, inputs_key: str | None = None) -> Trial:
+        """Reference and candidate (or a patched `candidate` source) on the primary seed's inputs,
+        transformed; raises TrialBudgetExceeded when no time is left or the caller cancelled."""
         if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
             raise TrialBudgetExceeded(label)
         self.report(label)
         started = time.perf_counter()
-        trial = self._run(label, transform, guard_fill)
+        trial = self._run(label, transform, guard_fill, candidate or self.ctx.source, inputs_key or label)
         trial.seconds = time.perf_counter() - started
         self.trials.append(trial)
         return trial
@@ -114,18 +116,25 @@ class TrialRunner:
             return None, f"{error.type}: {error.message}"[:300]
         return job, None
 
-    def _run(self, label: str, transform: InputTransform | None, guard_fill: str | None) -> Trial:
-        stored = self.ctx.inputs_of(self.seed)
-        if stored is None:
-            return Trial(label, ok=False, error="the run kept no inputs for this seed")
-        inputs = tree_map(_floats(transform), stored)
+    def _reference(self, transform: InputTransform | None, key: str):
+        """The reference job on the transformed inputs (one per distinct inputs: `key`)."""
+        if key not in self._references:
+            stored = self.ctx.inputs_of(self.seed)
+            if stored is None:
+                return None, "the run kept no inputs for this seed"
+            task = self.ctx.task
+            self._references[key] = self._job("reference", {"reference.py": task.get("reference", "")},
+                                              {"reference.py": task.get("reference_name") or "reference.py"}, self.options,
+                                              {"s0/inputs": tree_map(_floats(transform), stored)})
+        return self._references[key]
+
+    def _run(self, label: str, transform: InputTransform | None, guard_fill: str | None, candidate: str, key: str) -> Trial:
         task = self.ctx.task
-        ref, error = self._job("reference", {"reference.py": task.get("reference", "")},
-                               {"reference.py": task.get("reference_name") or "reference.py"}, self.options, {"s0/inputs": inputs})
+        ref, error = self._reference(transform, key)
         if ref is None:
             return Trial(label, ok=False, error=f"reference: {error}")
         given = {"s0/init": ref.values.get("s0/init"), "s0/inputs": ref.values.get("s0/inputs")}
-        cand, error = self._job("candidate", {"candidate.py": self.ctx.source},
+        cand, error = self._job("candidate", {"candidate.py": candidate},
                                 {"candidate.py": task.get("candidate_name") or "candidate.py"},
                                 self.options | {"determinism": False, "poison": True, "guard_fill": guard_fill}, given)
         if cand is None:

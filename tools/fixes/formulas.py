@@ -72,13 +72,14 @@ class _RoundBeforeIntCast(Transformer):
             return updated
         value = updated.func.value
         code = _code(value)
-        if ROUND_MAGIC in code or "rint" in code or "round" in code:
+        rounding_calls = m.findall(value, m.Call(func=m.Attribute(attr=m.Name("rint") | m.Name("round") | m.Name("nearbyint"))
+                                                 | m.Name("rint") | m.Name("round")))
+        if ROUND_MAGIC in code or rounding_calls:
             return updated
         self.changed = True
         rounded = cst.parse_expression(
             f"tl.where(tl.abs({code}) < 4194304.0, (({code}) + {ROUND_MAGIC}) - {ROUND_MAGIC}, {code})")
-        return updated.with_changes(func=updated.func.with_changes(value=cst.ParenthesizedExpression(rounded)
-                                                                   if not isinstance(rounded, cst.Call) else rounded))
+        return updated.with_changes(func=updated.func.with_changes(value=rounded))
 
 
 # --- streaming one-pass variance -> two passes ------------------------------------------------------------

@@ -326,18 +326,70 @@ _ONE_D_BOUNDS = ("n_elements", "n", "N", "numel", "size", "n_cols", "num_element
 
 
 class _SiblingMasks(cst.CSTVisitor):
-    """Per kernel: the masks its masked loads and stores use, with the names in their pointers,
-    so an unmasked access can take the mask of a sibling that indexes the same way."""
+    """Per kernel: the masks its masked loads and stores use, with the names their pointers are
+    built from (through the kernel's assignments), so an unmasked access can take the mask of a
+    sibling that indexes the same way."""
 
     def __init__(self):
         self.by_function: dict[str, list[tuple[set[str], str]]] = {}
+        self.derived: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
+        self.definitions: dict[str, dict[str, cst.BaseExpression]] = {}  # kernel -> name -> its (first) value
+        self.exact: dict[str, dict[str, tuple[str, str | None]]] = {}  # kernel -> pointer code -> (mask, other)
+        self.terms: dict[str, list[cst.BaseExpression]] = {}  # kernel -> every mask expression
         self.current: list[str] = []
 
     def visit_FunctionDef(self, node):
         self.current.append(node.name.value)
+        self.derived.setdefault(node.name.value, {})
 
     def leave_FunctionDef(self, node):
         self.current.pop()
+
+    def visit_Assign(self, node):
+        target = node.targets[0].target
+        if self.current and isinstance(target, cst.Name):
+            self.derived[self.current[-1]].setdefault(target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
+            self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
+
+    def bounds(self, function: str) -> dict[tuple[str, str], str]:
+        """(index variable, subscript) -> the bound its masks compare it with: `offs_m[:, None] < M`
+        gives ("offs_m", "[:, None]") -> "M"; a mask variable is read through its definition."""
+        found: dict[tuple[str, str], str] = {}
+        definitions = self.definitions.get(function, {})
+
+        def walk(expr, depth=0):
+            if isinstance(expr, cst.Name) and expr.value in definitions and depth < 3:
+                walk(definitions[expr.value], depth + 1)
+            elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+                walk(expr.left, depth)
+                walk(expr.right, depth)
+            elif isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                    and isinstance(expr.comparisons[0].operator, cst.LessThan):
+                left, bound = expr.left, _code(expr.comparisons[0].comparator)
+                if isinstance(left, cst.Subscript) and isinstance(left.value, cst.Name):
+                    found.setdefault((left.value.value, _code(left).removeprefix(left.value.value)), bound)
+                    found.setdefault((left.value.value, "*"), bound)
+                elif isinstance(left, cst.Name):
+                    found.setdefault((left.value, ""), bound)
+                    found.setdefault((left.value, "*"), bound)
+
+        for mask in self.terms.get(function, []):
+            walk(mask)
+        return found
+
+    def visit_AugAssign(self, node):  # X += row * stride
+        if self.current and isinstance(node.target, cst.Name):
+            self.derived[self.current[-1]].setdefault(node.target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
+
+    def expand(self, function: str, names: set[str]) -> set[str]:
+        """The names and, transitively, the names their kernel-local definitions use."""
+        derived, seen, todo = self.derived.get(function, {}), set(), list(names)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(derived.get(name, ()))
+        return seen
 
     def visit_Call(self, node):
         if self.current and m.matches(node.func, _tl("load") | _tl("store")) and node.args:
@@ -345,6 +397,41 @@ class _SiblingMasks(cst.CSTVisitor):
             if mask is not None:
                 names = {n.value for n in m.findall(node.args[0].value, m.Name())}
                 self.by_function.setdefault(self.current[-1], []).append((names, _code(mask.value)))
+                other = _kwarg(node, "other")
+                self.exact.setdefault(self.current[-1], {}).setdefault(
+                    _code(node.args[0].value), (_code(mask.value), _code(other.value) if other is not None else None))
+                self.terms.setdefault(self.current[-1], []).append(mask.value)
+
+    def index_vars(self, function: str, expr) -> set[str]:
+        """The kernel-local names defined from a tl.arange that `expr` is built from."""
+        definitions = self.definitions.get(function, {})
+        names = self.expand(function, {n.value for n in m.findall(expr, m.Name())})
+        return {n for n in names if n in definitions and m.findall(definitions[n], m.Call(func=_tl("arange")))}
+
+    def mask_variable(self, function: str, pointer) -> str | None:
+        """A kernel-local mask variable (`mask = offs < n`) over exactly the pointer's index variables."""
+        wanted = self.index_vars(function, pointer)
+        if not wanted:
+            return None
+        for name, value in self.definitions.get(function, {}).items():
+            if "mask" in name.lower() and m.findall(value, m.Comparison()) and self.index_vars(function, value) == wanted:
+                return name
+        return None
+
+    def is_vector(self, function: str, pointer) -> bool:
+        """Does the pointer index with a tl.arange (directly or through the kernel's names)? A
+        scalar access (one element per program) needs no mask."""
+        if m.findall(pointer, m.Call(func=_tl("arange"))):
+            return True
+        definitions = self.definitions.get(function, {})
+        for name in self.expand(function, {n.value for n in m.findall(pointer, m.Name())}):
+            value = definitions.get(name)
+            if value is not None and m.findall(value, m.Call(func=_tl("arange"))):
+                return True
+        return False
+
+    def resolved(self) -> dict[str, list[tuple[set[str], str]]]:
+        return {fn: [(self.expand(fn, names), mask) for names, mask in entries] for fn, entries in self.by_function.items()}
 
 
 class _BoundaryMask(Transformer):
@@ -353,12 +440,15 @@ class _BoundaryMask(Transformer):
     that indexes the same way, else one built from the index variables their pointer uses
     (offs_m -> M, k -> K, ...); loads get other=0."""
 
-    def __init__(self, siblings: dict[str, list[tuple[set[str], str]]]):
+    def __init__(self, siblings: _SiblingMasks, reduced: dict[str, str]):
         super().__init__()
-        self.siblings = siblings
+        self.scan = siblings
+        self.siblings = siblings.resolved()
+        self.reduced = reduced  # name -> the identity of the reduction it feeds (max: -inf, min: +inf)
         self.params: list[list[str]] = []
         self.functions: list[str] = []
         self.grid_depth = 0
+        self.assigning: str | None = None
 
     def visit_FunctionDef(self, node):
         self.params.append([p.name.value for p in node.params.params])
@@ -383,10 +473,13 @@ class _BoundaryMask(Transformer):
     def visit_Assign(self, node):
         if self._is_grid_assign(node):
             self.grid_depth += 1
+        target = node.targets[0].target
+        self.assigning = target.value if isinstance(target, cst.Name) else None
 
     def leave_Assign(self, original, updated):
         if self._is_grid_assign(original):
             self.grid_depth -= 1
+        self.assigning = None
         return updated
 
     def visit_Subscript(self, node):
@@ -418,12 +511,54 @@ class _BoundaryMask(Transformer):
         return None
 
     def _sibling_mask(self, pointer) -> str | None:
-        names = {n.value for n in m.findall(pointer, m.Name())}
-        known = self.siblings.get(self.functions[-1], []) if self.functions else []
+        if not self.functions:
+            return None
+        names = self.scan.expand(self.functions[-1], {n.value for n in m.findall(pointer, m.Name())})
+        params = set(self.params[-1]) if self.params else set()
+        names -= params  # shared base pointers and strides say nothing about the indexing
+        known = [(n - params, mask) for n, mask in self.siblings.get(self.functions[-1], [])]
         best = max(known, key=lambda entry: len(entry[0] & names), default=None)
         return best[1] if best is not None and best[0] & names else None
 
-    def _mask_for(self, pointer) -> str | None:
+    def _term_mask(self, pointer) -> str | None:
+        """The mask rebuilt per index variable from the bounds sibling masks use for it: each
+        subscripted index (offs_m[:, None]) or plain offset name in the pointer, followed through
+        the kernel's own definition of the pointer, needs a known bound."""
+        function = self.functions[-1]
+        bounds = self.scan.bounds(function)
+        definitions = self.scan.definitions.get(function, {})
+        expr = pointer
+        if isinstance(expr, cst.Name) and expr.value in definitions:
+            expr = definitions[expr.value]
+        terms = []
+        subscripts = m.findall(expr, m.Subscript(value=m.Name()))
+        for sub in subscripts:
+            name, index = sub.value.value, _code(sub).removeprefix(sub.value.value)
+            bound = bounds.get((name, index)) or bounds.get((name, "*"))
+            if bound is None:
+                return None
+            terms.append(f"({_code(sub)} < {bound})")
+        if not subscripts:
+            names = [n.value for n in m.findall(expr, m.Name()) if (n.value, "*") in bounds]
+            terms = [f"({n} < {bounds.get((n, '')) or bounds[(n, '*')]})" for n in dict.fromkeys(names)]
+        return " & ".join(dict.fromkeys(terms)) if terms else None
+
+    def _mask_for(self, pointer) -> tuple[str | None, str | None]:
+        """(mask, other): a sibling's on the very same pointer, else rebuilt from the bounds
+        sibling masks use per index variable, else a whole sibling mask, else from names."""
+        if self.functions:
+            exact = self.scan.exact.get(self.functions[-1], {}).get(_code(pointer))
+            if exact is not None:
+                return exact
+            variable = self.scan.mask_variable(self.functions[-1], pointer)
+            if variable is not None:
+                return variable, None
+            rebuilt = self._term_mask(pointer)
+            if rebuilt is not None:
+                return rebuilt, None
+        return self._named_mask(pointer), None
+
+    def _named_mask(self, pointer) -> str | None:
         sibling = self._sibling_mask(pointer)
         if sibling is not None:
             return sibling
@@ -439,7 +574,7 @@ class _BoundaryMask(Transformer):
             names = {n.value for n in m.findall(pointer, m.Name())}
             params = self.params[-1] if self.params else []
             for name in sorted(names):
-                if name in params:
+                if name in params or name.endswith(("ptr", "ptrs")):
                     continue
                 bound = self._bound(name) or next((b for b in _ONE_D_BOUNDS if b in params), None)
                 if bound and name.startswith(("off", "idx", "i", "col", "row")):
@@ -452,12 +587,18 @@ class _BoundaryMask(Transformer):
         is_store = m.matches(updated.func, _tl("store"))
         if not (is_load or is_store) or _kwarg(updated, "mask") is not None or len(updated.args) > (1 if is_load else 2):
             return updated
-        mask = self._mask_for(updated.args[0].value)
+        if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
+            return updated
+        mask, other = self._mask_for(updated.args[0].value)
         if mask is None:
             return updated
         self.changed = True
         call = _with_kwarg(updated, "mask", cst.parse_expression(mask))
-        return _with_kwarg(call, "other", cst.parse_expression("0.0")) if is_load and _kwarg(updated, "other") is None else call
+        if not is_load or _kwarg(updated, "other") is not None:
+            return call
+        # masked lanes must not win a max / min the value feeds: the reduction's identity, else 0
+        other = other or self.reduced.get(self.assigning or "", "0.0")
+        return _with_kwarg(call, "other", cst.parse_expression(other))
 
 
 def boundary_mask(source: str) -> str | None:
@@ -467,7 +608,14 @@ def boundary_mask(source: str) -> str | None:
         return None
     siblings = _SiblingMasks()
     tree.visit(siblings)
-    transformer = _BoundaryMask(siblings.by_function)
+    reduced = {}
+    for fns, identity in ((("max", "maximum"), '-float("inf")'), (("min", "minimum"), 'float("inf")')):
+        for fn in fns:
+            for call in m.findall(tree, m.Call(func=_tl(fn))):
+                for arg in call.args[: 1 if fn in ("max", "min") else 2]:
+                    if isinstance(arg.value, cst.Name):
+                        reduced[arg.value.value] = identity
+    transformer = _BoundaryMask(siblings, reduced)
     new = tree.visit(transformer)
     return new.code if transformer.changed and new.code != source else None
 
@@ -476,11 +624,28 @@ def boundary_mask(source: str) -> str | None:
 
 
 class _FreshOutput(Transformer):
-    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`."""
+    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`;
+    `out = x` (an input of the forward) -> `out = torch.empty_like(x)`."""
 
     def __init__(self):
         super().__init__()
         self.aliased: str | None = None
+        self.params: list[set[str]] = []
+
+    def visit_FunctionDef(self, node):
+        self.params.append({p.name.value for p in node.params.params})
+
+    def leave_FunctionDef(self, original, updated):
+        self.params.pop()
+        return updated
+
+    def leave_Assign(self, original, updated):
+        target, value = updated.targets[0].target, updated.value
+        if self.params and isinstance(target, cst.Name) and isinstance(value, cst.Name) and value.value in self.params[-1] \
+                and target.value != value.value and value.value != "self":
+            self.changed = True
+            return updated.with_changes(value=cst.parse_expression(f"torch.empty_like({value.value})"))
+        return updated
 
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None

@@ -295,11 +295,11 @@ OPERATORS: dict[str, Operator] = {op.id: op for op in [
     _op("eps_outside_sqrt", "formula", "eps moves outside the square root",
         ["formula_error"], "fix_formula", True, _EpsOutsideSqrt, (SMALL,)),
     _op("off_by_one", "masks", "the offsets of a kernel are shifted by one element",
-        ["boundary_mask_error", "unwritten_output", "layout_mismatch"], None, False, _OffByOne),
+        ["boundary_mask_error", "unwritten_output", "layout_mismatch", "formula_error"], None, False, _OffByOne),
     _op("drop_store", "memory", "a tl.store is removed",
         ["unwritten_output", "all_zero_output", "boundary_mask_error"], None, False, _DropStore),
     _op("in_place", "memory", "the output allocation becomes the input (written in place)",
         ["input_mutation"], "do_not_mutate_inputs", True, _InPlace),
     _op("wrong_divisor", "formula", "a normalisation divides by n + 1",
-        ["layout_mismatch", "formula_error"], None, False, _WrongDivisor),
+        ["layout_mismatch", "formula_error"], "fix_formula", False, _WrongDivisor),
 ]}
