@@ -1,9 +1,9 @@
 """Every numeric threshold of every comparison standard, in one place.
 
-Rows marked ``source="seed"`` are copied from shared/seeds/three_dim_comparator_design.txt
-(§2.2, §3.2, §4.3, §8.1), catlass_precision_basics.txt (§2.1, §2.4) and
-triton_ascend_accuracy_tutorial.txt. Rows marked ``"derived"`` fill gaps the seeds leave
-(they give only the MERE threshold for hifloat32 and the float8 types); each says how.
+Rows marked ``source="seed"`` are the values of the three-dimension comparator specification
+(docs/comparator.md), of CATLASS's CompareData / ErrorMetrics and of the triton-ascend accuracy
+tutorial. Rows marked ``"derived"`` fill gaps the specification leaves (it gives only the MERE
+threshold for hifloat32 and the float8 types); each says how.
 """
 
 from __future__ import annotations
@@ -69,8 +69,19 @@ THREE_DIM: dict[str, DtypeThresholds] = {
     ),
 }
 
-#: Above this multiple of the default, the seed (§8.3) advises against a custom threshold.
+#: The spec advises against a custom threshold above this multiple of the default.
 CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR = 10.0
+
+#: normal_range="cpu_relative" never relaxes beyond the advised maximum: the candidate's (and the
+#: licensing CPU control's) MERE must stay below this multiple of the default threshold, its MARE
+#: below this multiple of the default MARE threshold.
+CPU_RELATIVE_MAX_FACTOR = CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR
+
+
+def cpu_relative_bounds(name: str) -> tuple[float, float]:
+    """(MERE bound, MARE bound) that cpu_relative never relaxes beyond, for a float dtype."""
+    row = THREE_DIM[name]
+    return CPU_RELATIVE_MAX_FACTOR * row.precision, CPU_RELATIVE_MAX_FACTOR * row.mare
 
 # --- catlass ------------------------------------------------------------------------------------
 
@@ -177,6 +188,11 @@ def table() -> dict:
             "relative_error_eps": RELATIVE_ERROR_EPS,
             "mare_factor": MARE_FACTOR,
             "error_count_ratio_limit": ERROR_COUNT_RATIO_LIMIT,
+            "cpu_relative": {
+                "mere_ratio_limit": CATLASS_METRIC_LIMITS["mere"],
+                "mare_ratio_limit": CATLASS_METRIC_LIMITS["mare"],
+                "max_factor_of_default": CPU_RELATIVE_MAX_FACTOR,
+            },
             "dtypes": {name: row.as_dict() for name, row in THREE_DIM.items()},
         },
         "catlass": {
