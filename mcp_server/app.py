@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, version
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -122,10 +123,19 @@ def _run_result(run_id: str) -> str:
         raise ResourceError(str(exc)) from None
 
 
+def server_version() -> str:
+    """The installed package's version (pyproject.toml), announced in the MCP handshake."""
+    try:
+        return version("kernel-eval-mcp")
+    except PackageNotFoundError:  # run from a checkout that was never pip-installed
+        return "0+unknown"
+
+
 def build_server(max_concurrent_calls: int = 16) -> MCPServer:
     limiter = anyio.CapacityLimiter(max_concurrent_calls)
     server = MCPServer(
         "kernel-eval",
+        version=server_version(),
         title="kernel-eval: Triton kernel accuracy",
         instructions=INSTRUCTIONS,
         tools=[make_tool(spec, limiter) for spec in tool_specs()],

@@ -1,4 +1,4 @@
-"""Result models of the comparator (seed three_dim_comparator_design.txt, Appendix A, and more)."""
+"""Result models of the comparator (the result record of docs/comparator.md, and more)."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ class AssertCloseDetails(Model):
 
 
 class CompareResult(Model):
-    """One output tensor judged by one standard. Fields of the seed's CompareResult come first."""
+    """One output tensor judged by one standard. The specification's result fields come first."""
 
     name: str
     standard: StandardName
@@ -105,7 +105,7 @@ class CompareResult(Model):
     cancel_cpu_error_count: int | None = None
     cancel_total_count: int | None = None
     error_msg: str | None = None
-    # --- beyond the seed: what an agent needs to act ---
+    # --- beyond the specification: what an agent needs to act ---
     summary: str = Field(description="One line in the style of torch.testing.")
     error_kind: StructuralError | None = None
     shape: list[int] = Field(default_factory=list)
@@ -147,16 +147,18 @@ class CompareSettings(Model):
     )
     thresholds: dict[str, float] = Field(
         default_factory=dict,
-        description="Custom MERE thresholds per dtype, e.g. {\"float16\": 0.002} (seed "
-        "precision_thresholds; MARE stays 10x). More than 10x the default is not advised.",
+        description="Custom MERE thresholds per dtype, e.g. {\"float16\": 0.002} (MARE stays 10x "
+        "the threshold). More than 10x the default draws a warning.",
     )
     compute_num: int | None = Field(
         None, ge=1, description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis."
     )
     normal_range: NormalRangeMode = Field(
         "absolute",
-        description="three_dim normal range: absolute thresholds (the seed), or cpu_relative: also "
-        "pass when MERE/MARE stay within 1.5x/5x of the CPU control's own error.",
+        description="three_dim normal range: absolute thresholds, or cpu_relative: also pass when "
+        "MERE/MARE stay within 1.5x/5x of the CPU control's own error and below 10x the default "
+        "thresholds; applied only when the CPU control is finite, NaN where the golden is, and "
+        "itself below those bounds.",
     )
 
 
