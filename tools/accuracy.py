@@ -1,6 +1,6 @@
 """run_accuracy: reference vs candidate on fresh inputs, in the sandbox, judged by the comparator.
 
-Flow (DESIGN §3): resolve and syntax-check the sources here; goldens for the drawn seeds from
+Flow: resolve and syntax-check the sources here; goldens for the drawn seeds from
 the cache or a sandboxed reference job; one sandboxed candidate job for all seeds; the
 comparator, in this trusted process, per seed; the run stored under a run_id.
 """

@@ -14,11 +14,11 @@ import torch
 
 # --- three_dim (default) -----------------------------------------------------------------------
 
-#: eps in MERE/MARE = avg/max(|actual - golden| / (|golden| + eps)), seed §2.1.
+#: eps in MERE/MARE = avg/max(|actual - golden| / (|golden| + eps)) (docs/comparator.md).
 RELATIVE_ERROR_EPS = 1e-7
-#: MARE threshold = exactly 10 x the MERE threshold (seed §2.2: not rounded to a power of two).
+#: MARE threshold = exactly 10 x the MERE threshold (not rounded to a power of two).
 MARE_FACTOR = 10.0
-#: Small-value and cancellation dimensions pass when npu_count / max(cpu_count, 1) <= this (§3.4, §4.4).
+#: Small-value and cancellation dimensions pass when npu_count / max(cpu_count, 1) <= this.
 ERROR_COUNT_RATIO_LIMIT = 2.0
 
 
@@ -48,14 +48,14 @@ THREE_DIM: dict[str, DtypeThresholds] = {
     "bfloat16": DtypeThresholds(2**-7, 2**-8, 2**-16, 2**-3, 2**-3, "seed"),
     "float32": DtypeThresholds(2**-13, 2**-14, 2**-30, 2**-8, 2**-8, "seed"),
     # hifloat32 is a compute precision of float32 tensors (Ascend HF32, ~11 significant bits):
-    # MERE threshold from the seed; small-value threshold = threshold / 2 as in every seed row;
+    # MERE threshold from the spec; small-value threshold = threshold / 2 as in every spec row;
     # small-value error and cancellation rows of float16, whose significand is the closest.
     "hifloat32": DtypeThresholds(
         2**-11, 2**-12, 2**-16, 2**-5, 2**-5, "derived: threshold from seed, others as float16"
     ),
-    # float8: MERE threshold from the seed; small-value threshold = threshold / 2; small-value
+    # float8: MERE threshold from the spec; small-value threshold = threshold / 2; small-value
     # error = the type's smallest subnormal (no smaller error is representable); cancellation
-    # boundary 2**-1 (the seed's rows put it ~half the significand bits above 1 ulp).
+    # boundary 2**-1 (the spec's rows put it ~half the significand bits above 1 ulp).
     "float8_e4m3fn": DtypeThresholds(
         2**-3, 2**-4, 2**-9, 2**-1, 2**-1, "derived: threshold from seed, others by seed rules"
     ),
@@ -85,14 +85,14 @@ def cpu_relative_bounds(name: str) -> tuple[float, float]:
 
 # --- catlass ------------------------------------------------------------------------------------
 
-#: CompareData switches to the looser rtol at this computeNum (catlass §2.1).
+#: CompareData switches to the looser rtol at this computeNum (CATLASS CompareData).
 CATLASS_COMPUTE_NUM_SPLIT = 2048
 #: (rtol below the split, rtol at or above it); bfloat16 has its own row.
 CATLASS_RTOL: dict[str, tuple[float, float]] = {
     "default": (1 / 256, 1 / 128),
     "bfloat16": (1 / 128, 1 / 64),
 }
-#: ErrorMetrics: candidate error / CPU same-precision error must stay at or below these (§2.4).
+#: ErrorMetrics: candidate error / CPU same-precision error must stay at or below these (CATLASS ErrorMetrics).
 CATLASS_METRIC_LIMITS: dict[str, float] = {"mare": 5.0, "mere": 1.5, "rmse": 1.5}
 
 
@@ -160,7 +160,7 @@ def canonical_dtype_name(dtype: str | torch.dtype) -> str:
 
 
 def three_dim_thresholds(name: str, precision_override: float | None = None) -> DtypeThresholds:
-    """The row for a float dtype, with the MERE threshold optionally replaced (seed §8.2)."""
+    """The row for a float dtype, with the MERE threshold optionally replaced (a custom threshold)."""
     row = THREE_DIM[name]
     if precision_override is None:
         return row

@@ -1,4 +1,4 @@
-"""The triton-ascend tutorial's standard (shared/seeds/triton_ascend_accuracy_tutorial.txt).
+"""The triton-ascend tutorial's accuracy standard (docs/comparator.md, "The other standards").
 
 torch.testing.assert_close semantics with per-dtype tolerances: an element is close when
 |actual - expected| <= atol + rtol * |expected|, or both are equal (same-sign Inf), or both

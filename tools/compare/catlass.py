@@ -1,8 +1,8 @@
-"""The CATLASS standard (shared/seeds/catlass_precision_basics.txt).
+"""The CATLASS standard (docs/comparator.md, "The other standards").
 
-CompareData (§2.1): an element errs when |actual - expected| > rtol * max(1, |expected|), rtol
+CompareData: an element errs when |actual - expected| > rtol * max(1, |expected|), rtol
 1/256 below computeNum 2048 and 1/128 from there (bfloat16: 1/128 and 1/64). Passes with no
-error indices. ErrorMetrics (§2.4): MARE, MERE and RMSE of the candidate and of the CPU
+error indices. ErrorMetrics: MARE, MERE and RMSE of the candidate and of the CPU
 same-precision output, both against the golden; the ratios candidate / CPU must stay within
 MARE <= 5, MERE <= 1.5, RMSE <= 1.5. Both must hold; without a CPU output only CompareData runs.
 

@@ -391,7 +391,7 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal: _NormalRange, row, dtype_
     if not has_cpu:
         out.append(
             "no CPU same-precision control: small-value and cancellation errors are compared "
-            "against 0 CPU errors, which is stricter than the seed intends"
+            "against 0 CPU errors, which is stricter than the specification intends"
         )
     if cpu_normal is False:
         problem = _cpu_licence_problem(ctrl, dtype_name)
@@ -410,7 +410,7 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal: _NormalRange, row, dtype_
     if row.precision > T.CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR * default:
         out.append(
             f"custom threshold {fmt(row.precision)} is {row.precision / default:.0f}x the default "
-            f"{fmt(default)}: the seed (§8.3) advises against more than "
+            f"{fmt(default)}: the comparator specification (docs/comparator.md) advises against more than "
             f"{T.CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR:g}x"
         )
     if normal.warning:
