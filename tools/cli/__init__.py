@@ -142,7 +142,7 @@ def _cmd_thresholds(ns: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kernel-eval", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="kernel-eval", description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

@@ -12,11 +12,13 @@ import argparse
 import json
 import types
 import typing
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
 from tools.errors import describe_validation_error
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class UsageError(ValueError):
@@ -103,7 +105,7 @@ def _parse_mapping(flag: str, items: list[str]) -> dict:
     return parsed
 
 
-def model_from_args(model: type[BaseModel], namespace: argparse.Namespace, extra: dict | None = None):
+def model_from_args(model: type[M], namespace: argparse.Namespace, extra: dict | None = None) -> M:
     data: dict[str, Any] = dict(extra or {})
     for name, field in model.model_fields.items():
         if not hasattr(namespace, name):

@@ -30,6 +30,7 @@ from tools.compare.chunks import (
 )
 from tools.compare.options import CompareOptions
 from tools.compare.report import describe_worst, fmt, fmt_count, worst_elements
+from tools.models.common import Number
 from tools.models.compare import CatlassDetails, CompareResult, CpuControl, Dimensions
 
 _MAX_INDICES = 100
@@ -113,7 +114,7 @@ def compare_catlass(
             cpu_errors += int(torch.count_nonzero(_compare_data_errors(c, g, rtol)[0]))
             ctrl.add(c, g)
 
-    metrics = None
+    metrics: dict[str, Number] | None = None
     metrics_ok = None
     if c_flat is not None:
         eps = T.cpu_error_floor(storage)

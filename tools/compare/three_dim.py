@@ -37,9 +37,9 @@ from tools import thresholds as T
 from tools.compare.chunks import WorstTracker, chunk_ranges, compute_dtype, flat, has_nan, isnan
 from tools.compare.options import CompareOptions
 from tools.compare.report import describe_worst, fmt, fmt_count, worst_elements
-from tools.models.compare import CompareResult, CpuControl, Dimensions, SignedBias
+from tools.models.compare import CompareResult, CpuControl, Dimensions, Domain, SignedBias
 
-_DOMAINS = ("normal", "small_value", "cancellation", "nan")
+_DOMAINS: tuple[Domain, ...] = ("normal", "small_value", "cancellation", "nan")
 
 
 @dataclass
