@@ -41,11 +41,13 @@ class TaskFields(Model):
 
     reference: str = Field(
         description="The reference: Python source defining `class Model(nn.Module)`, `get_inputs()` and "
-        "`get_init_inputs()` (KernelBench format), or the path of such a .py file."
+        "`get_init_inputs()` (KernelBench format), or the path of such a .py file (relative paths resolve against "
+        "the server's working directory)."
     )
     candidate: str = Field(
         description="The candidate: Python source defining `class ModelNew(nn.Module)` (same constructor "
-        "as Model) whose forward launches Triton kernels, or the path of such a .py file."
+        "as Model) whose forward launches Triton kernels, or the path of such a .py file (relative paths resolve "
+        "against the server's working directory)."
     )
     backend: Backend = "auto"
     dtype: Dtype = None
