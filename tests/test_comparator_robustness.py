@@ -78,6 +78,22 @@ def test_compare_outputs_never_raises_and_reports_json(case, data):
         assert result.summary.startswith(("PASS", "FAIL"))
 
 
+INTEGER_DTYPES = ["int8", "uint8", "int16", "int32", "int64", "bool"]
+
+
+@SETTINGS
+@given(st.sampled_from(INTEGER_DTYPES), st.sampled_from(INTEGER_DTYPES + ["float16", "float64"]), st.data())
+def test_integer_outputs_and_dtype_mismatches_never_raise(dtype_name, actual_dtype, data):
+    size = data.draw(st.integers(0, 20))
+    golden = torch.from_numpy(data.draw(_values(torch.float64, size)))
+    raw = torch.from_numpy(data.draw(arrays(np.int64, size, elements=st.integers(-300, 300))))
+    actual = raw.to(T.STORAGE_DTYPES[actual_dtype])
+    cpu = raw.to(T.STORAGE_DTYPES[dtype_name]) if data.draw(st.booleans()) else None
+    report = compare_outputs(actual, golden, cpu, dtype=dtype_name, options=_options(data))
+    assert report.summary.startswith(("PASS", "FAIL"))
+    json.loads(report.model_dump_json())
+
+
 def test_bfloat16_opposite_sign_inf_is_a_failure_not_a_traceback():
     golden = torch.tensor([math.inf, 1.0, -2.0], dtype=torch.float64)
     actual = torch.tensor([-math.inf, 1.0, -2.0], dtype=torch.bfloat16)
