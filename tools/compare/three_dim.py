@@ -200,7 +200,7 @@ def _cpu_licence_problem(ctrl: _SideTotals, dtype_name: str) -> str | None:
     if ctrl.nan_mismatches:
         return f"the CPU control's NaN positions differ from the golden's at {fmt_count(ctrl.nan_mismatches)} element(s)"
     if ctrl.saturated:
-        return f"the CPU control is Inf or out of range at {fmt_count(ctrl.saturated)} element(s) where the golden is not"
+        return f"the CPU control and the golden disagree about Inf / overflow at {fmt_count(ctrl.saturated)} element(s)"
     if ctrl.normal == 0:
         return "the CPU control has no normal-range element to measure its error on"
     if not (ctrl.mere < mere_bound and ctrl.rel_max < mare_bound):
