@@ -1,6 +1,6 @@
 """run_accuracy: reference vs candidate on fresh inputs, in the sandbox, judged by the comparator.
 
-Flow (DESIGN §3): resolve and syntax-check the sources here; goldens for the drawn seeds from
+Flow: resolve and syntax-check the sources here; goldens for the drawn seeds from
 the cache or a sandboxed reference job; one sandboxed candidate job for all seeds; the
 comparator, in this trusted process, per seed; the run stored under a run_id.
 """
@@ -135,7 +135,7 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         given[f"s{i}/inputs"] = gold.per_seed[seed]["inputs"]
     job = run.services.pool(run.backend).run(
         JobRequest("candidate", {"candidate.py": run.candidate_text}, {"candidate.py": run.candidate_name}, run.seeds,
-                   options | {"determinism": request.determinism_check, "poison": True},
+                   options | {"determinism": request.determinism != "off", "poison": True},
                    inputs=given, memory_mb=request.memory_mb),
         request.timeout_s, cancel,
     )
@@ -191,9 +191,9 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     run.timings.compare_s = time.perf_counter() - t0
     _compact(seeds)
     run.warnings = _dedupe_warnings(run.warnings)
-    det = run.checks.determinism
-    if det is not None and det.checked and det.bitwise_equal is False:
-        run.warnings.append(f"nondeterministic: re-running seed {run.seeds[0]} changed {det.differing_elements} element(s) (max |diff| {det.max_abs_diff:g}), e.g. atomics or a race")
+    nondeterministic = _determinism_problem(run.checks.determinism, run.seeds[0], request.determinism)
+    if nondeterministic:
+        run.warnings.append(nondeterministic)
     failing = [s for s in seeds if not s.passed]
     verdict = "fail" if failing or run.checks.out_of_bounds_writes else "pass"
     if failing:
@@ -202,10 +202,26 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         w = run.checks.out_of_bounds_writes[0]
         summary = (f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} byte(s) "
                    f"past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask")
+    elif nondeterministic and request.determinism == "require":
+        verdict = "fail"
+        summary = f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     else:
         summary = f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
     run.report(1.0, "done")
     return run.result(verdict, summary, seeds)
+
+
+def _determinism_problem(det: Determinism | None, seed: int, mode: str) -> str | None:
+    """What the determinism re-run found wrong, or None; a failed re-run only counts under require."""
+    if det is None:
+        return None
+    if det.checked and det.bitwise_equal is False:
+        changed = f"{det.differing_elements} element(s)" if det.differing_elements is not None else "the output's structure"
+        max_diff = f" (max |diff| {det.max_abs_diff:g})" if det.max_abs_diff is not None else ""
+        return f"nondeterministic: re-running seed {seed} changed {changed}{max_diff}, e.g. atomics or a race"
+    if not det.checked and mode == "require":
+        return f"determinism not established: the re-run of seed {seed} failed ({det.note})"
+    return None
 
 
 def _compact(seeds: list[SeedResult]) -> None:

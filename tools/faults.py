@@ -1,4 +1,4 @@
-"""How a sandboxed job ended, as a verdict (DESIGN §5) and an ErrorInfo an agent can act on."""
+"""How a sandboxed job ended, as a verdict and an ErrorInfo an agent can act on."""
 
 from __future__ import annotations
 

@@ -113,7 +113,10 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
             print("  precision fingerprint (closest first): " + "; ".join(
                 f"{p.model} {float(p.mere_vs_candidate):.2g}" for p in result.fingerprint[:3]))
         if result.heatmap:
-            print(f"  heatmap: {result.heatmap}")
+            from tools.diagnosis import HEATMAP_NAME
+            from tools.services import services
+
+            print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
         print(f"  next: {result.next_step}")
     return EXIT_OK
 
@@ -174,7 +177,7 @@ def _cmd_thresholds(ns: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kernel-eval", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="kernel-eval", description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

@@ -9,7 +9,7 @@ from pydantic import Field
 from tools.models.common import Model, Number
 from tools.models.task import Timings
 
-#: Stable failure-pattern ids (DESIGN §5), plus ids for runs that never produced numbers.
+#: Stable failure-pattern ids, plus ids for runs that never produced numbers.
 PatternId = Literal[
     "large_k_accumulation_drift", "low_precision_accumulation", "reduced_precision_dot", "small_value_outliers",
     "cancellation_error", "nan_mismatch", "inf_overflow", "rounding_mode_bias", "unwritten_output",
@@ -18,7 +18,7 @@ PatternId = Literal[
     "threshold_too_strict", "compile_error", "runtime_error", "timeout", "crash", "unsupported",
 ]
 
-#: Stable fix ids (DESIGN §5).
+#: Stable fix ids.
 FixId = Literal[
     "fp32_accumulator", "kahan_summation", "ieee_dot_precision", "stable_formula", "nan_propagation",
     "max_subtraction", "cast_round_mode_rint", "boundary_mask", "initialize_output", "fix_layout",
@@ -118,7 +118,7 @@ class FixRequest(Model):
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
     verify: bool = Field(False, description="Apply each patch and re-run run_accuracy in the sandbox; a fix is called verified only when the patched candidate passes.")
-    max_fixes: int = Field(3, ge=1, le=10)
+    max_fixes: int = Field(3, ge=1, le=10, description="Return at most this many fixes, best first.")
 
 
 class Verification(Model):

@@ -38,7 +38,7 @@ def _operators(names: list[str] | None) -> list[Operator]:
 
 def _request(request: MutateRequest, candidate: str, exposure: Exposure | None = None) -> RunAccuracyRequest:
     fields = {k: v for k, v in request.model_dump().items() if k in RunAccuracyRequest.model_fields}
-    fields.update(candidate=candidate, determinism_check=False)
+    fields.update(candidate=candidate, determinism="off")
     if exposure is not None:
         fields.update(input_profile=exposure.input_profile, value_range=exposure.value_range)
     return RunAccuracyRequest.model_validate(fields)
