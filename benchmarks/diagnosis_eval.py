@@ -9,7 +9,7 @@ explain_failure: verdict accuracy, top-1, false diagnoses, verified-fix rate.
 
 Mutation corpus (tests/mutation_corpus/): every operator of tools/mutate/operators.py on every
 correct kernel; per mutant run_accuracy under the inputs that expose the operator (equivalent
-mutants, which pass, are reported and not counted), explain_failure (top-1: the first credible
+mutants, which pass, and invalid ones, which do not compile or run, are reported and not counted), explain_failure (top-1: the first credible
 diagnosis is one the operator expects; detected: an expected pattern at confidence >= 0.5) and
 suggest_fix(verify) for patchable operators (verified: a patched mutant passes). False
 diagnoses: any diagnosis of confidence >= 0.5 on a correct kernel, under each profile its
@@ -74,7 +74,7 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
         o = run_case(case, backend)
         outcomes.append(o)
         fix = "-" if o.equivalent or not o.patchable else ("yes" if o.fix_verified else "**no**")
-        top1 = "equivalent" if o.equivalent else ("yes" if o.top1 else "**no**")
+        top1 = ("equivalent" if o.verdict == "pass" else "invalid mutant") if o.equivalent else ("yes" if o.top1 else "**no**")
         print(f"| {o.case} | {o.exposure} | {o.verdict} | {o.primary} ({o.primary_tested}) | {'/'.join(o.expected)} | {top1} | "
               f"{fix} | {o.seconds:.1f} |", flush=True)
     false = []

@@ -110,7 +110,10 @@ def run_case(case: Case, backend: str, num_seeds: int = 2, verify: bool = True) 
         run = run_accuracy(_request(case.kernel, case.source, exposure, backend, num_seeds))
         if run.verdict != "pass":
             break
-    outcome = Outcome(case.name, case.kernel, case.operator, _label(exposure), run.verdict, run.verdict == "pass",
+    # A mutant that does not run (the operator made code Triton rejects) is no numerical bug:
+    # like an equivalent one, it is reported and not counted.
+    outcome = Outcome(case.name, case.kernel, case.operator, _label(exposure), run.verdict,
+                      run.verdict in ("pass", "compile_error", "runtime_error", "unsupported"),
                       expected=list(op.expected), patchable=op.patchable and op.fix is not None)
     if not outcome.equivalent:
         explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))

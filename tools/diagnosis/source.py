@@ -24,6 +24,7 @@ class SourceFacts:
     float_to_int_cast: list[int] = field(default_factory=list)  # x.to(tl.int8) and friends: truncates toward zero
     eps_outside_sqrt: list[int] = field(default_factory=list)  # tl.sqrt(v) + eps, where sqrt(v + eps) is usual
     swapped_strides: list[int] = field(default_factory=list)  # t.stride(1), t.stride(0) passed in that order
+    mentions_low_precision: bool = False  # fp16 / bf16 / fp8 named anywhere (casts, zeros, torch dtypes)
     exp_without_max: list[int] = field(default_factory=list)
     atomic_add: list[int] = field(default_factory=list)
     log_one_plus: list[int] = field(default_factory=list)
@@ -126,8 +127,9 @@ def analyze(source: str) -> SourceFacts:
                     facts.one_pass_variance.append(node.lineno)
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         codes = [ast.unparse(a) for a in call.args]
-        if any(a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10] for a, b in zip(codes, codes[1:])):
+        if any(a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10] for a, b in zip(codes, codes[1:], strict=False)):
             facts.swapped_strides.append(call.lineno)
+    facts.mentions_low_precision = any(isinstance(n, ast.Attribute) and n.attr in LOW_PRECISION | {"half"} for n in ast.walk(tree))
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
     return facts

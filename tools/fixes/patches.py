@@ -73,16 +73,35 @@ class _Fp32Accumulator(Transformer):
     def __init__(self, dot_operands: set[str]):
         super().__init__()
         self.dot_operands = dot_operands
+        self.accumulators: set[str] = set()  # names initialised with a low-precision tl.zeros / tl.full
+
+    def visit_Assign(self, node):
+        target = node.targets[0].target
+        if isinstance(target, cst.Name) and m.matches(node.value, m.Call(func=_tl("zeros") | _tl("full"))):
+            dtype = _kwarg(node.value, "dtype")
+            if dtype is not None and _is_low(dtype.value):
+                self.accumulators.add(target.value)
 
     def leave_Assign(self, original, updated):
-        target = updated.targets[0].target
-        if isinstance(target, cst.Name) and target.value not in self.dot_operands \
-                and m.matches(updated.value, m.Call(func=_tl("load"))):
+        target, value = updated.targets[0].target, updated.value
+        if not isinstance(target, cst.Name):
+            return updated
+        if target.value not in self.dot_operands and m.matches(value, m.Call(func=_tl("load"))):
             self.changed = True
-            return updated.with_changes(value=cst.parse_expression(f"{_code(updated.value)}.to(tl.float32)"))
+            return updated.with_changes(value=cst.parse_expression(f"{_code(value)}.to(tl.float32)"))
+        # acc = (update).to(tl.float16) of a low-precision accumulator: keep the update in fp32
+        if target.value in self.accumulators and m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to")))) \
+                and value.args and _is_low(value.args[0].value):
+            self.changed = True
+            return updated.with_changes(value=value.func.value)
         return updated
 
     def leave_Call(self, original, updated):
+        if m.matches(updated.func, _tl("full")):
+            dtype = _kwarg(updated, "dtype")
+            if dtype is not None and _is_low(dtype.value):
+                self.changed = True
+                return _with_kwarg(updated, "dtype", cst.parse_expression("tl.float32"))
         if m.matches(updated.func, _tl("cumsum")) and updated.args \
                 and not m.matches(updated.args[0].value, m.Call(func=m.Attribute(attr=m.Name("to")))):
             self.changed = True

@@ -104,11 +104,31 @@ class _FloorGrid(SiteTransformer):
 
 
 class _Fp16Accumulator(SiteTransformer):
-    def leave_Call(self, original, updated):
-        if m.matches(updated.func, _tl("zeros") | _tl("full")):
-            dtype = _kwarg(updated, "dtype")
+    """acc = tl.zeros(..., dtype=tl.float32) -> fp16, and every update of acc rounded to fp16
+    (`acc += x` -> `acc += (x).to(tl.float16)`): Triton would otherwise promote acc back to
+    fp32 at the first fp32 addition, and the mutant would change nothing."""
+
+    def __init__(self, target: int):
+        super().__init__(target)
+        self.accumulator: str | None = None
+
+    def leave_Assign(self, original, updated):
+        target, value = updated.targets[0].target, updated.value
+        if not isinstance(target, cst.Name):
+            return updated
+        if m.matches(value, m.Call(func=_tl("zeros") | _tl("full"))):
+            dtype = _kwarg(value, "dtype")
             if dtype is not None and m.matches(dtype.value, _tl("float32")) and self.hit():
-                return _with_kwarg(updated, "dtype", cst.parse_expression("tl.float16"))
+                self.accumulator = target.value
+                return updated.with_changes(value=_with_kwarg(value, "dtype", cst.parse_expression("tl.float16")))
+            return updated
+        if target.value == self.accumulator and self.accumulator in {n.value for n in m.findall(value, m.Name())}:
+            return updated.with_changes(value=cst.parse_expression(f"({_code(value)}).to(tl.float16)"))
+        return updated
+
+    def leave_AugAssign(self, original, updated):
+        if isinstance(updated.target, cst.Name) and updated.target.value == self.accumulator:
+            return updated.with_changes(value=cst.parse_expression(f"({_code(updated.value)}).to(tl.float16)"))
         return updated
 
 
