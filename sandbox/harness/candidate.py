@@ -40,7 +40,7 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     before = recorder.total
     monitor.guards.tracked.clear()
     start = time.perf_counter()
-    with monitor, torch.no_grad():
+    with torch.device(device), monitor, torch.no_grad():  # factories without device= land on the job's device
         out = model(*dev_inputs)
     common.synchronize(device)
     elapsed = time.perf_counter() - start
