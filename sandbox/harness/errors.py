@@ -68,10 +68,10 @@ def error_info(phase: str, type_name: str, message: str, file: str | None = None
 def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_functions=()) -> dict:
     """A JSON-able description. `user_files` maps sandbox paths to the names the user knows;
     `jit_functions` are the kernels a CompilationError may come from."""
-    original = exc
-    seen = 0  # a @jit helper wraps its error in one more InterpreterError per call level
-    while type(original).__name__ == "InterpreterError" and original.__cause__ is not None and seen < 32:
-        original, seen = original.__cause__, seen + 1
+    original, chain = exc, [exc]  # a @jit helper wraps its error in one more InterpreterError per call level
+    while type(original).__name__ == "InterpreterError" and original.__cause__ is not None and len(chain) < 32:
+        original = original.__cause__
+        chain.append(original)
     info = error_info(phase, type(original).__name__, _first_lines(str(original) or type(original).__name__))
     if isinstance(original, SyntaxError) and original.filename in user_files:
         info.update(file=user_files[original.filename], line=original.lineno, column=original.offset,
@@ -87,7 +87,7 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
         if message:
             info["message"] = _first_lines(str(message))
         return info
-    frames = traceback.extract_tb(original.__traceback__)
+    frames = [f for level in chain for f in traceback.extract_tb(level.__traceback__)]  # kernel -> helpers -> construct
     user_frames = [f for f in frames if f.filename in user_files]
     info["traceback"] = [
         f"{user_files[f.filename]}:{f.lineno} in {f.name}: {(f.line or '').strip()}" for f in user_frames[-MAX_FRAMES:]
