@@ -130,7 +130,7 @@ def _missing_libdevice(name: str):
     return call
 
 
-# --- tl.static_assert and autotune ------------------------------------------------------------
+# --- tl.static_assert, tensor.__index__ and autotune ------------------------------------------------------------
 
 def _static_assert(cond, msg=""):
     if not cond:
@@ -138,14 +138,22 @@ def _static_assert(cond, msg=""):
 
 
 def _install_static_assert(interpreter) -> None:
-    original = interpreter._patch_lang_core
+    original_core, original_tensor = interpreter._patch_lang_core, interpreter._patch_lang_tensor
 
-    @functools.wraps(original)
+    @functools.wraps(original_core)
     def patch_lang_core(lang, scope):
-        original(lang, scope)
+        original_core(lang, scope)
         scope.set_attr(lang, "static_assert", _static_assert)
 
+    @functools.wraps(original_tensor)
+    def patch_lang_tensor(tensor, scope):
+        original_tensor(tensor, scope)
+        # Triton 3.6 converts with int(data) on a shape-(1,) array, which numpy >= 2.4 refuses
+        # (`range(0, n)` over a scalar tensor); 3.9 squeezes first.
+        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.squeeze()))
+
     interpreter._patch_lang_core = patch_lang_core
+    interpreter._patch_lang_tensor = patch_lang_tensor
 
 
 def _root_cause(exc: BaseException) -> BaseException:
