@@ -15,7 +15,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from sandbox.harness import libdevice_numpy
+from sandbox.harness import interpreter_bf16, libdevice_numpy
 from tests.tasks import VECTOR_ADD_REFERENCE
 from tools.accuracy import run_accuracy
 from tools.models.accuracy import RunAccuracyRequest
@@ -270,3 +270,77 @@ def test_a_failing_static_assert_is_a_compile_error_at_its_line():
     r = run("BLOCKS = [64]\n" + STATIC_ASSERT_AUTOTUNE)
     assert r.verdict == "compile_error" and r.error.type == "CompileTimeAssertionFailure"
     assert r.error.line == 8 and "BLOCK must be at least 256" in r.error.message
+
+
+def test_bf16_rounding_matches_torch_bit_for_bit():
+    import torch
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(20000, generator=gen) * torch.exp2(torch.randint(-140, 130, (20000,), generator=gen).float())
+    x = torch.cat([x, torch.tensor([0.0, -0.0, float("inf"), float("-inf"), 3.3895e38, 1.0 + 2**-8, 1.0 + 3 * 2**-8])])
+    ours = interpreter_bf16.round_to_bf16(x.numpy())
+    theirs = x.bfloat16().float().numpy()
+    assert np.array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+    toward_zero = interpreter_bf16.round_to_bf16(np.float32([1.0 + 255 * 2**-16, -(1.0 + 255 * 2**-16)]), toward_zero=True)
+    assert toward_zero.tolist() == [1.0, -1.0]
+    bits = interpreter_bf16.float32_to_bits(theirs)
+    assert np.array_equal(interpreter_bf16.bits_to_float32(bits)[~np.isnan(theirs)], theirs[~np.isnan(theirs)])
+
+
+def test_bf16_kernels_compute_with_bf16_semantics():
+    out = interpret('''
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, y_ptr, add_ptr, cast_ptr, rtz_ptr, max_ptr, bits_ptr, sum_ptr, fma_ptr, desc_ptr):
+            i = tl.arange(0, 8)
+            x = tl.load(x_ptr + i)
+            y = tl.load(y_ptr + i)
+            tl.store(add_ptr + i, x * y + x)                    # bf16 arithmetic, each result rounded
+            wide = x.to(tl.float32) * 1.00390625
+            tl.store(cast_ptr + i, wide.to(tl.bfloat16))        # round to nearest even
+            tl.store(rtz_ptr + i, wide.to(tl.bfloat16, fp_downcast_rounding="rtz"))
+            tl.store(max_ptr + i, tl.maximum(x, y))
+            tl.store(bits_ptr + i, x.to(tl.int16, bitcast=True))
+            tl.store(sum_ptr, tl.sum(x, axis=0))
+            tl.store(fma_ptr + i, tl.fma(x, y, x))
+            desc = tl.make_tensor_descriptor(x_ptr, shape=[8], strides=[1], block_shape=[8])
+            tl.store(desc_ptr + i, desc.load([0]) + 1.0)
+
+        x = torch.tensor([1.0, -2.0, 3.5, 1.9921875, -0.5, 100.0, 1e-3, -7.0]).bfloat16()
+        y = torch.tensor([0.5, 1.0, -3.5, 0.0078125, -0.25, 1.0, 1.0, 3.0]).bfloat16()
+        outs = [torch.empty(8, dtype=torch.bfloat16) for _ in range(4)] + [torch.empty(8, dtype=torch.int16)]
+        outs += [torch.empty(1, dtype=torch.bfloat16), torch.empty(8, dtype=torch.bfloat16), torch.empty(8, dtype=torch.bfloat16)]
+        k[(1,)](x, y, *outs)
+        wide = x.float() * 1.00390625
+        want = [x * y + x, wide.bfloat16(), None, torch.maximum(x, y), x.view(torch.int16), None, x * y + x, x + 1]
+        for i, (got, w) in enumerate(zip(outs, want)):
+            if w is not None:
+                assert torch.equal(got, w), (i, got, w)
+        assert torch.all(outs[2].float().abs() <= wide.abs()) and torch.all((outs[2].float() - wide).abs() < wide.abs() / 64)
+        assert abs(outs[5].float().item() - x.float().sum().item()) < 1.0
+        print("ok")
+    ''')
+    assert out.strip() == "ok"
+
+
+def test_bf16_atomics_are_unsupported_not_memory_corruption():
+    candidate = textwrap.dedent('''
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + offs, mask=offs < n)
+            tl.atomic_add(out_ptr + offs, x, mask=offs < n)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.zeros_like(x)
+                k[(1,)](x, out, x.numel(), BLOCK=1024)
+                return out
+    ''')
+    r = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE.replace("x + y", "x"), candidate=candidate,
+                                        backend="cpu", num_seeds=1, dtype="bfloat16"))
+    assert r.verdict == "unsupported" and r.error.line == 8 and "atomic_add" in r.error.source_line
+    assert "bfloat16" in r.error.message and "float32" in r.error.hint

@@ -109,7 +109,6 @@ def _summary(recorder, monitor) -> dict:
     return {
         "launches": recorder.total,
         "kernels": dict(recorder.kernels),
-        "bf16_in_interpreter": recorder.bf16_in_interpreter,
         "poisoned_allocations": monitor.poisoned,
         "torch_calls": dict(monitor.calls.most_common(hooks.MAX_RECORDED_CALLS)),
     }

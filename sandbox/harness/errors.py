@@ -9,6 +9,7 @@ interpreter cannot run (type `unsupported`, with the reason and what to do in `h
 from __future__ import annotations
 
 import linecache
+import re
 import traceback
 
 MAX_MESSAGE = 2000
@@ -35,6 +36,20 @@ def _innermost_compilation_error(exc):
     return exc
 
 
+def _file_of(fn) -> str | None:
+    """A JITFunction's file (Triton 3.9 has `file_name`; 3.6 only the function's code object)."""
+    return getattr(fn, "file_name", None) or getattr(getattr(getattr(fn, "fn", None), "__code__", None), "co_filename", None)
+
+
+def _def_line(fn) -> int:
+    """The file line of a JITFunction's `def` (Triton 3.9 records it; 3.6 only the first decorator's)."""
+    line = getattr(fn, "def_file_line_number", None)
+    if line is not None:
+        return line
+    raw = getattr(fn, "raw_src", None) or []
+    return fn.starting_line_number + next((i for i, text in enumerate(raw) if re.match(r"\s*def\s", text)), 0)
+
+
 def _compilation_error_position(exc, jit_functions):
     """(file, line, col) of a triton CompilationError, located in the kernel whose source it is."""
     inner = _innermost_compilation_error(exc)
@@ -43,8 +58,8 @@ def _compilation_error_position(exc, jit_functions):
         return None
     for fn in jit_functions:
         if getattr(fn, "src", None) == src:
-            line = fn.def_file_line_number + node.lineno - 1
-            return fn.file_name, line, getattr(node, "col_offset", 0) + 1
+            line = _def_line(fn) + node.lineno - 1
+            return _file_of(fn), line, getattr(node, "col_offset", 0) + 1
     return None
 
 
@@ -56,7 +71,7 @@ def _user_jit_functions(user_files: dict[str, str]) -> list:
         from triton.runtime.jit import JITFunction
     except ImportError:
         return []
-    return [o for o in gc.get_objects() if isinstance(o, JITFunction) and getattr(o, "file_name", None) in user_files]
+    return [o for o in gc.get_objects() if isinstance(o, JITFunction) and _file_of(o) in user_files]
 
 
 def error_info(phase: str, type_name: str, message: str, file: str | None = None) -> dict:

@@ -1,8 +1,8 @@
 """Instruments installed in the candidate's process before its module is imported.
 
 - LaunchRecorder counts Triton kernel launches (interpreter: GridExecutor.__call__; compiled:
-  JITFunction.run and the launch_enter_hook) and notes bfloat16 arguments to interpreted kernels;
-  on the interpreter it also installs interpreter_compat (compiled Triton's behaviour there).
+  JITFunction.run and the launch_enter_hook); on the interpreter it also installs
+  interpreter_compat (compiled Triton's behaviour there: scalars, libdevice, bf16, driver, ...).
 - ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
   sentinel), so unwritten output elements and leftover memory show, places them between guard
   margins (sandbox.harness.guards) so stores past their ends show, and records which torch
@@ -69,7 +69,6 @@ class LaunchRecorder:
         self.launches = 0
         self.hook_launches = 0
         self.kernels: collections.Counter = collections.Counter()
-        self.bf16_in_interpreter = False
         self.in_launch = 0
         self.first_launch: dict[str, tuple] = {}  # kernel name -> (jit object, args, kwargs)
         self.keep_launch_args = False
@@ -78,10 +77,6 @@ class LaunchRecorder:
         name = getattr(fn, "__name__", "?")
         self.launches += 1
         self.kernels[name] += 1
-        if self.interpreter and not self.bf16_in_interpreter:
-            for a in list(args) + list(kwargs.values()):
-                if isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16:
-                    self.bf16_in_interpreter = True
 
     def _keep(self, jit, args, kwargs):
         """First launch of each kernel, for compile_kernel's offline compile of that signature."""

@@ -16,6 +16,7 @@ Each piece patches one Triton internal (tested with the versions pyproject.toml 
   GPU compile_kernel compiles for), so the tutorials' `DEVICE = ...` line works at import.
 - autotune: a config whose `tl.static_assert` fails is pruned (timed as infinite), as compiled
   autotune prunes a CompileTimeAssertionFailure.
+- bfloat16: bf16 semantics instead of arithmetic on raw bit patterns (interpreter_bf16).
 - limits: what the interpreter cannot run raises InterpreterLimitation, which the job reports
   as verdict `unsupported` with the construct, the reason and what to do.
 """
@@ -29,7 +30,7 @@ import time
 import numpy as np
 import torch
 
-from sandbox.harness import libdevice_numpy
+from sandbox.harness import interpreter_bf16, libdevice_numpy
 
 #: The device compile_kernel compiles for on the cpu backend (sm_90, H100/H200 class).
 TARGET_ARCH = 90
@@ -62,6 +63,7 @@ def install() -> None:
     _install_static_assert(interpreter)
     _install_autotune_pruning()
     _install_cpu_driver()
+    interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
 # --- scalar arguments -------------------------------------------------------------------------

@@ -6,18 +6,16 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tests.realworld.expectations import MANIFEST, ROOT, expected
+from tests.realworld.expectations import MANIFEST, expected, label, request_options
 from tools.accuracy import run_accuracy
 from tools.models.accuracy import RunAccuracyRequest
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")]
 
 
-@pytest.mark.parametrize("entry", MANIFEST, ids=lambda e: e["task"])
+@pytest.mark.parametrize("entry", MANIFEST, ids=label)
 def test_realworld_kernel_compiled_on_cuda(entry):
-    folder = ROOT / entry["task"]
-    result = run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / "candidate.py"),
-                                             backend="cuda", num_seeds=2))
+    result = run_accuracy(RunAccuracyRequest(**request_options(entry), backend="cuda", num_seeds=2))
     # attention_autotune's reference builds its mask with torch.ones(n, n): it only works on cuda
     # because forwards run under `with torch.device(job device)`.
     assert result.verdict == expected(entry, "cuda"), f"{result.summary} {result.error}"

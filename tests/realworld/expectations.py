@@ -16,6 +16,19 @@ def has_block_pointers() -> bool:
     return "have been removed" not in (tl.make_block_ptr.__doc__ or "")
 
 
+def label(entry: dict) -> str:
+    return "/".join([entry["task"], entry.get("candidate", "candidate.py"), entry.get("dtype", "task dtype")])
+
+
+def request_options(entry: dict) -> dict:
+    """The run_accuracy arguments of an entry (without the backend)."""
+    folder = ROOT / entry["task"]
+    options = {"reference": str(folder / "reference.py"), "candidate": str(folder / entry.get("candidate", "candidate.py"))}
+    if "dtype" in entry:
+        options["dtype"] = entry["dtype"]
+    return options
+
+
 def expected(entry: dict, backend: str) -> str:
     verdict = entry[backend]
     if verdict == "block_pointers":

@@ -47,7 +47,7 @@ def _attn_fwd(Q, K, V, Out, sm_scale, stride_qz, stride_qh, stride_qm, stride_qk
         l_ij = tl.sum(p, 1)
         acc = acc * alpha[:, None]
         v = tl.load(V + base + cols[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=cols[:, None] < N_CTX)
-        acc = tl.dot(p.to(tl.float16), v, acc)
+        acc = tl.dot(p.to(v.dtype), v, acc)
         l_i = l_i * alpha + l_ij
         m_i = m_ij
     acc = acc / l_i[:, None]
