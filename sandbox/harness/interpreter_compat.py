@@ -66,7 +66,7 @@ def install() -> None:
     _install_libdevice(interpreter)
     _install_static_assert(interpreter)
     _install_autotune_pruning()
-    _install_cpu_driver()
+    install_cpu_driver()
     _install_warmup(interpreter)
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
@@ -245,7 +245,7 @@ class CpuInterpreterDriver:
         cache.zero_()
 
 
-def _install_cpu_driver() -> None:
+def install_cpu_driver() -> None:
     from triton.runtime.driver import driver
 
     driver.set_active(CpuInterpreterDriver())
