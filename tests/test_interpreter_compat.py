@@ -344,3 +344,20 @@ def test_bf16_atomics_are_unsupported_not_memory_corruption():
                                         backend="cpu", num_seeds=1, dtype="bfloat16"))
     assert r.verdict == "unsupported" and r.error.line == 8 and "atomic_add" in r.error.source_line
     assert "bfloat16" in r.error.message and "float32" in r.error.hint
+
+
+def test_the_rocm_libdevice_runs_too():
+    out = interpret('''
+        import torch, triton, triton.language as tl
+        from triton.language.extra.hip import libdevice as hip_libdevice
+
+        @triton.jit
+        def k(x_ptr, y_ptr):
+            x = tl.load(x_ptr + tl.arange(0, 8))
+            tl.store(y_ptr + tl.arange(0, 8), hip_libdevice.tanh(x) + hip_libdevice.exp2(x))
+
+        x, y = torch.randn(8), torch.empty(8)
+        k[(1,)](x, y)
+        print(float((y - torch.tanh(x) - torch.exp2(x)).abs().max()) < 1e-6)
+    ''')
+    assert out.strip() == "True"

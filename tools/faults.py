@@ -107,7 +107,8 @@ def user_error(info: dict) -> tuple[str, ErrorInfo]:
 
 def user_error_summary(verdict: str, error: ErrorInfo) -> str:
     """One line: 'RUNTIME_ERROR at candidate.py:12: ValueError: ...'."""
-    return f"{verdict.upper()}{error.where}: {error.type}: {error.message}".splitlines()[0]
+    kind = "" if error.type == "unsupported" else f"{error.type}: "  # the verdict already says it
+    return f"{verdict.upper()}{error.where}: {kind}{error.message}".splitlines()[0]
 
 
 def isolation(meta: dict) -> dict[str, IsolationItem]:

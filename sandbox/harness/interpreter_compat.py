@@ -105,15 +105,15 @@ def _install_libdevice(interpreter) -> None:
         def call(*args, **kwargs):
             kwargs.pop("_semantic", None)
             return member(*args, **kwargs, _semantic=interpreter.interpreter_semantic)
-        call.__module__ = "kernel_eval.interpreter.libdevice"
         return call
 
     bound = {}
-    for name in dir(cuda_libdevice):
-        member = getattr(cuda_libdevice, name)
-        if callable(member) and tl.core.is_builtin(member):
-            bound[name] = bind(member)
-            setattr(cuda_libdevice, name, bound[name])
+    for library in (_hip_libdevice(), cuda_libdevice):  # the stubs get the cuda functions (sm_90 is the target)
+        for name in dir(library or ()):
+            member = getattr(library, name)
+            if callable(member) and tl.core.is_builtin(member):
+                bound[name] = bind(member)
+                setattr(library, name, bound[name])
     for name in dir(stubs):
         if callable(getattr(stubs, name)) and not name.startswith("_"):
             setattr(stubs, name, bound.get(name) or _missing_libdevice(name))
@@ -129,6 +129,14 @@ def _install_libdevice(interpreter) -> None:
                                         ret_type.scalar)
 
     interpreter.InterpreterBuilder.create_extern_elementwise = create_extern_elementwise
+
+
+def _hip_libdevice():
+    try:
+        from triton.language.extra.hip import libdevice
+    except ImportError:
+        return None
+    return libdevice
 
 
 def _missing_libdevice(name: str):

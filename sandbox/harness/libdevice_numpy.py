@@ -1,4 +1,4 @@
-"""CUDA libdevice (`__nv_*`) functions for the Triton interpreter, in numpy (torch for a few
+"""CUDA libdevice (`__nv_*`, and ROCm's `__ocml_*`) functions for the Triton interpreter, in numpy (torch for a few
 special functions).
 
 Triton's interpreter cannot run `extern_elementwise` calls. Kernels reach them through
@@ -17,6 +17,7 @@ direction; fp64 directed rounding has no wider type here and is reported as unsu
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -193,7 +194,10 @@ def _round_to_float32(value64: np.ndarray, mode: str) -> np.ndarray:
 
 
 def _split(name: str) -> tuple[str, str]:
-    """'__nv_fadd_rz' -> ('fadd', 'rz'); '__nv_fast_expf' -> ('expf', 'rn')."""
+    """'__nv_fadd_rz' -> ('fadd', 'rz'); '__nv_fast_expf' -> ('expf', 'rn'); the ROCm library's
+    '__ocml_tanh_f32' -> ('tanh', 'rn')."""
+    if name.startswith("__ocml_"):
+        return re.sub(r"_f(16|32|64)$", "", name.removeprefix("__ocml_")).removeprefix("native_"), "rn"
     base = name.removeprefix("__nv_").removeprefix("fast_")
     for suffix in _ROUNDINGS:
         if base.endswith(suffix):
