@@ -40,7 +40,7 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     before = recorder.total
     monitor.guards.tracked.clear()
     start = time.perf_counter()
-    with monitor, torch.no_grad():
+    with torch.device(device), monitor, torch.no_grad():  # factories without device= land on the job's device
         out = model(*dev_inputs)
     common.synchronize(device)
     elapsed = time.perf_counter() - start
@@ -109,7 +109,6 @@ def _summary(recorder, monitor) -> dict:
     return {
         "launches": recorder.total,
         "kernels": dict(recorder.kernels),
-        "bf16_in_interpreter": recorder.bf16_in_interpreter,
         "poisoned_allocations": monitor.poisoned,
         "torch_calls": dict(monitor.calls.most_common(hooks.MAX_RECORDED_CALLS)),
     }

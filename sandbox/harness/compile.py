@@ -127,8 +127,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
                                             backend.device, dtype, recorder, monitor, guard_fill="nan")
     except BaseException as exc:  # noqa: BLE001
         raise common.UserCodeError(errors.describe(exc, user_files, "first launch") | {"partial_meta": meta}) from None
-    meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"],
-                bf16_in_interpreter=recorder.bf16_in_interpreter)
+    meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"])
     if backend.interpreter:  # compiled by an `offline_compile` job on the compiler zygote
         meta["launches"] = [_launch_record(name, _jit_of(jit), args, kwargs)
                             for name, (jit, args, kwargs) in recorder.first_launch.items()]

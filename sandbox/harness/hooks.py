@@ -1,7 +1,8 @@
 """Instruments installed in the candidate's process before its module is imported.
 
 - LaunchRecorder counts Triton kernel launches (interpreter: GridExecutor.__call__; compiled:
-  JITFunction.run and the launch_enter_hook) and notes bfloat16 arguments to interpreted kernels.
+  JITFunction.run and the launch_enter_hook); on the interpreter it also installs
+  interpreter_compat (compiled Triton's behaviour there: scalars, libdevice, bf16, driver, ...).
 - ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
   sentinel), so unwritten output elements and leftover memory show, places them between guard
   margins (sandbox.harness.guards) so stores past their ends show, and records which torch
@@ -16,11 +17,11 @@ from __future__ import annotations
 
 import collections
 import functools
-import time
 
 import torch
 from torch.overrides import TorchFunctionMode
 
+from sandbox.harness import interpreter_compat
 from sandbox.harness.guards import OutputGuards
 
 EMPTY_FACTORIES = {
@@ -71,7 +72,6 @@ class LaunchRecorder:
         self.launches = 0
         self.hook_launches = 0
         self.kernels: collections.Counter = collections.Counter()
-        self.bf16_in_interpreter = False
         self.in_launch = 0
         self.first_launch: dict[str, tuple] = {}  # kernel name -> (jit object, args, kwargs)
         self.keep_launch_args = False
@@ -80,10 +80,6 @@ class LaunchRecorder:
         name = getattr(fn, "__name__", "?")
         self.launches += 1
         self.kernels[name] += 1
-        if self.interpreter and not self.bf16_in_interpreter:
-            for a in list(args) + list(kwargs.values()):
-                if isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16:
-                    self.bf16_in_interpreter = True
 
     def _keep(self, jit, args, kwargs):
         """First launch of each kernel, for compile_kernel's offline compile of that signature."""
@@ -115,7 +111,7 @@ class LaunchRecorder:
 
             interpreter.GridExecutor.__call__ = grid_call
             interpreter.InterpretedFunction.run = interp_run
-            _install_cpu_autotune_benchmark()
+            interpreter_compat.install()
         else:
             from triton.runtime.jit import JITFunction
 
@@ -146,23 +142,6 @@ class LaunchRecorder:
     @property
     def total(self) -> int:
         return max(self.launches, self.hook_launches)
-
-
-def _install_cpu_autotune_benchmark() -> None:
-    """@triton.autotune with several configs asks the GPU driver for a benchmarker; on the
-    interpreter there is none ("0 active drivers"), so time the configs by wall clock."""
-    try:
-        from triton.runtime.autotuner import Autotuner
-    except ImportError:
-        return
-
-    def cpu_bench(kernel_call, quantiles=None, **_):
-        start = time.perf_counter()
-        kernel_call()
-        ms = (time.perf_counter() - start) * 1e3
-        return [ms, ms, ms] if quantiles else ms
-
-    Autotuner.do_bench = property(lambda self: getattr(self, "_do_bench", None) or cpu_bench)
 
 
 _NOT_WORTH_RECORDING = ("torch._C._set_grad_enabled", "torch.Tensor.numel", "torch.Tensor.dim", "torch.Tensor.size",

@@ -55,7 +55,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
 
             t0 = time.perf_counter()
             try:  # some CPU ops lack a kernel for the dtype: judge without the control then
-                with torch.no_grad():
+                with torch.device("cpu"), torch.no_grad():
                     cpu_out = common.to_cpu(model(*common.clone(task_inputs)))
             except Exception as exc:  # noqa: BLE001
                 cpu_out = None
@@ -64,7 +64,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
 
             t0 = time.perf_counter()
             model64 = copy.deepcopy(model).to(torch.float64).to(golden_device)
-            with torch.no_grad():
+            with torch.device(golden_device), torch.no_grad():  # factories without device= land by the inputs
                 golden = model64(*common.to_device(common.upcast64(task_inputs), golden_device))
             common.synchronize(golden_device)
             golden = common.to_cpu(golden)
