@@ -1,7 +1,7 @@
 """Diagnosis quality: the labelled corpus and the mutation-generated corpus.
 
     python benchmarks/diagnosis_eval.py [--backend cpu|cuda] [--corpus labelled|mutation|all]
-        [--kernels a,b] [--operators x,y] [--per-operator N] [--json out.json]
+        [--kernels a,b] [--kernels-dir DIR] [--operators x,y] [--per-operator N] [--json out.json]
 
 Labelled corpus (tests/diagnosis_corpus/manifest.json): per buggy candidate, run_accuracy ->
 explain_failure -> suggest_fix(verify) and the corrected twin through run_accuracy +
@@ -100,6 +100,8 @@ def main():
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--corpus", choices=["labelled", "mutation", "all"], default="all")
     parser.add_argument("--kernels", help="comma list of mutation-corpus kernels (default: all)")
+    parser.add_argument("--kernels-dir", help="another folder of kernels with a manifest.json in the corpus's format "
+                        "(default: tests/mutation_corpus/kernels), e.g. a held-out set")
     parser.add_argument("--operators", help="comma list of operators (default: all)")
     parser.add_argument("--per-operator", type=int, help="at most this many mutants per operator")
     parser.add_argument("--json")
@@ -110,6 +112,10 @@ def main():
     started = time.perf_counter()
     if args.corpus in ("labelled", "all"):
         report["labelled"] = labelled(args.backend)
+    if args.kernels_dir:
+        from tests.mutation_corpus.runner import use_kernels
+
+        use_kernels(Path(args.kernels_dir))
     if args.corpus in ("mutation", "all"):
         report["mutation"] = mutation(args.backend, split(args.kernels), split(args.operators), args.per_operator)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")

@@ -24,6 +24,12 @@ FALSE_DIAGNOSIS_CONFIDENCE = 0.5
 SEEDS = [11, 12]
 
 
+def use_kernels(folder: Path) -> None:
+    """Point the corpus at another folder of kernels in the same format (e.g. a held-out set)."""
+    global KERNELS
+    KERNELS = Path(folder).resolve()
+
+
 def kernels() -> list[dict]:
     return json.loads((KERNELS / "manifest.json").read_text())
 

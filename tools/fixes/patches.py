@@ -692,16 +692,28 @@ class _FreshOutput(Transformer):
         return updated
 
 
+def stride_pairs(args, first: int, second: int) -> list[int]:
+    """Positions i where args[i], args[i + 1] are `t.stride(first), t.stride(second)` of one t."""
+    codes = [_code(a.value) for a in args]
+    tail_a, tail_b = f".stride({first})", f".stride({second})"
+    return [i for i in range(len(codes) - 1) if codes[i].endswith(tail_a) and codes[i + 1].endswith(tail_b)
+            and codes[i][: -len(tail_a)] == codes[i + 1][: -len(tail_b)]]
+
+
+def swap_args(args, i: int) -> list:
+    args = list(args)
+    args[i], args[i + 1] = args[i].with_changes(value=args[i + 1].value), args[i + 1].with_changes(value=args[i].value)
+    return args
+
+
 class _SwapStrides(Transformer):
     """`t.stride(1), t.stride(0)` passed in that order -> `t.stride(0), t.stride(1)`."""
 
     def leave_Call(self, original, updated):
         args = list(updated.args)
-        for i in range(len(args) - 1):
-            a, b = _code(args[i].value), _code(args[i + 1].value)
-            if a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[: -len(".stride(1)")] == b[: -len(".stride(0)")]:
-                args[i], args[i + 1] = args[i].with_changes(value=args[i + 1].value), args[i + 1].with_changes(value=args[i].value)
-                self.changed = True
+        for i in stride_pairs(args, 1, 0):
+            args = swap_args(args, i)
+            self.changed = True
         return updated.with_changes(args=args)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import _code, _kwarg, _tl, _with_kwarg, parse
+from tools.fixes.patches import _code, _kwarg, _tl, _with_kwarg, parse, stride_pairs, swap_args
 
 
 @dataclass(frozen=True)
@@ -218,12 +218,9 @@ class _SwapStrides(SiteTransformer):
     """t.stride(0), t.stride(1) passed in that order -> swapped."""
 
     def leave_Call(self, original, updated):
-        args = list(updated.args)
-        for i in range(len(args) - 1):
-            a, b = _code(args[i].value), _code(args[i + 1].value)
-            if a.endswith(".stride(0)") and b.endswith(".stride(1)") and a[:-10] == b[:-10] and self.hit():
-                args[i], args[i + 1] = args[i].with_changes(value=args[i + 1].value), args[i + 1].with_changes(value=args[i].value)
-                return updated.with_changes(args=args)
+        for i in stride_pairs(updated.args, 0, 1):
+            if self.hit():
+                return updated.with_changes(args=swap_args(updated.args, i))
         return updated
 
 
