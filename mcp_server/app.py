@@ -56,16 +56,20 @@ cancellation, special_values, large_magnitude) to probe what KernelBench's rand 
 Next: on anything but pass, explain_failure(run_id)."""
 
 
-EXPLAIN_DESCRIPTION = """Explain why a run failed: which failure pattern, with numeric evidence.
+EXPLAIN_DESCRIPTION = """Explain why a run failed: which failure pattern, tested by experiment.
 
 Call it with the run_id of a run_accuracy call whose verdict is not pass (or that passed with
 warnings). Returns ranked diagnoses (pattern ids such as low_precision_accumulation,
 large_k_accumulation_drift, reduced_precision_dot, boundary_mask_error, unwritten_output,
 inf_overflow, nan_mismatch, rounding_mode_bias, small_value_outliers, cancellation_error,
-layout_mismatch, nondeterminism, input_mutation, no_kernel_launched, ...), each with a one-sentence
-summary, evidence (error vs CPU, sign bias, reduction length, never-written regions, NaN/Inf
-positions, the candidate's own lines) and a location; for matmul-like ops a precision fingerprint
-(which emulated precision model the output matches); and an error heatmap image. Next: suggest_fix."""
+layout_mismatch, formula_error, nondeterminism, input_mutation, no_kernel_launched, ...), each with
+a one-sentence summary, evidence, a location and `tested`: proven by the run itself, confirmed or
+refuted by an experiment, or untested. Experiments re-run reference and candidate in the sandbox
+with one thing changed (NaN vs zero margins past the inputs, exact -1/0/+1 inputs, inputs times
+powers of two, centred / shifted inputs, the leading hypothesis' patch) within
+experiment_budget_s; `experiments` lists each with its trials. Also a precision fingerprint for
+matmul-like ops and an error heatmap image. Trust confirmed and proven diagnoses first.
+Next: suggest_fix."""
 
 FIX_DESCRIPTION = """Suggest fixes for a failed run as concrete patches to the candidate.
 
