@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from sandbox import backends
-from sandbox.pool import JobRequest, Pool, PoolBusy
+from sandbox.pool import JobRequest, Pool, PoolBusy, PoolError
 from tests.tasks import VECTOR_ADD_CANDIDATE, candidate_with
 
 
@@ -58,6 +58,40 @@ def test_a_dead_zygote_is_restarted(pool):
     time.sleep(0.2)
     result = pool.run(job(), timeout_s=30)
     assert result.meta["status"] == "ok" and pool.starts == 2
+
+
+def _kill_zygote_on_start(pool, times: int):
+    """on_start hook: SIGKILL the zygote while the job runs, the first `times` jobs."""
+    killed = []
+
+    def kill():
+        if len(killed) < times:
+            time.sleep(0.3)
+            os.kill(pool.ready_info["pid"], signal.SIGKILL)
+            killed.append(pool.ready_info["pid"])
+
+    return kill
+
+
+SLOW = candidate_with("import time\ntime.sleep(1.0)\nreturn triton_add(x, y)")
+
+
+def test_a_zygote_killed_mid_job_is_retried_once(pool):
+    result = pool.run(job(SLOW), timeout_s=30, on_start=_kill_zygote_on_start(pool, 1))
+    assert result.reason is None and result.meta["status"] == "ok" and pool.starts == 2
+
+
+def test_a_zygote_that_dies_again_is_the_servers_error_not_a_verdict(pool):
+    from tools import faults
+    from tools.errors import ServerFault
+
+    with pytest.raises(PoolError, match="died twice"):
+        pool.run(job(SLOW), timeout_s=30, on_start=_kill_zygote_on_start(pool, 2))
+    assert pool.run(job(), timeout_s=30).meta["status"] == "ok"  # and the next job works
+    dead = pool.run(job(), timeout_s=30)
+    dead.reason = "zygote_died"
+    with pytest.raises(ServerFault, match="not of the kernel"):
+        faults.process_fault(dead, 30, "candidate")
 
 
 def test_auto_backend_picks_what_exists():
