@@ -22,6 +22,7 @@ import json
 import logging
 import secrets
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -109,7 +110,9 @@ async def _declared_roots(ctx: Context) -> list:
         return []
     with anyio.move_on_after(CLIENT_ROOTS_TIMEOUT_S):
         try:
-            listed = await ctx.session.list_roots()
+            with warnings.catch_warnings():  # roots are deprecated in a later protocol revision, still served
+                warnings.simplefilter("ignore")
+                listed = await ctx.session.list_roots()
         except Exception:  # noqa: BLE001 - a client that cannot answer simply declares none
             return []
         found = []

@@ -153,3 +153,23 @@ def test_damaged_or_malformed_runs_are_clear_errors(tmp_path):
         store.tensors("r-20261201-000000-abcdef")
     with pytest.raises(ToolInputError, match="is not a run id"):
         store.path("r-20261201-000000-abcdef\n")
+
+
+# --- small validations ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"timeout_s": float("nan")}, "timeout_s: Input should be a finite number"),
+    ({"value_range": [float("-inf"), 1.0]}, "value_range must be two finite numbers"),
+    ({"value_range": [0.0, float("nan")]}, "value_range must be two finite numbers"),
+    ({"compute_num": 10**30}, "compute_num: Input should be less than or equal to"),
+])
+def test_non_finite_and_unbounded_numbers_are_refused_with_the_right_words(fields, message):
+    from pydantic import ValidationError
+
+    from tools.errors import describe_validation_error
+    from tools.models.accuracy import RunAccuracyRequest
+
+    with pytest.raises(ValidationError) as caught:
+        RunAccuracyRequest(reference="a", candidate="b", **fields)
+    assert message in describe_validation_error(caught.value)

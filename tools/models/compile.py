@@ -36,7 +36,7 @@ class CompileKernelRequest(Model):
         description="cpu backend: compile each launched kernel fully for sm_90 offline (ptxas) and report "
         "registers / spills / shared memory estimates (~0.3 s per kernel).",
     )
-    timeout_s: float = Field(120.0, gt=0, le=3600)
+    timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False)
     memory_mb: int = Field(4096, ge=256, le=1 << 20)
 
 

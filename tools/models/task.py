@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -36,12 +37,14 @@ class TaskFields(Model):
         "cancellation: pairs that cancel in sums and matmuls; special_values: NaN/+-Inf/+-0/subnormals; "
         "large_magnitude: values that overflow careless kernels.",
     )
-    timeout_s: float = Field(120.0, gt=0, le=3600, description="Wall-clock limit per sandboxed job.")
+    timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False, description="Wall-clock limit per sandboxed job.")
     memory_mb: int = Field(4096, ge=256, le=1 << 20, description="Memory budget of a job (cpu backend: address-space limit).")
 
     @field_validator("value_range")
     @classmethod
     def _range_ordered(cls, value):
+        if value is not None and not all(math.isfinite(v) for v in value):
+            raise ValueError("value_range must be two finite numbers [low, high]")
         if value is not None and not value[0] < value[1]:
             raise ValueError("value_range must be [low, high] with low < high")
         return value
