@@ -173,3 +173,8 @@ def test_non_finite_and_unbounded_numbers_are_refused_with_the_right_words(field
     with pytest.raises(ValidationError) as caught:
         RunAccuracyRequest(reference="a", candidate="b", **fields)
     assert message in describe_validation_error(caught.value)
+
+
+def test_unknown_runs_stay_unknown_not_damaged(tmp_path):
+    with pytest.raises(ToolInputError, match="unknown run_id"):
+        RunStore(tmp_path).result("r-20200101-000000-abcdef")

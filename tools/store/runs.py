@@ -110,8 +110,9 @@ class RunStore:
         self._maybe_evict()
 
     def _json(self, run_id: str, name: str) -> dict:
+        path = self.path(run_id) / name  # outside the try: its ToolInputError is a ValueError too
         try:
-            return json.loads((self.path(run_id) / name).read_text())
+            return json.loads(path.read_text())
         except (OSError, ValueError) as exc:
             raise self._missing(run_id, name) from exc
 
@@ -127,7 +128,7 @@ class RunStore:
             return {}
         try:
             return tensorio.read_bundle(str(file), max_bytes=1 << 40)[1]
-        except (tensorio.BundleError, OSError) as exc:
+        except (tensorio.BundleError, OSError, ValueError) as exc:
             raise self._missing(run_id, "tensors.bin") from exc
 
     def save_file(self, run_id: str, name: str, data: bytes) -> Path:
