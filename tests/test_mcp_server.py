@@ -241,7 +241,7 @@ def _inspector_call_args():
 
 @needs_inspector
 async def test_inspector_over_stdio():
-    server = [sys.executable, "-m", "mcp_server"]
+    server = [sys.executable, "-m", "mcp_server", "--root", str(ROOT)]  # it runs in the inspector's directory
     listed = inspector(*server, "--method", "tools/list")
     assert {t["name"] for t in listed["tools"]} >= {"run_accuracy", "compile_kernel"}
     called = inspector(*server, *_inspector_call_args())
