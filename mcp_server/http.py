@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
 import os
+import secrets
 import socket
 import threading
 from collections.abc import Callable
@@ -30,9 +30,8 @@ from urllib.parse import urlsplit
 
 TOKEN_ENV = "KERNEL_EVAL_TOKEN"
 MIN_TOKEN_CHARS = 16
-#: tools/call bodies larger than this are not parsed for their id (the SDK refuses them anyway).
-MAX_TRACKED_BODY = 8 << 20
-SESSION_HEADER = b"mcp-session-id"
+#: the scope key of the guard's tag on each POST (one POST carries one tool call)
+CALL_TAG = "kernel_eval.call_tag"
 
 
 class ServeConfigError(ValueError):
@@ -149,19 +148,18 @@ class HttpSecurity:
 
 
 class Disconnects:
-    """Which in-flight tools/call requests lost their HTTP client, by (session id, request id).
+    """Which HTTP requests lost their client before their response ended, by the guard's tag.
 
-    The guard marks a request when its connection drops before the response ended; the tool
-    handler registers a callback for its own key and is called at once (or on registration, if
-    the drop came first)."""
+    The tool handler registers a callback for the tag of the request that carried its call and
+    is called at once (or on registration, if the drop came first)."""
 
     def __init__(self, remember: int = 1024):
         self._lock = threading.Lock()
-        self._watchers: dict[tuple[str, str], Callable[[], None]] = {}
-        self._dropped: dict[tuple[str, str], None] = {}
+        self._watchers: dict[str, Callable[[], None]] = {}
+        self._dropped: dict[str, None] = {}
         self._remember = remember
 
-    def watch(self, key: tuple[str, str], on_drop: Callable[[], None]) -> Callable[[], None]:
+    def watch(self, key: str, on_drop: Callable[[], None]) -> Callable[[], None]:
         with self._lock:
             dropped = self._dropped.pop(key, False) is None
             if not dropped:
@@ -170,11 +168,11 @@ class Disconnects:
             on_drop()
         return lambda: self._forget(key)
 
-    def _forget(self, key: tuple[str, str]) -> None:
+    def _forget(self, key: str) -> None:
         with self._lock:
             self._watchers.pop(key, None)
 
-    def drop(self, key: tuple[str, str]) -> None:
+    def drop(self, key: str) -> None:
         with self._lock:
             on_drop = self._watchers.pop(key, None)
             if on_drop is None:
@@ -188,16 +186,6 @@ class Disconnects:
 disconnects = Disconnects()
 
 
-def _tools_call_id(body: bytes) -> str | None:
-    try:
-        message = json.loads(body)
-    except ValueError:
-        return None
-    if isinstance(message, dict) and message.get("method") == "tools/call" and "id" in message:
-        return str(message["id"])
-    return None
-
-
 async def _refuse(send, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     body = text.encode()
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
@@ -206,7 +194,7 @@ async def _refuse(send, status: int, text: str, extra: list[tuple[bytes, bytes]]
 
 
 class Guard:
-    """ASGI middleware: Host, Origin and token checks, then disconnect tracking for tools/call."""
+    """ASGI middleware: Host, Origin and token checks, then disconnect tracking for each POST."""
 
     def __init__(self, app, security: HttpSecurity, drops: Disconnects = disconnects):
         self.app = app
@@ -232,31 +220,34 @@ class Guard:
                                  [(b"www-authenticate", b'Bearer realm="kernel-eval"')])
         if scope.get("method") != "POST":
             return await self.app(scope, receive, send)
-        await self._tracked(scope, receive, send, headers.get(SESSION_HEADER, b"").decode("latin-1"))
+        await self._tracked(scope, receive, send)
 
-    async def _tracked(self, scope, receive, send, session: str) -> None:
-        state = {"body": bytearray(), "key": None, "done": False}
+    async def _tracked(self, scope, receive, send) -> None:
+        """Tag the request (the tool handler finds the tag in its HTTP request's scope) and report
+        a disconnect that comes before the response ended."""
+        tag = secrets.token_hex(8)
+        scope = {**scope, CALL_TAG: tag}
+        done = False
 
         async def watched_receive():
             message = await receive()
-            if message["type"] == "http.request" and state["body"] is not None:
-                state["body"] += message.get("body", b"")
-                if len(state["body"]) > MAX_TRACKED_BODY:
-                    state["body"] = None
-                elif not message.get("more_body", False):
-                    request_id = _tools_call_id(bytes(state["body"]))
-                    state["key"] = (session, request_id) if request_id is not None else None
-                    state["body"] = None
-            elif message["type"] == "http.disconnect" and not state["done"] and state["key"] is not None:
-                self.drops.drop(state["key"])
+            if message["type"] == "http.disconnect" and not done:
+                self.drops.drop(tag)
             return message
 
         async def watched_send(message):
+            nonlocal done
             if message["type"] == "http.response.body" and not message.get("more_body", False):
-                state["done"] = True
+                done = True
             await send(message)
 
         await self.app(scope, watched_receive, watched_send)
+
+
+def call_tag(request) -> str | None:
+    """The guard's tag of the HTTP request that carried a tool call (None on stdio)."""
+    scope = getattr(request, "scope", None)
+    return scope.get(CALL_TAG) if isinstance(scope, dict) else None
 
 
 def run(server, host: str, port: int, security: HttpSecurity) -> None:

@@ -34,7 +34,7 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from mcp_server.http import disconnects
+from mcp_server.http import call_tag, disconnects
 from sandbox.pool import PoolBusy, PoolError
 from tools import sources
 from tools.compare import CompareInputError
@@ -124,11 +124,10 @@ async def _declared_roots(ctx: Context) -> list:
     return []
 
 
-def _disconnect_key(ctx: Context) -> tuple[str, str] | None:
-    headers = ctx.headers
-    if not headers:
-        return None  # stdio: cancellation comes as a notification
-    return headers.get("mcp-session-id", ""), ctx.request_id
+def _disconnect_key(ctx: Context) -> str | None:
+    """The HTTP request that carried this call, as the guard tagged it (None on stdio, where a
+    cancellation comes as a notification)."""
+    return call_tag(ctx.request_context.request)
 
 
 def _internal_error(name: str, exc: BaseException) -> CallToolResult:

@@ -196,3 +196,33 @@ def test_a_dropped_call_frees_its_slot_within_a_second(server):
     assert result["verdict"] == "pass"
     assert result["timings"]["queued_s"] < 2.0, result["timings"]  # the looping jobs were killed, not waited for
     assert time.monotonic() - dropped_at < 30
+
+
+@pytest.mark.parametrize("server", [("127.0.0.1", None)], indirect=True)
+def test_one_clients_cancellation_never_cancels_anothers_call(server):
+    """Clients without a session id number their requests alike: a drop is tied to its own HTTP request."""
+    url = f"http://127.0.0.1:{server}/mcp"
+    looping = {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate_with("while True:\n    pass"), "timeout_s": 300, **FAST}
+    slow = {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"), **FAST}
+    verdicts = []
+
+    async def dropping():
+        async with Client(url) as first:
+            with anyio.move_on_after(2.5):  # abandons its call: the HTTP request is closed
+                await first.call_tool("run_accuracy", looping)
+
+    async def waiting():
+        await anyio.sleep(1.0)
+        async with Client(url) as second:  # its first call has the first client's request id
+            result = await second.call_tool("run_accuracy", slow)
+        verdicts.append(result.content[0].text if result.is_error else result.structured_content["verdict"])
+
+    async def main():
+        async with Client(url) as warm:  # zygote and golden ready, so the timing above holds
+            await warm.call_tool("run_accuracy", {**slow, "candidate": VECTOR_ADD_CANDIDATE})
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(dropping)
+            tg.start_soon(waiting)
+
+    anyio.run(main)
+    assert verdicts == ["pass"], verdicts
