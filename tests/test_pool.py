@@ -116,3 +116,37 @@ def test_npu_backend_runs_a_candidate(tmp_path):
     finally:
         npu.close()
     assert result.meta["status"] == "ok" and result.meta["launches"] >= 1
+
+
+def test_run_accuracy_reports_a_recurring_sandbox_death_as_the_servers_error():
+    from tests.tasks import VECTOR_ADD_REFERENCE
+    from tools.accuracy import run_accuracy
+    from tools.errors import ServerFault
+    from tools.models.accuracy import RunAccuracyRequest
+    from tools.services import services
+
+    def request(candidate):
+        return RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", seeds=[5],
+                                  determinism_check=False, timeout_s=30)
+
+    assert run_accuracy(request(VECTOR_ADD_CANDIDATE)).verdict == "pass"  # zygote up, golden cached
+    shared = Pool.get("cpu", state_dir=services().home)
+    killed = []
+
+    def killer():  # SIGKILL the zygote under each running job, twice; bounded
+        deadline = time.monotonic() + 60
+        while len(killed) < 2 and time.monotonic() < deadline:
+            running = [p for p in list(shared._pending.values()) if p.pid and p.proc is shared._proc]
+            if running and shared._proc.pid not in killed:
+                time.sleep(0.2)
+                killed.append(shared._proc.pid)
+                os.kill(shared._proc.pid, signal.SIGKILL)
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=killer)
+    thread.start()
+    with pytest.raises(ServerFault, match="not of the kernel"):
+        run_accuracy(request(SLOW))
+    thread.join()
+    assert len(killed) == 2
+    assert run_accuracy(request(VECTOR_ADD_CANDIDATE)).verdict == "pass"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,8 @@ from tools.store import home
 from tools.store.golden import GoldenCache
 from tools.store.runs import RunStore
 from tools.store.seeds import SeedPool
+
+log = logging.getLogger("kernel_eval.sandbox")
 
 
 @dataclass
@@ -49,7 +53,10 @@ class _Sandbox:
         except PoolError as exc:
             if cancel is not None and cancel.is_set():
                 raise ToolInputError("cancelled by the caller") from None
-            raise ServerFault(f"the sandbox failed (a fault of this server, not of the kernel; retry later): {exc}") from None
+            incident = secrets.token_hex(4)  # the details (a zygote's log) name server paths: they stay in its log
+            log.error("sandbox failure (incident %s): %s", incident, exc)
+            raise ServerFault(f"the sandbox failed (a fault of this server, not of the kernel; retry later; "
+                              f"incident {incident} in the server's log)") from None
 
 
 _lock = threading.Lock()
