@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, version
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -28,7 +29,7 @@ class Model + get_inputs() + get_init_inputs(); candidate: class ModelNew). A lo
 (does it import and compile?) -> run_accuracy (is it numerically right against an FP64 golden, on
 fresh secret seeds, in a sandbox?) -> on a negative verdict, explain_failure(run_id) (which failure
 pattern, with evidence) -> suggest_fix(run_id) (a patch, optionally verified). Sources can be passed
-as text or as .py paths. Verdicts: pass, fail, compile_error, runtime_error, timeout, crashed,
+as text or as .py paths (relative paths resolve against the server's working directory). Verdicts: pass, fail, compile_error, runtime_error, timeout, crashed,
 rejected, unsupported."""
 
 COMPILE_DESCRIPTION = """Check that a Triton candidate imports and compiles, before spending time on accuracy.
@@ -48,7 +49,8 @@ candidate on the backend, on several secret seeds (3 by default; pin `seeds` to 
 and judges every output with the three-dimension comparator (normal range MERE/MARE, small values
 and cancellation positions relative to the CPU control, NaN/Inf/integer rules; or `standard`
 catlass / assert_close). Also checks that Triton kernels launched, inputs were not mutated, unwritten
-outputs (empty allocations are NaN-poisoned) and determinism. Returns a verdict (pass, fail,
+outputs (empty allocations are NaN-poisoned) and determinism (a warning by default;
+determinism='require' fails a kernel whose re-run differs). Returns a verdict (pass, fail,
 compile_error, runtime_error, timeout, crashed, rejected, unsupported), per-seed results with the
 worst elements, warnings about latent defects, and a run_id. Use `input_profile` (small_values,
 cancellation, special_values, large_magnitude) to probe what KernelBench's rand inputs never show.
@@ -123,6 +125,14 @@ def _run_result(run_id: str) -> str:
         raise ResourceError(str(exc)) from None
 
 
+def server_version() -> str:
+    """The installed package's version (pyproject.toml), announced in the MCP handshake."""
+    try:
+        return version("kernel-eval-mcp")
+    except PackageNotFoundError:  # run from a checkout that was never pip-installed
+        return "0+unknown"
+
+
 def build_server(max_concurrent_calls: int = 16, roots: tuple | None = None, client_roots: bool = False) -> MCPServer:
     """`roots`: where .py path arguments may be read (default: the working directory);
     `client_roots`: also the roots the client declares (stdio, where client and server share a machine)."""
@@ -130,6 +140,7 @@ def build_server(max_concurrent_calls: int = 16, roots: tuple | None = None, cli
                            roots if roots is not None else sources.server_roots(), client_roots)
     server = MCPServer(
         "kernel-eval",
+        version=server_version(),
         title="kernel-eval: Triton kernel accuracy",
         instructions=INSTRUCTIONS,
         tools=[make_tool(spec, serving) for spec in tool_specs()],

@@ -50,10 +50,12 @@ def compile_kernel(result) -> str:
 def explain_failure(result) -> str:
     lines = [result.summary]
     for d in result.diagnoses[1:4]:
-        lines.append(f"also: {d.pattern} ({d.confidence:.2f})")
+        lines.append(f"also: {d.pattern} ({d.confidence:.2f}, {d.tested})")
     primary = result.diagnoses[0] if result.diagnoses else None
     if primary and primary.location:
         lines.append(f"where: {primary.location.description}")
+    for outcome in result.experiments[:3]:
+        lines.append(f"experiment {outcome.id}: {outcome.finding}")
     if result.fingerprint:
         lines.append("precision fingerprint, closest first: " + "; ".join(f"{p.model}" for p in result.fingerprint[:2]))
     if result.heatmap:
@@ -67,7 +69,8 @@ def suggest_fix(result) -> str:
     for fix in result.fixes:
         state = "verified" if fix.verified else (f"not verified ({fix.verification.verdict})" if fix.verification else
                                                  "patch" if fix.patch else "guidance")
-        lines.append(f"- {fix.fix} [{state}]: {fix.title}")
+        measured = f"; {fix.verification.describe()}" if fix.verification else ""
+        lines.append(f"- {fix.fix} [{state}]: {fix.title}{measured}")
     top = next((f for f in result.fixes if f.patch), None)
     if top and top.patch:
         diff = top.patch.splitlines()

@@ -1,7 +1,7 @@
 """Backends: where the candidate runs. Each knows its device, its environment and its device nodes.
 
-- cpu:  the Triton interpreter (TRITON_INTERPRET=1) on CPU tensors. bf16 arithmetic is wrong
-        there (values are treated as raw integers), so bf16 candidates are `unsupported`.
+- cpu:  the Triton interpreter (TRITON_INTERPRET=1) on CPU tensors, made to behave as compiled
+        Triton by sandbox/harness/interpreter_compat.py (scalars, libdevice, bf16, driver).
 - cuda: Triton compiled for the NVIDIA GPU.
 - npu:  torch_npu + triton-ascend (device "npu"). Needs a separate environment: triton-ascend and
         upstream triton both install a top-level `triton` package, and torch_npu needs CANN.

@@ -23,7 +23,7 @@ export KERNEL_EVAL_HOME=${KERNEL_EVAL_HOME:-/tmp/kernel-eval-gpu} PYTHONUNBUFFER
 } > "$OUT/device.txt" 2>&1
 cat "$OUT/device.txt"
 
-timeout ${TEST_TIMEOUT:-250} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
+timeout ${TEST_TIMEOUT:-500} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
 tests_rc=${PIPESTATUS[0]}
 tail -25 "$OUT/gpu_tests.txt"
 

@@ -1,4 +1,4 @@
-"""The seed's own requirements: the §9.2 boundary table and every threshold row (§2.2, §3.2, §4.3)."""
+"""The specification's own requirements (docs/comparator.md): the boundary cases and every threshold row."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ def background(dtype_name, n=1000, seed=0):
     return rounded.clone(), golden, rounded.clone()
 
 
-# --- §9.2 boundary table ----------------------------------------------------------------------
+# --- boundary cases ----------------------------------------------------------------------------
 # Scenario values per dtype: (cancellation golden, small golden, small-value error), chosen inside
-# the dtype's domains. The seed's examples are the float32 row.
+# the dtype's domains. The spec's examples are the float32 row.
 SCENARIOS = {
     "float32": (1e-3, 1e-5, 1e-8),
     "float16": (1e-2, 1e-4, 5e-5),
@@ -97,7 +97,7 @@ def test_92_large_value_zero_output_fails_not_cancellation(dtype_name):
 
 
 def test_ratio_rule_tolerates_two_errors_where_cpu_has_none_and_warns():
-    """By the seed's formula, npu / max(cpu, 1) <= 2: one or two such errors pass."""
+    """By the spec's formula, npu / max(cpu, 1) <= 2: one or two such errors pass."""
     for k, expect in ((1, True), (2, True), (3, False)):
         r = plant("float32", 0.0, 1e-3, 1e-3, k=k)
         assert r.passed is expect, (k, r.summary)

@@ -10,6 +10,7 @@ import os
 import pathlib
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -91,12 +92,13 @@ return triton_add(x, y)
     assert r.verdict == "runtime_error" and r.error.type in ("BlockingIOError", "OSError"), r.summary
     forked = int(r.stdout.split("forked")[1].split()[0])
     assert forked < 400
-    # the whole pid namespace died with the job: no sandbox uid has processes left
-    # (the kernel reaps a dead namespace asynchronously: poll, bounded)
+    # the whole pid namespace died with the job: no sandbox uid has processes of this checkout's
+    # Python left (other checkouts on the machine may run jobs of their own); the kernel reaps
+    # a dead namespace asynchronously: poll, bounded
     deadline = time.monotonic() + 10
     while True:
         rows = subprocess.run(["ps", "-e", "-o", "uid=,pid=,stat=,args="], capture_output=True, text=True).stdout
-        left = [row for row in rows.splitlines() if 61000 <= int(row.split()[0]) < 62000]
+        left = [row for row in rows.splitlines() if 61000 <= int(row.split()[0]) < 62000 and sys.executable in row]
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.1)

@@ -60,6 +60,27 @@ async def test_tools_list_schemas_and_annotations(client):
     assert "explain_failure" in run.description  # what to call next
 
 
+def _undescribed(schema: dict) -> list[str]:
+    """Properties without a description, in the schema and in every model it refers to."""
+    missing = [name for name, prop in schema.get("properties", {}).items() if not prop.get("description")]
+    for model, sub in schema.get("$defs", {}).items():
+        missing += [f"{model}.{name}" for name in _undescribed(sub)]
+    return missing
+
+
+async def test_every_tool_parameter_has_a_description(client):
+    tools = (await client.list_tools()).tools
+    assert len(tools) == 4
+    assert {tool.name: _undescribed(tool.input_schema) for tool in tools} == {tool.name: [] for tool in tools}
+
+
+async def test_server_announces_the_package_version(client):
+    from importlib.metadata import version
+
+    assert client.server_info.name == "kernel-eval"
+    assert client.server_info.version == version("kernel-eval-mcp") != ""
+
+
 async def test_run_accuracy_structured_content_matches_its_schema_and_progress_rises(client):
     seen = []
 
@@ -107,6 +128,9 @@ async def test_compile_kernel_and_resources(client):
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "num_seeds": "many"}, "num_seeds"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(ROOT / "no_such_file.py")}, "no such file"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": "/no/such/file.py"}, "not readable by this server"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(EXAMPLE)}, "is a directory, not a .py file"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(ROOT / "README.md")}, "is not a .py file"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "determinism": "always"}, "determinism"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": "   "}, "candidate is empty"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": "#" * (5 << 20)}, "exceed"),
         ({"reference": "def broken(:", "candidate": VECTOR_ADD_CANDIDATE, "backend": "cpu"}, "reference has a syntax error"),

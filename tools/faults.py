@@ -1,4 +1,4 @@
-"""How a sandboxed job ended, as a verdict (DESIGN §5) and an ErrorInfo an agent can act on."""
+"""How a sandboxed job ended, as a verdict and an ErrorInfo an agent can act on."""
 
 from __future__ import annotations
 
@@ -89,8 +89,10 @@ def user_error(info: dict) -> tuple[str, ErrorInfo]:
         source_line=info.get("source_line"),
         traceback=[str(t) for t in info.get("traceback", [])][:8],
     )
-    error.hint = hint_for(f"{error.type}: {error.message}")
-    if error.phase in ("import", "syntax") or error.type.endswith("CompilationError"):
+    error.hint = info.get("hint") or hint_for(f"{error.type}: {error.message}")
+    if error.type == "unsupported":  # a construct the interpreter cannot run, not the user's bug
+        return "unsupported", error
+    if error.phase in ("import", "syntax") or error.type.endswith(("CompilationError", "CompileTimeAssertionFailure")):
         return "compile_error", error
     if any(marker in error.message for marker in CUDA_FAULT_MARKERS):
         return "crashed", error
@@ -99,7 +101,8 @@ def user_error(info: dict) -> tuple[str, ErrorInfo]:
 
 def user_error_summary(verdict: str, error: ErrorInfo) -> str:
     """One line: 'RUNTIME_ERROR at candidate.py:12: ValueError: ...'."""
-    return f"{verdict.upper()}{error.where}: {error.type}: {error.message}".splitlines()[0]
+    kind = "" if error.type == "unsupported" else f"{error.type}: "  # the verdict already says it
+    return f"{verdict.upper()}{error.where}: {kind}{error.message}".splitlines()[0]
 
 
 def isolation(meta: dict) -> dict[str, IsolationItem]:

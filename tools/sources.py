@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
@@ -59,22 +60,43 @@ def _under(path: Path, roots: Sequence[Path]) -> bool:
 def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
     spelled = Path(os.path.abspath(os.path.expanduser(stripped)))
     real = spelled.resolve() if _under(spelled, roots) else None
-    if real is None or not _under(real, roots) or real.suffix != ".py":
+    if real is None or not _under(real, roots):
         raise ToolInputError(
-            f"{role}: {stripped!r} is not readable by this server: a path must name a .py file under the server's "
-            "working directory, a --root directory or a root the client declared (symlinks resolved). Move the file "
-            "there, start the server with --root DIR, or pass the source text itself")
+            f"{role}: {stripped!r} is not readable by this server: a path must lie under the server's working "
+            "directory, a --root directory or a root the client declared (symlinks resolved). Move the file there, "
+            "start the server with --root DIR, or pass the source text itself")
     return real
 
 
+def _looks_like_a_path(text: str) -> bool:
+    """One word with a directory separator or a file suffix: no source anyone means to pass."""
+    return not any(c.isspace() for c in text) and ("/" in text or re.search(r"\.[A-Za-z]\w*$", text) is not None)
+
+
+def _not_found(role: str, text: str) -> ToolInputError:
+    where = "" if Path(text).expanduser().is_absolute() else f" (relative paths resolve against {Path.cwd()})"
+    return ToolInputError(f"{role}: no such file {text!r}{where}; pass the Python source itself or the path of a .py file")
+
+
 def resolve(value: str, role: str) -> tuple[str, str]:
-    """(source text, the name errors should show). `role` is 'reference' or 'candidate'."""
+    """(source text, the name errors should show). `role` is 'reference' or 'candidate'.
+
+    A one-line value that names a file or looks like a path is read as one; only a .py file is
+    accepted, so a directory or a .txt never gets compiled as source text.
+    """
     stripped = value.strip()
-    if "\n" not in stripped and stripped.endswith(".py"):
+    if "\n" not in stripped and (stripped.endswith(".py") or _looks_like_a_path(stripped)):
         roots = _roots.get()
         path = Path(stripped).expanduser() if roots is None else _confined_path(stripped, role, roots)
+        if path.is_dir():
+            raise ToolInputError(f"{role}: {stripped} is a directory, not a .py file; pass the path of the .py file "
+                                 f"(e.g. {stripped.rstrip('/')}/{role}.py) or the Python source itself")
+        if not path.exists():
+            raise _not_found(role, stripped)
+        if path.suffix != ".py":
+            raise ToolInputError(f"{role}: {stripped} is not a .py file; pass a .py file or the Python source itself")
         if not path.is_file():
-            raise ToolInputError(f"{role}: no such file {stripped!r}; pass the Python source itself or the path of a .py file")
+            raise ToolInputError(f"{role}: {stripped} is not a regular file")
         if path.stat().st_size > MAX_SOURCE_BYTES:
             raise ToolInputError(f"{role}: {stripped} is larger than {MAX_SOURCE_BYTES} bytes")
         try:

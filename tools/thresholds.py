@@ -1,9 +1,9 @@
 """Every numeric threshold of every comparison standard, in one place.
 
-Rows marked ``source="seed"`` are copied from shared/seeds/three_dim_comparator_design.txt
-(§2.2, §3.2, §4.3, §8.1), catlass_precision_basics.txt (§2.1, §2.4) and
-triton_ascend_accuracy_tutorial.txt. Rows marked ``"derived"`` fill gaps the seeds leave
-(they give only the MERE threshold for hifloat32 and the float8 types); each says how.
+Rows marked ``source="seed"`` are the values of the three-dimension comparator specification
+(docs/comparator.md), of CATLASS's CompareData / ErrorMetrics and of the triton-ascend accuracy
+tutorial. Rows marked ``"derived"`` fill gaps the specification leaves (it gives only the MERE
+threshold for hifloat32 and the float8 types); each says how.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import torch
 
 # --- three_dim (default) -----------------------------------------------------------------------
 
-#: eps in MERE/MARE = avg/max(|actual - golden| / (|golden| + eps)), seed §2.1.
+#: eps in MERE/MARE = avg/max(|actual - golden| / (|golden| + eps)) (docs/comparator.md).
 RELATIVE_ERROR_EPS = 1e-7
-#: MARE threshold = exactly 10 x the MERE threshold (seed §2.2: not rounded to a power of two).
+#: MARE threshold = exactly 10 x the MERE threshold (not rounded to a power of two).
 MARE_FACTOR = 10.0
-#: Small-value and cancellation dimensions pass when npu_count / max(cpu_count, 1) <= this (§3.4, §4.4).
+#: Small-value and cancellation dimensions pass when npu_count / max(cpu_count, 1) <= this.
 ERROR_COUNT_RATIO_LIMIT = 2.0
 
 
@@ -48,14 +48,14 @@ THREE_DIM: dict[str, DtypeThresholds] = {
     "bfloat16": DtypeThresholds(2**-7, 2**-8, 2**-16, 2**-3, 2**-3, "seed"),
     "float32": DtypeThresholds(2**-13, 2**-14, 2**-30, 2**-8, 2**-8, "seed"),
     # hifloat32 is a compute precision of float32 tensors (Ascend HF32, ~11 significant bits):
-    # MERE threshold from the seed; small-value threshold = threshold / 2 as in every seed row;
+    # MERE threshold from the spec; small-value threshold = threshold / 2 as in every spec row;
     # small-value error and cancellation rows of float16, whose significand is the closest.
     "hifloat32": DtypeThresholds(
         2**-11, 2**-12, 2**-16, 2**-5, 2**-5, "derived: threshold from seed, others as float16"
     ),
-    # float8: MERE threshold from the seed; small-value threshold = threshold / 2; small-value
+    # float8: MERE threshold from the spec; small-value threshold = threshold / 2; small-value
     # error = the type's smallest subnormal (no smaller error is representable); cancellation
-    # boundary 2**-1 (the seed's rows put it ~half the significand bits above 1 ulp).
+    # boundary 2**-1 (the spec's rows put it ~half the significand bits above 1 ulp).
     "float8_e4m3fn": DtypeThresholds(
         2**-3, 2**-4, 2**-9, 2**-1, 2**-1, "derived: threshold from seed, others by seed rules"
     ),
@@ -69,19 +69,30 @@ THREE_DIM: dict[str, DtypeThresholds] = {
     ),
 }
 
-#: Above this multiple of the default, the seed (§8.3) advises against a custom threshold.
+#: The spec advises against a custom threshold above this multiple of the default.
 CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR = 10.0
+
+#: normal_range="cpu_relative" never relaxes beyond the advised maximum: the candidate's (and the
+#: licensing CPU control's) MERE must stay below this multiple of the default threshold, its MARE
+#: below this multiple of the default MARE threshold.
+CPU_RELATIVE_MAX_FACTOR = CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR
+
+
+def cpu_relative_bounds(name: str) -> tuple[float, float]:
+    """(MERE bound, MARE bound) that cpu_relative never relaxes beyond, for a float dtype."""
+    row = THREE_DIM[name]
+    return CPU_RELATIVE_MAX_FACTOR * row.precision, CPU_RELATIVE_MAX_FACTOR * row.mare
 
 # --- catlass ------------------------------------------------------------------------------------
 
-#: CompareData switches to the looser rtol at this computeNum (catlass §2.1).
+#: CompareData switches to the looser rtol at this computeNum (CATLASS CompareData).
 CATLASS_COMPUTE_NUM_SPLIT = 2048
 #: (rtol below the split, rtol at or above it); bfloat16 has its own row.
 CATLASS_RTOL: dict[str, tuple[float, float]] = {
     "default": (1 / 256, 1 / 128),
     "bfloat16": (1 / 128, 1 / 64),
 }
-#: ErrorMetrics: candidate error / CPU same-precision error must stay at or below these (§2.4).
+#: ErrorMetrics: candidate error / CPU same-precision error must stay at or below these (CATLASS ErrorMetrics).
 CATLASS_METRIC_LIMITS: dict[str, float] = {"mare": 5.0, "mere": 1.5, "rmse": 1.5}
 
 
@@ -149,7 +160,7 @@ def canonical_dtype_name(dtype: str | torch.dtype) -> str:
 
 
 def three_dim_thresholds(name: str, precision_override: float | None = None) -> DtypeThresholds:
-    """The row for a float dtype, with the MERE threshold optionally replaced (seed §8.2)."""
+    """The row for a float dtype, with the MERE threshold optionally replaced (a custom threshold)."""
     row = THREE_DIM[name]
     if precision_override is None:
         return row
@@ -177,6 +188,11 @@ def table() -> dict:
             "relative_error_eps": RELATIVE_ERROR_EPS,
             "mare_factor": MARE_FACTOR,
             "error_count_ratio_limit": ERROR_COUNT_RATIO_LIMIT,
+            "cpu_relative": {
+                "mere_ratio_limit": CATLASS_METRIC_LIMITS["mere"],
+                "mare_ratio_limit": CATLASS_METRIC_LIMITS["mare"],
+                "max_factor_of_default": CPU_RELATIVE_MAX_FACTOR,
+            },
             "dtypes": {name: row.as_dict() for name, row in THREE_DIM.items()},
         },
         "catlass": {

@@ -1,7 +1,7 @@
 """Job kind `candidate`: run ModelNew on every seed's inputs and record what it did.
 
 Per seed: build ModelNew under the seed (the reference's weights come from the same seed), move
-the inputs to the device, keep pristine copies, run the forward under the ForwardMonitor
+the inputs to the device inside guard margins (sandbox.harness.guards), keep pristine copies, run the forward under the ForwardMonitor
 (NaN-poisoned empty allocations, recorded torch calls), count Triton launches, check the inputs
 are unchanged. Then one seed runs again on fresh copies for a bitwise determinism check.
 The outputs go back to the trusted parent, which alone holds the golden and judges them.
@@ -13,7 +13,7 @@ import time
 
 import torch
 
-from sandbox.harness import common, errors, hooks
+from sandbox.harness import common, errors, guards, hooks
 
 
 def _import_candidate(job_dir: str, user_files: dict) -> type:
@@ -30,14 +30,17 @@ def _import_candidate(job_dir: str, user_files: dict) -> type:
     return model_cls
 
 
-def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monitor):
+def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monitor, guard_fill: str | None = "nan"):
     common.seed_all(seed)
     model = common.cast_model(model_cls(*init), dtype).to(device).eval()
     dev_inputs = common.to_device(task_inputs, device)
+    if guard_fill is not None:
+        dev_inputs = common.tree_map(lambda t: guards.guard_input(t, guard_fill), dev_inputs)
     pristine = common.clone(dev_inputs)
     before = recorder.total
+    monitor.guards.tracked.clear()
     start = time.perf_counter()
-    with monitor, torch.no_grad():
+    with torch.device(device), monitor, torch.no_grad():  # factories without device= land on the job's device
         out = model(*dev_inputs)
     common.synchronize(device)
     elapsed = time.perf_counter() - start
@@ -45,7 +48,9 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
         i for i, (now, then) in enumerate(zip(common.tree_tensors(dev_inputs), common.tree_tensors(pristine), strict=True))
         if not common.bitwise_equal(now, then)
     ]
-    return common.to_cpu(out), {"launches": recorder.total - before, "mutated_inputs": mutated, "forward_s": elapsed}
+    info = {"launches": recorder.total - before, "mutated_inputs": mutated, "forward_s": elapsed,
+            "out_of_bounds_writes": monitor.guards.violations()}
+    return common.to_cpu(out), info
 
 
 def _determinism(first, again) -> dict:
@@ -73,14 +78,15 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     recorder = hooks.LaunchRecorder(interpreter=backend.interpreter)
     recorder.install()
     monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True))
+    guard_fill = options.get("guard_fill", "nan")  # None: inputs as given, no margins
     model_cls = _import_candidate(job_dir, user_files)
 
     values, seeds_meta = {}, []
-    meta = {"seeds": seeds_meta}
+    meta = {"seeds": seeds_meta, "input_guard": guard_fill}
     for i, seed in enumerate(spec["seeds"]):
         try:
             out, info = _forward(model_cls, given[f"s{i}/init"], given[f"s{i}/inputs"], seed,
-                                 backend.device, dtype, recorder, monitor)
+                                 backend.device, dtype, recorder, monitor, guard_fill)
         except BaseException as exc:  # noqa: BLE001
             error = errors.describe(exc, user_files, f"forward (seed {seed})")
             meta.update(_summary(recorder, monitor))
@@ -91,7 +97,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     if options.get("determinism", True) and spec["seeds"]:
         try:
             again, _ = _forward(model_cls, given["s0/init"], given["s0/inputs"], spec["seeds"][0],
-                                backend.device, dtype, recorder, monitor)
+                                backend.device, dtype, recorder, monitor, guard_fill)
             meta["determinism"] = _determinism(values["s0/actual"], again)
         except BaseException as exc:  # noqa: BLE001
             meta["determinism"] = {"checked": False, "error": errors.describe(exc, user_files, "determinism re-run")["message"]}
@@ -103,7 +109,6 @@ def _summary(recorder, monitor) -> dict:
     return {
         "launches": recorder.total,
         "kernels": dict(recorder.kernels),
-        "bf16_in_interpreter": recorder.bf16_in_interpreter,
         "poisoned_allocations": monitor.poisoned,
         "torch_calls": dict(monitor.calls.most_common(hooks.MAX_RECORDED_CALLS)),
     }

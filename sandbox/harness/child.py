@@ -67,8 +67,7 @@ def run_job(host_dir: str, plan: Plan, slot: int) -> None:
         setup_s = time.perf_counter() - started
         user_files = {f"{job_dir}/{name}": spec["display_names"].get(name, name) for name in files}
         try:
-            meta, values = JOBS[spec["kind"]](spec, job_dir, backend, user_files, given) if spec["kind"] != "reference" \
-                else JOBS["reference"](spec, job_dir, backend, user_files)
+            meta, values = JOBS[spec["kind"]](spec, job_dir, backend, user_files, given)
             meta["status"] = "ok"
         except common.UserCodeError as exc:
             info = dict(exc.info)

@@ -124,11 +124,10 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
     try:
         _out, info = candidate_job._forward(model_cls, given["s0/init"], given["s0/inputs"], spec["seeds"][0],
-                                            backend.device, dtype, recorder, monitor)
+                                            backend.device, dtype, recorder, monitor, guard_fill="nan")
     except BaseException as exc:  # noqa: BLE001
         raise common.UserCodeError(errors.describe(exc, user_files, "first launch") | {"partial_meta": meta}) from None
-    meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"],
-                bf16_in_interpreter=recorder.bf16_in_interpreter)
+    meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"])
     if backend.interpreter:  # compiled by an `offline_compile` job on the compiler zygote
         meta["launches"] = [_launch_record(name, _jit_of(jit), args, kwargs)
                             for name, (jit, args, kwargs) in recorder.first_launch.items()]

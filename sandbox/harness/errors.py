@@ -1,13 +1,15 @@
 """Describe an exception from user code in the user's terms: their file, line, column, source line.
 
 Handles plain Python errors (the deepest frame in a user file), SyntaxError, Triton interpreter
-errors (the cause carries the user frame) and Triton CompilationError (node position relative to
-the kernel's `def` line).
+errors (the innermost cause carries the user frame, also through @jit helpers), Triton
+CompilationError (node position relative to the kernel's `def` line), and the constructs the
+interpreter cannot run (type `unsupported`, with the reason and what to do in `hint`).
 """
 
 from __future__ import annotations
 
 import linecache
+import re
 import traceback
 
 MAX_MESSAGE = 2000
@@ -34,6 +36,20 @@ def _innermost_compilation_error(exc):
     return exc
 
 
+def _file_of(fn) -> str | None:
+    """A JITFunction's file (Triton 3.9 has `file_name`; 3.6 only the function's code object)."""
+    return getattr(fn, "file_name", None) or getattr(getattr(getattr(fn, "fn", None), "__code__", None), "co_filename", None)
+
+
+def _def_line(fn) -> int:
+    """The file line of a JITFunction's `def` (Triton 3.9 records it; 3.6 only the first decorator's)."""
+    line = getattr(fn, "def_file_line_number", None)
+    if line is not None:
+        return line
+    raw = getattr(fn, "raw_src", None) or []
+    return fn.starting_line_number + next((i for i, text in enumerate(raw) if re.match(r"\s*def\s", text)), 0)
+
+
 def _compilation_error_position(exc, jit_functions):
     """(file, line, col) of a triton CompilationError, located in the kernel whose source it is."""
     inner = _innermost_compilation_error(exc)
@@ -42,8 +58,8 @@ def _compilation_error_position(exc, jit_functions):
         return None
     for fn in jit_functions:
         if getattr(fn, "src", None) == src:
-            line = fn.def_file_line_number + node.lineno - 1
-            return fn.file_name, line, getattr(node, "col_offset", 0) + 1
+            line = _def_line(fn) + node.lineno - 1
+            return _file_of(fn), line, getattr(node, "col_offset", 0) + 1
     return None
 
 
@@ -55,7 +71,7 @@ def _user_jit_functions(user_files: dict[str, str]) -> list:
         from triton.runtime.jit import JITFunction
     except ImportError:
         return []
-    return [o for o in gc.get_objects() if isinstance(o, JITFunction) and getattr(o, "file_name", None) in user_files]
+    return [o for o in gc.get_objects() if isinstance(o, JITFunction) and _file_of(o) in user_files]
 
 
 def error_info(phase: str, type_name: str, message: str, file: str | None = None) -> dict:
@@ -67,10 +83,10 @@ def error_info(phase: str, type_name: str, message: str, file: str | None = None
 def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_functions=()) -> dict:
     """A JSON-able description. `user_files` maps sandbox paths to the names the user knows;
     `jit_functions` are the kernels a CompilationError may come from."""
-    kind = type(exc).__name__
-    original = exc
-    if kind == "InterpreterError" and exc.__cause__ is not None:
-        original = exc.__cause__
+    original, chain = exc, [exc]  # a @jit helper wraps its error in one more InterpreterError per call level
+    while type(original).__name__ == "InterpreterError" and original.__cause__ is not None and len(chain) < 32:
+        original = original.__cause__
+        chain.append(original)
     info = error_info(phase, type(original).__name__, _first_lines(str(original) or type(original).__name__))
     if isinstance(original, SyntaxError) and original.filename in user_files:
         info.update(file=user_files[original.filename], line=original.lineno, column=original.offset,
@@ -86,7 +102,7 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
         if message:
             info["message"] = _first_lines(str(message))
         return info
-    frames = traceback.extract_tb(original.__traceback__)
+    frames = [f for level in chain for f in traceback.extract_tb(level.__traceback__)]  # kernel -> helpers -> construct
     user_frames = [f for f in frames if f.filename in user_files]
     info["traceback"] = [
         f"{user_files[f.filename]}:{f.lineno} in {f.name}: {(f.line or '').strip()}" for f in user_frames[-MAX_FRAMES:]
@@ -102,4 +118,41 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
     if not user_frames and frames:  # raised outside the user's code: show where
         last = frames[-1]
         info["traceback"] = [f"{last.filename}:{last.lineno} in {last.name}"]
+    limitation = interpreter_limitation(original, frames)
+    if limitation is not None:
+        info.update(type="unsupported", message=_first_lines(limitation[0]), hint=limitation[1])
+    elif type(original).__name__ == "StaticAssertionFailure":
+        info.update(type="CompileTimeAssertionFailure", message=f"tl.static_assert failed: {info['message']}")
     return info
+
+
+#: NotImplementedError messages of Triton's interpreter: (text in the message, reason, what to do).
+KNOWN_LIMITS = (
+    ("Block pointers have been removed",
+     "tl.make_block_ptr / tl.advance: block pointers were removed in Triton 3.9 (compiled and interpreted)",
+     "rewrite the loads and stores with tl.make_tensor_descriptor(base, shape, strides, block_shape) and "
+     "desc.load([offsets]) / desc.store([offsets], value), or run on backend='cuda' with a Triton that still "
+     "has block pointers (3.8 or older)"),
+    ("inline_asm not supported",
+     "tl.inline_asm_elementwise: the interpreter cannot run inline PTX",
+     "run on backend='cuda'"),
+    ("extern_elementwise not supported",
+     "tl.extern_elementwise: the interpreter cannot call external device libraries",
+     "use tl / libdevice functions, or run on backend='cuda'"),
+)
+
+
+def interpreter_limitation(exc: BaseException, frames) -> tuple[str, str] | None:
+    """(message, what to do) when `exc` is a construct the Triton interpreter cannot run: an
+    InterpreterLimitation from the compatibility layer, or a NotImplementedError raised inside
+    Triton itself. None for the user's own errors."""
+    if getattr(exc, "kernel_eval_unsupported", False):
+        return (f"the Triton interpreter (cpu backend) cannot run {exc.construct}: {exc.reason}", exc.todo)
+    if not isinstance(exc, NotImplementedError) or not frames or "/triton/" not in frames[-1].filename:
+        return None
+    text = str(exc)
+    for needle, reason, todo in KNOWN_LIMITS:
+        if needle in text:
+            return (f"the Triton interpreter (cpu backend) cannot run {reason}", todo)
+    return (f"the Triton interpreter (cpu backend) does not implement this: {text or 'NotImplementedError'} "
+            f"(in {frames[-1].name})", "run on backend='cuda' (compiled Triton)")

@@ -1,9 +1,11 @@
 """Instruments installed in the candidate's process before its module is imported.
 
 - LaunchRecorder counts Triton kernel launches (interpreter: GridExecutor.__call__; compiled:
-  JITFunction.run and the launch_enter_hook) and notes bfloat16 arguments to interpreted kernels.
+  JITFunction.run and the launch_enter_hook); on the interpreter it also installs
+  interpreter_compat (compiled Triton's behaviour there: scalars, libdevice, bf16, driver, ...).
 - ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
-  sentinel), so unwritten output elements and leftover memory show, and records which torch
+  sentinel), so unwritten output elements and leftover memory show, places them between guard
+  margins (sandbox.harness.guards) so stores past their ends show, and records which torch
   functions the forward called outside kernel launches.
 
 These run in the candidate's own process: a deliberately hostile candidate can undo them. They
@@ -15,10 +17,12 @@ from __future__ import annotations
 
 import collections
 import functools
-import time
 
 import torch
 from torch.overrides import TorchFunctionMode
+
+from sandbox.harness import interpreter_compat
+from sandbox.harness.guards import OutputGuards
 
 EMPTY_FACTORIES = {
     torch.empty,
@@ -42,6 +46,13 @@ POISON_BITS = {
 }
 
 
+def integer_sentinel(dtype: torch.dtype) -> int | None:
+    """The value empty integer allocations are filled with (None: bool and non-integer dtypes)."""
+    if dtype == torch.bool or dtype.is_floating_point or dtype.is_complex:
+        return None
+    return 0xAB if dtype == torch.uint8 else int(torch.iinfo(dtype).min)
+
+
 def poison_(t: torch.Tensor) -> None:
     if t.dtype in POISON_BITS:
         view_dtype, bits = POISON_BITS[t.dtype]
@@ -51,12 +62,8 @@ def poison_(t: torch.Tensor) -> None:
             t.fill_(float("nan"))
     elif t.is_floating_point() or t.is_complex():
         t.fill_(float("nan"))
-    elif t.dtype == torch.bool:
-        return
-    elif t.dtype == torch.uint8:
-        t.fill_(0xAB)
-    else:
-        t.fill_(torch.iinfo(t.dtype).min)
+    elif integer_sentinel(t.dtype) is not None:
+        t.fill_(integer_sentinel(t.dtype))
 
 
 class LaunchRecorder:
@@ -65,7 +72,6 @@ class LaunchRecorder:
         self.launches = 0
         self.hook_launches = 0
         self.kernels: collections.Counter = collections.Counter()
-        self.bf16_in_interpreter = False
         self.in_launch = 0
         self.first_launch: dict[str, tuple] = {}  # kernel name -> (jit object, args, kwargs)
         self.keep_launch_args = False
@@ -74,10 +80,6 @@ class LaunchRecorder:
         name = getattr(fn, "__name__", "?")
         self.launches += 1
         self.kernels[name] += 1
-        if self.interpreter and not self.bf16_in_interpreter:
-            for a in list(args) + list(kwargs.values()):
-                if isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16:
-                    self.bf16_in_interpreter = True
 
     def _keep(self, jit, args, kwargs):
         """First launch of each kernel, for compile_kernel's offline compile of that signature."""
@@ -109,7 +111,7 @@ class LaunchRecorder:
 
             interpreter.GridExecutor.__call__ = grid_call
             interpreter.InterpretedFunction.run = interp_run
-            _install_cpu_autotune_benchmark()
+            interpreter_compat.install()
         else:
             from triton.runtime.jit import JITFunction
 
@@ -142,23 +144,6 @@ class LaunchRecorder:
         return max(self.launches, self.hook_launches)
 
 
-def _install_cpu_autotune_benchmark() -> None:
-    """@triton.autotune with several configs asks the GPU driver for a benchmarker; on the
-    interpreter there is none ("0 active drivers"), so time the configs by wall clock."""
-    try:
-        from triton.runtime.autotuner import Autotuner
-    except ImportError:
-        return
-
-    def cpu_bench(kernel_call, quantiles=None, **_):
-        start = time.perf_counter()
-        kernel_call()
-        ms = (time.perf_counter() - start) * 1e3
-        return [ms, ms, ms] if quantiles else ms
-
-    Autotuner.do_bench = property(lambda self: getattr(self, "_do_bench", None) or cpu_bench)
-
-
 _NOT_WORTH_RECORDING = ("torch._C._set_grad_enabled", "torch.Tensor.numel", "torch.Tensor.dim", "torch.Tensor.size",
                         "torch.Tensor.stride", "torch.Tensor.data_ptr", "torch.Tensor.is_contiguous",
                         "torch.Tensor.element_size", "torch.Tensor.__getitem__")
@@ -186,6 +171,7 @@ class ForwardMonitor(TorchFunctionMode):
         self.poison = poison
         self.poisoned = 0
         self.calls: collections.Counter = collections.Counter()
+        self.guards = OutputGuards()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -195,6 +181,7 @@ class ForwardMonitor(TorchFunctionMode):
         if name is not None and (len(self.calls) < MAX_RECORDED_CALLS or name in self.calls):
             self.calls[name] += 1
         if self.poison and func in EMPTY_FACTORIES and isinstance(out, torch.Tensor):
+            out = self.guards.allocate(out)
             poison_(out)
             self.poisoned += 1
         return out

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sandbox.harness import common, errors
+from sandbox.harness import common, errors, interpreter_compat
 
 OFFLINE_TARGET = ("cuda", 90, 32)
 TARGET_NAME = "sm_90 (offline estimate)"
@@ -89,6 +89,7 @@ def _jit_functions(module) -> dict:
 
 def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tuple[dict, dict]:
     path = f"{job_dir}/candidate.py"
+    interpreter_compat.install_cpu_driver()  # no GPU here: `driver.active` at import answers as on the cpu backend
     try:
         module = common.load_module(path, "candidate")
     except BaseException as exc:  # noqa: BLE001

@@ -20,7 +20,10 @@ def _golden_device(backend) -> str:
     return "cpu"
 
 
-def run(spec: dict, job_dir: str, backend, user_files: dict) -> tuple[dict, dict]:
+def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None = None) -> tuple[dict, dict]:
+    """`given` (explain_failure's experiments): per seed `s{i}/inputs` (and `s{i}/init`) to use
+    instead of making them; the golden and the CPU control are computed on exactly those."""
+    given = given or {}
     options = spec["options"]
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
     path = f"{job_dir}/reference.py"
@@ -39,17 +42,20 @@ def run(spec: dict, job_dir: str, backend, user_files: dict) -> tuple[dict, dict
         start = time.perf_counter()
         try:
             common.seed_all(seed)
-            init = list(module.get_init_inputs())
-            common.seed_all(seed)
-            raw = list(module.get_inputs())
-            task_inputs = inputs.transform(raw, seed, dtype, options.get("value_range"), options.get("profile", "task"))
+            init = list(given[f"s{i}/init"]) if f"s{i}/init" in given else list(module.get_init_inputs())
+            if f"s{i}/inputs" in given:
+                task_inputs = list(given[f"s{i}/inputs"])
+            else:
+                common.seed_all(seed)
+                raw = list(module.get_inputs())
+                task_inputs = inputs.transform(raw, seed, dtype, options.get("value_range"), options.get("profile", "task"))
             common.seed_all(seed)
             model = common.cast_model(module.Model(*init), dtype).eval()
             stamps["inputs_s"] = time.perf_counter() - start
 
             t0 = time.perf_counter()
             try:  # some CPU ops lack a kernel for the dtype: judge without the control then
-                with torch.no_grad():
+                with torch.device("cpu"), torch.no_grad():
                     cpu_out = common.to_cpu(model(*common.clone(task_inputs)))
             except Exception as exc:  # noqa: BLE001
                 cpu_out = None
@@ -58,7 +64,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict) -> tuple[dict, dict
 
             t0 = time.perf_counter()
             model64 = copy.deepcopy(model).to(torch.float64).to(golden_device)
-            with torch.no_grad():
+            with torch.device(golden_device), torch.no_grad():  # factories without device= land by the inputs
                 golden = model64(*common.to_device(common.upcast64(task_inputs), golden_device))
             common.synchronize(golden_device)
             golden = common.to_cpu(golden)

@@ -53,7 +53,8 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2) -> Outcome:
 
     def run(candidate):
         return run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / candidate),
-                                               backend=backend, input_profile=entry["profile"], num_seeds=num_seeds))
+                                               backend=backend, input_profile=entry["profile"], num_seeds=num_seeds,
+                                               **entry.get("options", {})))
 
     buggy = run(entry["buggy"])
     explained = explain_failure(ExplainRequest(run_id=buggy.run_id, heatmap=False))

@@ -16,6 +16,7 @@ from tools.models.accuracy import RunAccuracyRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
 from tools.models.compile import CompileKernelRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
+from tools.models.mutate import MutateRequest
 from tools.tensor_files import TensorFileError
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
@@ -99,12 +100,23 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
     else:
         print(result.summary)
         for d in result.diagnoses[1:4]:
-            print(f"  also: {d.pattern} ({d.confidence:.2f}): {d.summary}")
+            print(f"  also: {d.pattern} ({d.confidence:.2f}, {d.tested}): {d.summary}")
+        for outcome in result.experiments:
+            print(f"  experiment {outcome.id}: {outcome.finding}")
+            for trial in outcome.trials:
+                metrics = ", ".join(f"{k} {float(v):.3g}" for k, v in (("MERE", trial.mere), ("MARE", trial.mare))
+                                    if v is not None)
+                state = "pass" if trial.passed else "fail" if trial.ran else f"not run: {trial.note}"
+                print(f"    - {trial.label}: {state}" + (f", {metrics}" if metrics else "")
+                      + (f", {trial.nonfinite} NaN/Inf" if trial.nonfinite else ""))
         if result.fingerprint:
             print("  precision fingerprint (closest first): " + "; ".join(
                 f"{p.model} {float(p.mere_vs_candidate):.2g}" for p in result.fingerprint[:3]))
         if result.heatmap:
-            print(f"  heatmap: {result.heatmap}")
+            from tools.diagnosis import HEATMAP_NAME
+            from tools.services import services
+
+            print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
         print(f"  next: {result.next_step}")
     return EXIT_OK
 
@@ -120,9 +132,35 @@ def _cmd_fix(ns: argparse.Namespace) -> int:
         for fix in result.fixes:
             state = "verified" if fix.verified else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
             print(f"\n## {fix.fix}: {fix.title} {('(' + state + ')') if state else ''}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
+            if fix.verification:
+                print(f"  measured: {fix.verification.describe()}")
             if fix.patch:
                 print(fix.patch)
     return EXIT_OK if any(f.verified for f in result.fixes) or not ns.verify else EXIT_NEGATIVE
+
+
+def _cmd_mutate(ns: argparse.Namespace) -> int:
+    from tools.mutate import mutate
+    from tools.mutate.operators import OPERATORS
+
+    if ns.list_operators:
+        for op in OPERATORS.values():
+            print(f"{op.id:22} {op.family:13} {op.description}")
+        return EXIT_OK
+    result = mutate(model_from_args(MutateRequest, ns))
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.summary)
+        for op, (killed, total) in result.by_operator.items():
+            print(f"  {op:22} {killed}/{total} caught")
+        for m in result.mutants:
+            if not m.caught:
+                print(f"  survivor {m.operator} #{m.site}" + (f" (caught with {m.caught_with})" if m.caught_with else "")
+                      + f"\n{m.diff}")
+        for line in result.advice:
+            print(f"  advice: {line}")
+    return EXIT_OK if result.survived == 0 else EXIT_NEGATIVE
 
 
 def _cmd_serve(ns: argparse.Namespace) -> int:
@@ -139,7 +177,7 @@ def _cmd_thresholds(ns: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kernel-eval", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="kernel-eval", description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -175,6 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_arguments(fix, FixRequest, aliases={"run_id": ["--run"]})
     fix.add_argument("--json", action="store_true", help="print the full JSON result")
     fix.set_defaults(handler=_cmd_fix, verify=False)
+
+    mutate = sub.add_parser("mutate", help="plant known bugs in a correct candidate: which does the task's test catch?",
+                            description=MutateRequest.__doc__)
+    add_model_arguments(mutate, MutateRequest)
+    mutate.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
+    mutate.add_argument("--json", action="store_true", help="print the full JSON result")
+    mutate.set_defaults(handler=_cmd_mutate)
 
     serve = sub.add_parser("serve", help="start the MCP server (stdio, or streamable HTTP at /mcp)")
     from mcp_server.__main__ import add_arguments as add_serve_arguments

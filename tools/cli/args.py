@@ -1,8 +1,9 @@
 """Command-line flags generated from the pydantic request models (one source of truth).
 
 A field `compute_num: int | None` becomes `--compute-num N`; `bool` becomes `--flag/--no-flag`;
-`Literal[...]` becomes a choice; `dict[str, X]` becomes a repeatable `--name KEY=VALUE`;
-`list[X]` a repeatable `--name VALUE`; `tuple[X, Y]` takes two values (`--value-range LOW HIGH`).
+`Literal[...]` becomes a choice; `dict[str, X]` becomes a repeatable `--name KEY=VALUE` or one
+JSON object; `list[X]` a repeatable `--name VALUE`, numbers also as a comma list (`--seeds 1,2`);
+`tuple[X, Y]` takes two values (`--value-range LOW HIGH`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import argparse
 import json
 import types
 import typing
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
 from tools.errors import describe_validation_error
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class UsageError(ValueError):
@@ -51,7 +54,8 @@ def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel],
         elif origin is Literal:
             parser.add_argument(*flags, choices=[str(c) for c in get_args(annotation)], **kwargs)
         elif origin is dict:
-            parser.add_argument(*flags, action="append", metavar="KEY=VALUE", **kwargs)
+            kwargs["help"] += " On the command line: KEY=VALUE (repeatable) or one JSON object."
+            parser.add_argument(*flags, action="append", metavar="KEY=VALUE|JSON", **kwargs)
         elif origin is list:
             parser.add_argument(*flags, action="append", metavar="VALUE", **kwargs)
         elif origin is tuple:
@@ -70,7 +74,38 @@ def _parse_value(raw: str):
         return raw
 
 
-def model_from_args(model: type[BaseModel], namespace: argparse.Namespace, extra: dict | None = None):
+def _number_items(list_annotation) -> bool:
+    return all(arg in (int, float) for arg in get_args(list_annotation))
+
+
+def _comma_list(flag: str, item: str) -> list[str]:
+    parts = [part.strip() for part in item.split(",")]
+    if not all(parts):
+        raise UsageError(f"{flag} takes numbers separated by commas (e.g. {flag} 1,2), got {item!r}")
+    return parts
+
+
+def _parse_mapping(flag: str, items: list[str]) -> dict:
+    """Repeated KEY=VALUE items and JSON objects, merged in order."""
+    parsed: dict = {}
+    for item in items:
+        if item.lstrip().startswith("{"):
+            try:
+                obj = json.loads(item)
+            except ValueError as exc:
+                raise UsageError(f"{flag}: not a valid JSON object ({exc}): {item!r}") from None
+            if not isinstance(obj, dict):
+                raise UsageError(f"{flag} takes KEY=VALUE or a JSON object, got {item!r}")
+            parsed.update(obj)
+            continue
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"{flag} takes KEY=VALUE or a JSON object such as '{{\"float16\": 0.002}}', got {item!r}")
+        parsed[key.strip()] = _parse_value(raw)
+    return parsed
+
+
+def model_from_args(model: type[M], namespace: argparse.Namespace, extra: dict | None = None) -> M:
     data: dict[str, Any] = dict(extra or {})
     for name, field in model.model_fields.items():
         if not hasattr(namespace, name):
@@ -79,13 +114,9 @@ def model_from_args(model: type[BaseModel], namespace: argparse.Namespace, extra
         annotation = _unwrap_optional(field.annotation)
         origin = get_origin(annotation)
         if origin is dict:
-            parsed = {}
-            for item in value:
-                key, sep, raw = item.partition("=")
-                if not sep or not key:
-                    raise UsageError(f"{flag_name(name)} takes KEY=VALUE, got {item!r}")
-                parsed[key] = _parse_value(raw)
-            value = parsed
+            value = _parse_mapping(flag_name(name), value)
+        elif origin is list and _number_items(annotation):
+            value = [_parse_value(part) for item in value for part in _comma_list(flag_name(name), item)]
         elif origin in (list, tuple):
             value = [_parse_value(v) for v in value]
         elif isinstance(value, str) and annotation not in (str,) and origin is not Literal:

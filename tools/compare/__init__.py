@@ -20,7 +20,7 @@ from tools.compare.exact import compare_exact
 from tools.compare.options import CompareInputError, CompareOptions
 from tools.compare.outputs import normalize_outputs
 from tools.compare.three_dim import compare_three_dim
-from tools.models.compare import CompareReport, CompareResult
+from tools.models.compare import CompareReport, CompareResult, StructuralError
 
 __all__ = [
     "CompareInputError",
@@ -62,7 +62,7 @@ def _check_options(options: CompareOptions) -> None:
         raise CompareInputError("chunk must be >= 1 and top_k >= 0")
 
 
-def _structural(name, kind, message, actual, dtype_name, standard) -> CompareResult:
+def _structural(name: str, kind: StructuralError, message: str, actual, dtype_name: str, standard) -> CompareResult:
     shape = list(actual.shape) if isinstance(actual, torch.Tensor) else []
     return CompareResult(
         name=name,
@@ -101,9 +101,9 @@ def _fit_dtype(t: torch.Tensor, storage: torch.dtype, options: CompareOptions) -
 
 
 def compare_tensors(
-    actual,
-    golden: torch.Tensor,
-    cpu: torch.Tensor | None = None,
+    actual: object,
+    golden: object,
+    cpu: object | None = None,
     *,
     dtype: str | torch.dtype | None = None,
     options: CompareOptions | None = None,
@@ -228,7 +228,7 @@ def combine(results: list[CompareResult], standard: str) -> CompareReport:
         summary = f"PASS {standard}: all {len(results)} outputs pass"
     else:
         summary = f"FAIL {standard}: {len(failing)} of {len(results)} outputs fail; first: {failing[0].summary}"
-    error_kinds = [r.error_kind for r in failing if r.error_kind]
+    error_kinds: list[StructuralError] = [r.error_kind for r in failing if r.error_kind]
     return CompareReport(
         passed=passed,
         verdict="pass" if passed else "fail",

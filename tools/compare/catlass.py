@@ -1,8 +1,8 @@
-"""The CATLASS standard (shared/seeds/catlass_precision_basics.txt).
+"""The CATLASS standard (docs/comparator.md, "The other standards").
 
-CompareData (§2.1): an element errs when |actual - expected| > rtol * max(1, |expected|), rtol
+CompareData: an element errs when |actual - expected| > rtol * max(1, |expected|), rtol
 1/256 below computeNum 2048 and 1/128 from there (bfloat16: 1/128 and 1/64). Passes with no
-error indices. ErrorMetrics (§2.4): MARE, MERE and RMSE of the candidate and of the CPU
+error indices. ErrorMetrics: MARE, MERE and RMSE of the candidate and of the CPU
 same-precision output, both against the golden; the ratios candidate / CPU must stay within
 MARE <= 5, MERE <= 1.5, RMSE <= 1.5. Both must hold; without a CPU output only CompareData runs.
 
@@ -30,6 +30,7 @@ from tools.compare.chunks import (
 )
 from tools.compare.options import CompareOptions
 from tools.compare.report import describe_worst, fmt, fmt_count, worst_elements
+from tools.models.common import Number
 from tools.models.compare import CatlassDetails, CompareResult, CpuControl, Dimensions
 
 _MAX_INDICES = 100
@@ -113,7 +114,7 @@ def compare_catlass(
             cpu_errors += int(torch.count_nonzero(_compare_data_errors(c, g, rtol)[0]))
             ctrl.add(c, g)
 
-    metrics = None
+    metrics: dict[str, Number] | None = None
     metrics_ok = None
     if c_flat is not None:
         eps = T.cpu_error_floor(storage)

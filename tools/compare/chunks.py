@@ -18,8 +18,17 @@ DEFAULT_CHUNK = 1 << 18
 
 
 def compute_dtype(storage: torch.dtype) -> torch.dtype:
-    """float32 is exact far below every threshold of <=16-bit dtypes; wider ones need float64."""
-    return torch.float32 if storage.itemsize <= 2 else torch.float64
+    """The dtype a standard computes errors in.
+
+    float32 for float16 and float8: exact far below their thresholds, and their largest errors
+    (|actual - golden| <= 2 x 65504, relative errors against a golden of 0 up to ~1e12) stay far
+    inside its range. bfloat16 has float32's range, so |actual - golden| of two large
+    opposite-sign values overflows float32 (2 x 3.39e38), as does a relative error against a small
+    golden: float64, like every wider dtype.
+    """
+    if storage.itemsize <= 2 and storage != torch.bfloat16:
+        return torch.float32
+    return torch.float64
 
 
 def flat(t: torch.Tensor) -> torch.Tensor:

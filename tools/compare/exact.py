@@ -1,4 +1,4 @@
-"""Integer and bool outputs: bit-exact, whatever the standard (seed §7.3, catlass §2.3)."""
+"""Integer and bool outputs: bit-exact, whatever the standard (docs/comparator.md)."""
 
 from __future__ import annotations
 

@@ -21,11 +21,11 @@ class CompareInputError(ValueError):
 @dataclass(frozen=True)
 class CompareOptions:
     standard: str = "three_dim"
-    #: Custom MERE thresholds per dtype name (seed §8.2 `precision_thresholds`).
+    #: Custom MERE thresholds per dtype name (docs/comparator.md, "custom threshold").
     thresholds: dict[str, float] = field(default_factory=dict)
     #: Reduction length (catlass rtol switch; diagnosis). None = unknown.
     compute_num: int | None = None
-    #: three_dim normal range: "absolute" (the seed) or "cpu_relative" (CATLASS ErrorMetrics style).
+    #: three_dim normal range: "absolute" or "cpu_relative" (CATLASS ErrorMetrics style).
     normal_range: str = "absolute"
     top_k: int = 5
     chunk: int = DEFAULT_CHUNK

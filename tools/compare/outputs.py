@@ -1,4 +1,4 @@
-"""Flatten an op's outputs (tensor, tuple, list, dict, nested) into named tensors (seed §6.4)."""
+"""Flatten an op's outputs (tensor, tuple, list, dict, nested) into named tensors."""
 
 from __future__ import annotations
 

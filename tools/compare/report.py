@@ -8,10 +8,13 @@ import torch
 
 from tools import thresholds as T
 from tools.compare.chunks import WorstTracker, flat, unravel
-from tools.models.compare import WorstElement
+from tools.models.compare import Domain, WorstElement
 
 
-def fmt(x: float) -> str:
+def fmt(x: float | str | None) -> str:
+    """A number for a summary: 3 significant digits; NaN / Inf as JSON carries them ('Infinity')."""
+    if x is None:
+        return "n/a"
     if isinstance(x, str):
         return x
     if x == 0:
@@ -25,9 +28,7 @@ def fmt_count(n: int) -> str:
     return f"{n:,}"
 
 
-def _value(t: torch.Tensor | None, i: int, as_dtype: torch.dtype | None = None):
-    if t is None:
-        return None
+def _value(t: torch.Tensor, i: int, as_dtype: torch.dtype | None = None) -> float:
     v = flat(t)[i]
     return float((v if as_dtype is None else v.to(as_dtype)).item())
 
@@ -43,7 +44,7 @@ def worst_elements(
     actual: torch.Tensor,
     golden: torch.Tensor,
     cpu: torch.Tensor | None,
-    domain_names: tuple[str, ...],
+    domain_names: tuple[Domain, ...],
     dmax: float | None,
     golden_as: torch.dtype | None = None,
 ) -> list[WorstElement]:
@@ -61,7 +62,7 @@ def worst_elements(
                 index=unravel(i, tuple(actual.shape)),
                 actual=a,
                 golden=g,
-                cpu=_value(cpu, i),
+                cpu=_value(cpu, i) if cpu is not None else None,
                 abs_error=diff,
                 rel_error=diff / (abs(g_s) + T.RELATIVE_ERROR_EPS),
                 domain=domain_names[code],

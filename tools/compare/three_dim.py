@@ -1,22 +1,29 @@
-"""The default standard, exactly as shared/seeds/three_dim_comparator_design.txt specifies.
+"""The default standard: the three-dimension comparator of docs/comparator.md.
 
 Every valid position belongs to exactly one domain, judged by that domain's rule:
 
-* NaN (§7.1): actual and golden must be NaN at the same positions; matching NaNs drop out.
-* Inf (§7.2): +-Inf, and golden values beyond the dtype's range (they would be Inf in that
-  dtype), are replaced by +-(dtype max) before comparing, so a same-sign Inf pair matches and a
-  one-sided Inf is judged as the dtype's largest value.
-* small value (§3): |golden| < small_value_threshold. An element errs when
+* NaN: actual and golden must be NaN at the same positions; matching NaNs drop out.
+* Inf: +-Inf, and golden values beyond the dtype's range (they would be Inf in that dtype), are
+  replaced by +-(dtype max) before comparing, so a same-sign Inf pair matches and a one-sided
+  Inf is judged as the dtype's largest value.
+* small value: |golden| < small_value_threshold. An element errs when
   |actual - golden| > small_value_error. Passes when errors / max(cpu errors, 1) <= 2.
-* cancellation (§4): not small, |golden| < cancel_boundary, |output| < cancel_zero_threshold.
+* cancellation: not small, |golden| < cancel_boundary, |output| < cancel_zero_threshold.
   The condition reads the output, so the candidate and the CPU control each have their own
   cancellation positions. An element errs when its relative error > mare_threshold. Passes when
   errors / max(cpu errors, 1) <= 2.
-* normal range (§2): every other valid position. MERE < threshold and MARE < 10 x threshold.
+* normal range: every other valid position. MERE < threshold and MARE < 10 x threshold; or,
+  with normal_range="cpu_relative" and a sound CPU control, within 1.5x / 5x of the control's
+  own MERE / MARE and never beyond 10x the default thresholds.
 
-Choice where the seed is silent: MERE/MARE cover the normal range only, not the small-value and
-cancellation positions that have their own rules. Otherwise the seed's own §9.2 row "NPU=0,
+Choice where the spec is silent: MERE/MARE cover the normal range only, not the small-value and
+cancellation positions that have their own rules. Otherwise the spec's own boundary case "NPU=0,
 CPU=0, golden=1e-3 -> pass" could not hold (its relative error is 1, far above any MARE bound).
+
+Accuracy: bfloat16 and wider dtypes are evaluated in float64. float16 and float8 are evaluated
+in float32 (exact inputs; the golden rounded once to float32) and summed in float64, so MERE and
+MARE are within 2**-24 * (1 + 5 x their value) of the exact float64 evaluation (about 6e-8 at
+float16's threshold): a verdict can differ from it only that close to a threshold.
 """
 
 from __future__ import annotations
@@ -30,9 +37,9 @@ from tools import thresholds as T
 from tools.compare.chunks import WorstTracker, chunk_ranges, compute_dtype, flat, has_nan, isnan
 from tools.compare.options import CompareOptions
 from tools.compare.report import describe_worst, fmt, fmt_count, worst_elements
-from tools.models.compare import CompareResult, CpuControl, Dimensions, SignedBias
+from tools.models.compare import CompareResult, CpuControl, Dimensions, Domain, SignedBias
 
-_DOMAINS = ("normal", "small_value", "cancellation", "nan")
+_DOMAINS: tuple[Domain, ...] = ("normal", "small_value", "cancellation", "nan")
 
 
 @dataclass
@@ -67,7 +74,7 @@ class _SideTotals:
 
     @property
     def mere(self) -> float:
-        # chunks are summed in float32: keep the mean from rounding above the max
+        # the float64 sum of float32 terms can still round the mean a hair above the max
         return min(self.rel_sum / self.normal, self.rel_max) if self.normal else 0.0
 
     @property
@@ -152,9 +159,9 @@ def _judge_chunk(x, gc: _GoldenChunk, row: T.DtypeThresholds, dmax: float, worst
     return {
         "valid": count(valid) if valid is not None else x.numel(),
         "normal": count(normal),
-        "rel_sum": float(normal_rel.sum()),  # float32 chunk sums: ~1e-7 relative, far below thresholds
+        "rel_sum": float(normal_rel.sum(dtype=torch.float64)),
         "rel_max": float(normal_rel.amax()),
-        "diff_sum": float(diff.sum()),
+        "diff_sum": float(diff.sum(dtype=torch.float64)),
         "diff_max": float(diff.amax()),
         "small_total": count(small),
         "small_errors": count(small_err),
@@ -174,17 +181,92 @@ def _ratio(npu: int, cpu: int) -> float:
     return npu / max(cpu, 1)
 
 
-def _relative_normal_pass(cand: _SideTotals, cpu: _SideTotals, storage: torch.dtype) -> bool:
-    """CATLASS ErrorMetrics style: candidate error over CPU error, within MERE 1.5x, MARE 5x.
+@dataclass
+class _NormalRange:
+    """The normal-range verdict and the rule that gave it, in words with its numbers."""
+
+    passed: bool
+    rule: str  # e.g. "MERE 1e-4 < 9.77e-04, MARE 2e-3 < 0.00977"
+    warning: str | None = None
+
+
+def _cpu_licence_problem(ctrl: _SideTotals, dtype_name: str) -> str | None:
+    """Why the CPU control cannot license cpu_relative, or None when it can.
+
+    A relaxation to the CPU's own error is only evidence when the control is a real result of
+    this precision: finite and NaN where the golden is, and itself within the bound.
+    """
+    mere_bound, mare_bound = T.cpu_relative_bounds(dtype_name)
+    if ctrl.nan_mismatches:
+        return f"the CPU control's NaN positions differ from the golden's at {fmt_count(ctrl.nan_mismatches)} element(s)"
+    if ctrl.saturated:
+        return f"the CPU control and the golden disagree about Inf / overflow at {fmt_count(ctrl.saturated)} element(s)"
+    if ctrl.normal == 0:
+        return "the CPU control has no normal-range element to measure its error on"
+    if not (ctrl.mere < mere_bound and ctrl.rel_max < mare_bound):
+        return (
+            f"the CPU control's own error (MERE {fmt(ctrl.mere)}, MARE {fmt(ctrl.rel_max)}) is beyond "
+            f"{T.CPU_RELATIVE_MAX_FACTOR:g}x the default thresholds ({fmt(mere_bound)}, {fmt(mare_bound)}): "
+            f"it is wrong itself, not evidence of what {dtype_name} can do"
+        )
+    return None
+
+
+def _absolute_rule(cand: _SideTotals, ctrl: _SideTotals | None, row: T.DtypeThresholds) -> _NormalRange:
+    mere, mare = cand.mere, cand.rel_max
+    if mere < row.precision and mare < row.mare:
+        return _NormalRange(True, f"MERE {fmt(mere)} < {fmt(row.precision)}, MARE {fmt(mare)} < {fmt(row.mare)}")
+    cpu = f" (cpu MERE {fmt(ctrl.mere)}, MARE {fmt(ctrl.rel_max)})" if ctrl is not None else ""
+    if mare >= row.mare:
+        return _NormalRange(False, f"normal range: MARE {fmt(mare)} >= {fmt(row.mare)}{cpu}")
+    return _NormalRange(
+        False,
+        f"normal range: MERE {fmt(mere)} >= {fmt(row.precision)}{cpu}, the mean error: no single "
+        f"element exceeds MARE's bound",
+    )
+
+
+def _cpu_relative_rule(cand: _SideTotals, ctrl: _SideTotals, dtype_name: str, storage: torch.dtype) -> _NormalRange:
+    """CATLASS ErrorMetrics style: MERE within 1.5x and MARE within 5x of the CPU control's, and
+    both within CPU_RELATIVE_MAX_FACTOR x the default thresholds, whatever the control does.
 
     A CPU error of exactly zero is floored (thresholds.cpu_error_floor) to avoid dividing by 0.
     """
     floor = T.cpu_error_floor(storage)
     limits = T.CATLASS_METRIC_LIMITS
-    return (
-        cand.mere / max(cpu.mere, floor) <= limits["mere"]
-        and cand.rel_max / max(cpu.rel_max, floor) <= limits["mare"]
-    )
+    mere_bound, mare_bound = T.cpu_relative_bounds(dtype_name)
+    mere, mare = cand.mere, cand.rel_max
+    checks = [
+        (mere / max(ctrl.mere, floor) <= limits["mere"], f"MERE {fmt(mere)} <= {limits['mere']:g} x cpu {fmt(ctrl.mere)}"),
+        (mere < mere_bound, f"MERE {fmt(mere)} < {fmt(mere_bound)}"),
+        (mare / max(ctrl.rel_max, floor) <= limits["mare"], f"MARE {fmt(mare)} <= {limits['mare']:g} x cpu {fmt(ctrl.rel_max)}"),
+        (mare < mare_bound, f"MARE {fmt(mare)} < {fmt(mare_bound)}"),
+    ]
+    bound = f"{T.CPU_RELATIVE_MAX_FACTOR:g}x the default thresholds"
+    if all(ok for ok, _ in checks):
+        return _NormalRange(
+            True,
+            f"normal range by cpu_relative: {', '.join(text for _, text in checks)} ({bound})",
+            "normal range judged relative to the CPU control (cpu_relative, bounded at "
+            f"{bound}), not by the absolute thresholds",
+        )
+    broken = "; ".join("not " + text for ok, text in checks if not ok)
+    return _NormalRange(False, f"normal range (cpu_relative, bounded at {bound}): {broken}")
+
+
+def _judge_normal(cand, ctrl, has_cpu, row, dtype_name, storage, options) -> _NormalRange:
+    absolute = _absolute_rule(cand, ctrl if has_cpu else None, row)
+    if absolute.passed or options.normal_range != "cpu_relative":
+        return absolute
+    problem = "there is no CPU control" if not has_cpu else _cpu_licence_problem(ctrl, dtype_name)
+    if problem is not None:
+        return _NormalRange(
+            False,
+            f"{absolute.rule}; cpu_relative not applied: {problem}",
+            f"normal_range='cpu_relative' was asked for but not applied ({problem}): judged by the "
+            f"absolute thresholds",
+        )
+    return _cpu_relative_rule(cand, ctrl, dtype_name, storage)
 
 
 def compare_three_dim(
@@ -214,13 +296,10 @@ def compare_three_dim(
     small_ratio = _ratio(cand.small_errors, ctrl.small_errors)
     cancel_ratio = _ratio(cand.cancel_errors, ctrl.cancel_errors)
     mere, mare = cand.mere, cand.rel_max
-    normal_abs = mere < row.precision and mare < row.mare
     cpu_normal = (ctrl.mere < row.precision and ctrl.rel_max < row.mare) if has_cpu else None
-    normal_ok = normal_abs
-    if options.normal_range == "cpu_relative" and has_cpu and not normal_abs:
-        normal_ok = _relative_normal_pass(cand, ctrl, storage)
+    normal = _judge_normal(cand, ctrl, has_cpu, row, dtype_name, storage, options)
     dims = Dimensions(
-        normal_range=normal_ok,
+        normal_range=normal.passed,
         small_value=small_ratio <= T.ERROR_COUNT_RATIO_LIMIT,
         cancellation=cancel_ratio <= T.ERROR_COUNT_RATIO_LIMIT,
         nan_positions=cand.nan_mismatches == 0,
@@ -229,7 +308,7 @@ def compare_three_dim(
     total = a_flat.numel()
     worst_list = worst_elements(worst, actual, golden, cpu, _DOMAINS, dmax)
 
-    warnings = _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row, dtype_name)
+    warnings = _warnings(cand, ctrl, has_cpu, cpu_normal, normal, row, dtype_name)
     result = CompareResult(
         name=name,
         standard="three_dim",
@@ -272,10 +351,23 @@ def compare_three_dim(
         bias=_bias(cand, ctrl if has_cpu else None),
         worst=worst_list,
         warnings=warnings,
-        thresholds_used=row.as_dict() | {"normal_range": options.normal_range},
+        thresholds_used=row.as_dict() | _normal_range_settings(options.normal_range, dtype_name),
     )
-    result.summary = _summary(result, small_ratio, cancel_ratio)
+    result.summary = _summary(result, normal, small_ratio, cancel_ratio)
     return result
+
+
+def _normal_range_settings(mode: str, dtype_name: str) -> dict[str, float | str]:
+    if mode != "cpu_relative":
+        return {"normal_range": mode}
+    mere_bound, mare_bound = T.cpu_relative_bounds(dtype_name)
+    return {
+        "normal_range": mode,
+        "cpu_relative_mere_ratio": T.CATLASS_METRIC_LIMITS["mere"],
+        "cpu_relative_mare_ratio": T.CATLASS_METRIC_LIMITS["mare"],
+        "cpu_relative_mere_bound": mere_bound,
+        "cpu_relative_mare_bound": mare_bound,
+    }
 
 
 def _bias(cand: _SideTotals, ctrl: _SideTotals | None) -> SignedBias | None:
@@ -294,29 +386,35 @@ _BIAS_MIN_COUNT = 64
 _BIAS_ONE_SIDED = 0.95
 
 
-def _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row, dtype_name) -> list[str]:
+def _warnings(cand, ctrl, has_cpu, cpu_normal, normal: _NormalRange, row, dtype_name) -> list[str]:
     out = []
     if not has_cpu:
         out.append(
             "no CPU same-precision control: small-value and cancellation errors are compared "
-            "against 0 CPU errors, which is stricter than the seed intends"
+            "against 0 CPU errors, which is stricter than the specification intends"
         )
     if cpu_normal is False:
+        problem = _cpu_licence_problem(ctrl, dtype_name)
+        advice = (
+            f"normal_range='cpu_relative' judges the candidate against the CPU's own error, within "
+            f"{T.CPU_RELATIVE_MAX_FACTOR:g}x the default thresholds"
+            if problem is None
+            else f"relaxing to the CPU's error would not be sound: {problem}; check the reference and the inputs"
+        )
         out.append(
             f"the CPU same-precision control also fails the normal-range thresholds "
             f"(cpu MERE {fmt(ctrl.mere)}, MARE {fmt(ctrl.rel_max)} vs {fmt(row.precision)}, "
-            f"{fmt(row.mare)}): the threshold, not necessarily the kernel, is at issue; "
-            f"normal_range='cpu_relative' judges the candidate against the CPU's own error"
+            f"{fmt(row.mare)}): the threshold, not necessarily the kernel, is at issue; {advice}"
         )
     default = T.THREE_DIM[dtype_name].precision
     if row.precision > T.CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR * default:
         out.append(
             f"custom threshold {fmt(row.precision)} is {row.precision / default:.0f}x the default "
-            f"{fmt(default)}: the seed (§8.3) advises against more than "
+            f"{fmt(default)}: the comparator specification (docs/comparator.md) advises against more than "
             f"{T.CUSTOM_THRESHOLD_ADVISED_MAX_FACTOR:g}x"
         )
-    if options.normal_range == "cpu_relative" and not normal_abs and has_cpu:
-        out.append("normal range judged relative to the CPU control (cpu_relative), not by the absolute thresholds")
+    if normal.warning:
+        out.append(normal.warning)
     for label, npu, cpu in (
         ("small-value", cand.small_errors, ctrl.small_errors),
         ("cancellation", cand.cancel_errors, ctrl.cancel_errors),
@@ -332,19 +430,30 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal_abs, options, row, dtype_n
         one_sided = toward >= _BIAS_ONE_SIDED or toward <= 1 - _BIAS_ONE_SIDED
         cpu_one_sided = has_cpu and (cpu_toward >= _BIAS_ONE_SIDED or cpu_toward <= 1 - _BIAS_ONE_SIDED)
         if one_sided and not cpu_one_sided:
-            side = "toward zero" if toward >= _BIAS_ONE_SIDED else "away from zero"
+            if toward >= _BIAS_ONE_SIDED:
+                share, side = toward, "toward zero"
+                cause = (
+                    "something truncates (a round-toward-zero cast, or an accumulator that drops "
+                    "low bits, e.g. tensor-core accumulation)"
+                )
+            else:
+                share, side = 1 - toward, "away from zero"
+                cause = (
+                    "something inflates magnitudes (a round-away-from-zero or round-up cast, a "
+                    "scale or bias applied twice, a denominator that is slightly too small)"
+                )
             out.append(
-                f"{toward if toward >= 0.5 else 1 - toward:.0%} of the {cand.nonzero} inexact "
-                f"elements err {side} (a round-to-nearest result errs both ways about equally): "
-                f"something truncates (a round-toward-zero cast, or an accumulator that drops "
-                f"low bits, e.g. tensor-core accumulation), even if the thresholds pass"
+                f"{share:.0%} of the {cand.nonzero} inexact elements err {side} (a round-to-nearest "
+                f"result errs both ways about equally): {cause}, even if the thresholds pass"
             )
     if cand.saturated:
         out.append(f"{cand.saturated} element(s) were Inf or out of range on one side only and were compared as the dtype's largest value")
     return out
 
 
-def _summary(r: CompareResult, small_ratio: float, cancel_ratio: float) -> str:
+def _summary(r: CompareResult, normal: _NormalRange, small_ratio: float, cancel_ratio: float) -> str:
+    """The verdict in one line; numbers come from the judgement itself (`normal`), never from the
+    result's JSON-safe fields, where NaN / Inf are strings."""
     head = f"{'PASS' if r.passed else 'FAIL'} three_dim {r.dtype} {r.name}"
     if r.total_count == 0:
         return f"{head}: nothing to compare (0 elements)"
@@ -353,15 +462,7 @@ def _summary(r: CompareResult, small_ratio: float, cancel_ratio: float) -> str:
     if not d.nan_positions:
         failed.append(f"NaN positions differ at {fmt_count(r.nan_mismatch_count)} element(s)")
     if not d.normal_range:
-        cpu = f" (cpu {fmt(r.cpu_control.mare)})" if r.cpu_control else ""
-        if r.mare >= r.mare_threshold:
-            failed.append(f"normal range: MARE {fmt(r.mare)} >= {fmt(r.mare_threshold)}{cpu}")
-        else:
-            cpu = f" (cpu {fmt(r.cpu_control.mere)})" if r.cpu_control else ""
-            failed.append(
-                f"normal range: MERE {fmt(r.mere)} >= {fmt(r.threshold)}{cpu}, the mean error: "
-                f"no single element exceeds MARE's bound"
-            )
+        failed.append(normal.rule)
     if not d.small_value:
         failed.append(
             f"small-value: {r.small_value_error_count} errors vs cpu {r.small_value_cpu_error_count} "
@@ -378,8 +479,7 @@ def _summary(r: CompareResult, small_ratio: float, cancel_ratio: float) -> str:
     )
     if r.passed:
         return (
-            f"{head}: MERE {fmt(r.mere)} < {fmt(r.threshold)}, MARE {fmt(r.mare)} < "
-            f"{fmt(r.mare_threshold)}; small-value errors {r.small_value_error_count} vs cpu "
+            f"{head}: {normal.rule}; small-value errors {r.small_value_error_count} vs cpu "
             f"{r.small_value_cpu_error_count}; cancellation {r.cancel_error_count} vs cpu "
             f"{r.cancel_cpu_error_count}. {mismatched}"
         )

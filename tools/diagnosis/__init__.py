@@ -1,4 +1,9 @@
-"""explain_failure: which failure pattern a stored run shows, with numeric evidence and a heatmap."""
+"""explain_failure: which failure pattern a stored run shows, with evidence, tested by experiment.
+
+Flow: load the stored run (standard-neutral facts per output) -> detectors propose diagnoses
+(registry order, with suppression) -> experiments re-run the candidate under controlled input
+changes and confirm, refute or add diagnoses -> ranked, with a heatmap of the primary output.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,17 @@ import time
 import torch
 
 from tools import thresholds as T
-from tools.diagnosis import context, detectors, fingerprint, heatmap, source
-from tools.models.diagnosis import Diagnosis, ExplainRequest, ExplainResult
+from tools.diagnosis import context, detectors, experiments, fingerprint, heatmap, source  # noqa: F401 - registries
+from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
+from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
+from tools.models.diagnosis import Diagnosis, ExperimentOutcome, ExplainRequest, ExplainResult
 from tools.models.task import Timings
 from tools.services import progress_reporter, services
 
 HEATMAP_NAME = "heatmap.png"
+#: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
+REFUTED_FACTOR = 0.3
+CONFIRMED_CONFIDENCE = 0.95
 
 
 def heatmap_uri(run_id: str) -> str:
@@ -20,13 +30,14 @@ def heatmap_uri(run_id: str) -> str:
 
 
 def _rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
-    """Highest confidence first; one diagnosis per (pattern, output), the most confident."""
+    """Confirmed first, then by confidence; one diagnosis per (pattern, output), the best."""
+    order = {"proven": 0, "confirmed": 0, "untested": 1, "refuted": 2}
     best: dict[tuple, Diagnosis] = {}
     for d in diagnoses:
         key = (d.pattern, d.output)
-        if key not in best or d.confidence > best[key].confidence:
+        if key not in best or (order[d.tested], -d.confidence) < (order[best[key].tested], -best[key].confidence):
             best[key] = d
-    return sorted(best.values(), key=lambda d: -d.confidence)
+    return sorted(best.values(), key=lambda d: (order[d.tested], -d.confidence))
 
 
 def _heatmap(target: context.OutputData, tile: int | None) -> bytes | None:
@@ -40,40 +51,101 @@ def _heatmap(target: context.OutputData, tile: int | None) -> bytes | None:
                           target.as_2d(unwritten) if unwritten.numel() else unwritten, tile)
 
 
+def _fingerprint(ctx: context.RunContext) -> None:
+    """Matmul-like ops: the first seed's output against emulated precision models (no sandbox)."""
+    if not (ctx.matmul and len(ctx.inputs) >= 2 and ctx.result.seeds):
+        return
+    floats = [t for t in ctx.inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
+    seed = ctx.result.seeds[0].seed
+    first = next((o for o in ctx.outputs if o.seed == seed), None)
+    if len(floats) >= 2 and first is not None and first.actual is not None and first.actual.is_floating_point():
+        ctx.fingerprint, ctx.fingerprint_seed = fingerprint.matmul_models(floats[0], floats[1], first.actual, ctx.source), seed
+
+
+def detect(ctx: context.RunContext, facts: source.SourceFacts) -> list[Diagnosis]:
+    """Every registered detector, in registry order; per output of the primary seed."""
+    found: list[Diagnosis] = []
+    outputs = [o for o in ctx.outputs if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape]
+    suppressed: dict[str, set[str]] = {o.name: set() for o in outputs}
+    for det in DETECTORS.values():
+        if det.scope == "run":
+            found += _marked(det.fn(ctx, facts), det)
+            continue
+        for o in outputs:
+            if det.id in suppressed[o.name] or (det.only_failed and not o.failed):
+                continue
+            proposed = det.fn(ctx, o, facts)
+            if proposed and det.suppresses:
+                suppressed[o.name].update(det.suppresses)
+            found += _marked(proposed, det)
+    return found
+
+
+def _marked(diagnoses: list[Diagnosis], det) -> list[Diagnosis]:
+    if det.proof:
+        for d in diagnoses:
+            d.tested = "proven"
+    return diagnoses
+
+
+def _apply(diagnoses: list[Diagnosis], outcome: ExperimentOutcome) -> None:
+    for d in diagnoses:
+        if d.tested == "proven":
+            continue
+        if d.pattern in outcome.confirms and d.tested != "refuted":
+            d.tested, d.experiment = "confirmed", outcome.finding
+            d.confidence = max(d.confidence, CONFIRMED_CONFIDENCE)
+        elif d.pattern in outcome.refutes and d.tested != "confirmed":
+            d.tested, d.experiment = "refuted", outcome.finding
+            d.confidence = round(d.confidence * REFUTED_FACTOR, 3)
+
+
+def run_experiments(ctx: context.RunContext, facts: source.SourceFacts, diagnoses: list[Diagnosis], budget_s: float,
+                    report, cancel) -> list[ExperimentOutcome]:
+    """Every applicable registered experiment, within the budget; their findings applied to `diagnoses`."""
+    runner = TrialRunner(ctx, budget_s, cancel, report=lambda label: report(0.5, f"experiment: {label}"))
+    outcomes = []
+    refuted: set[str] = set()  # what an earlier experiment refuted stays refuted: a later one may not re-find it
+    for exp in EXPERIMENTS.values():
+        try:
+            result = exp.fn(ctx, runner, facts, diagnoses)
+        except TrialBudgetExceeded:
+            outcomes.append(ExperimentOutcome(id=exp.id, question=exp.question,
+                                              finding=f"not run: the experiment budget ({budget_s:g} s) was spent or the call was cancelled"))
+            break
+        if result is None:
+            continue
+        result.outcome.confirms = [p for p in result.outcome.confirms if p not in refuted]
+        diagnoses.extend(d for d in result.found if d.pattern not in refuted)
+        _apply(diagnoses, result.outcome)
+        refuted.update(result.outcome.refutes)
+        outcomes.append(result.outcome)
+    return outcomes
+
+
+def _without_tensors(ctx: context.RunContext) -> bool:
+    return ctx.result.verdict == "fail" and not ctx.tensors_kept
+
+
 def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> ExplainResult:
     """Raises ToolInputError for an unknown run_id."""
     report = progress_reporter(progress)
     started = time.perf_counter()
     ctx = context.load(request.run_id)
     facts = source.analyze(ctx.source)
-    report(0.2, "reading the run")
-    found = detectors.from_verdict(ctx) + detectors.structural(ctx)
-
-    # the outputs of the first failing seed (or of the first seed when the run passed)
-    failing_seed = next((o.seed for o in ctx.outputs if o.failed), ctx.outputs[0].seed if ctx.outputs else None)
-    outputs = [o for o in ctx.outputs if o.seed == failing_seed and o.actual is not None and o.golden is not None
-               and o.actual.shape == o.golden.shape]
-    prints = []
-    if request.experiments and ctx.matmul and outputs and len(ctx.inputs) >= 2:
-        report(0.4, "precision fingerprint: emulated goldens")
-        floats = [t for t in ctx.inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
-        first = next((o for o in ctx.outputs if o.seed == ctx.result.seeds[0].seed), None) if ctx.result.seeds else None
-        if first is not None and first.actual is not None and first.actual.is_floating_point():
-            prints = fingerprint.matmul_models(floats[0], floats[1], first.actual, ctx.source)
-    report(0.6, "pattern detectors")
-    for o in outputs:
-        found += detectors.unwritten(ctx, o, facts)
-        found += detectors.all_zero(ctx, o, facts)
-        found += detectors.nan_inf(ctx, o, facts)
-        if o.failed:
-            found += detectors.layout(ctx, o)
-        if not any(d.output == o.name and d.pattern in ("boundary_mask_error", "unwritten_output", "all_zero_output", "layout_mismatch")
-                   for d in found):
-            found += detectors.precision(ctx, o, facts, prints if o.seed == (ctx.result.seeds[0].seed if ctx.result.seeds else None) else [])
-    found += detectors.nondeterminism(ctx, facts)
-    diagnoses = _rank(found)
+    report(0.1, "reading the run")
+    if request.experiments:
+        report(0.2, "precision fingerprint: emulated goldens")
+        _fingerprint(ctx)
+    report(0.3, "pattern detectors")
+    diagnoses = detect(ctx, facts)
+    outcomes: list[ExperimentOutcome] = []
+    if request.experiments and ctx.result.verdict == "fail" and ctx.tensors_kept:
+        outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel)
+    diagnoses = _rank(diagnoses)
 
     heatmap_ref = None
+    outputs = [o for o in ctx.outputs if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape]
     if request.heatmap and outputs:
         report(0.85, "heatmap")
         target = next((o for o in outputs if o.failed), outputs[0])
@@ -84,10 +156,14 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
             services().runs.save_file(request.run_id, HEATMAP_NAME, png)
             heatmap_ref = heatmap_uri(request.run_id)
 
-    if diagnoses:
-        primary = diagnoses[0]
-        summary = f"{primary.pattern}: {primary.summary}"
+    credible = [d for d in diagnoses if d.tested != "refuted"]
+    if credible:
+        primary = credible[0]
+        summary = f"{primary.pattern}: {primary.summary}" + (" [confirmed by experiment]" if primary.tested == "confirmed" else "")
         next_step = f"call suggest_fix(run_id='{request.run_id}', verify=true) for {', '.join(primary.suggested_fixes) or 'a fix'}"
+    elif _without_tensors(ctx):
+        summary = "fail: the run kept no tensors (store_tensors=false), so the failure cannot be diagnosed"
+        next_step = "re-run run_accuracy with store_tensors=true (and the same seeds) and call explain_failure on that run"
     elif ctx.result.verdict == "pass":
         summary = "no failure pattern: the run passed and shows no latent defect"
         next_step = "nothing to fix; optimise for speed"
@@ -96,7 +172,7 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         next_step = "inspect the worst elements of the run's seeds"
     report(1.0, "done")
     return ExplainResult(
-        run_id=request.run_id, verdict=ctx.result.verdict, summary=summary, diagnoses=diagnoses, fingerprint=prints,
-        compute_num=ctx.compute_num, heatmap=heatmap_ref, timings=Timings(total_s=time.perf_counter() - started),
+        run_id=request.run_id, verdict=ctx.result.verdict, summary=summary, diagnoses=diagnoses, fingerprint=ctx.fingerprint,
+        experiments=outcomes, compute_num=ctx.compute_num, heatmap=heatmap_ref, timings=Timings(total_s=time.perf_counter() - started),
         next_step=next_step,
     )

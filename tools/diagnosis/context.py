@@ -1,4 +1,10 @@
-"""A stored run, loaded for diagnosis: the result, the task, the tensors, and what they imply."""
+"""A stored run, loaded for diagnosis: the result, the task, the tensors, and what they imply.
+
+Diagnosis never reads one standard's fields: every output gets standard-neutral facts, the
+three_dim comparison of the stored tensors (normal range, small values and cancellation against
+the CPU control, NaN positions, signed bias), whichever standard judged the run. `failed` is the
+run's own verdict for that output.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,12 @@ from dataclasses import dataclass, field
 
 import torch
 
-from sandbox.harness.hooks import POISON_BITS
+from sandbox.harness.hooks import POISON_BITS, integer_sentinel
+from tools.compare import CompareInputError, compare_tensors
+from tools.compare.options import CompareOptions
 from tools.compare.outputs import normalize_outputs
 from tools.models.accuracy import RunAccuracyResult
+from tools.models.compare import CompareResult
 from tools.services import services
 from tools.store.runs import RunStore
 
@@ -23,7 +32,8 @@ class OutputData:
     actual: torch.Tensor | None  # as the candidate returned it
     golden: torch.Tensor
     cpu: torch.Tensor | None
-    result: dict  # the stored CompareResult
+    own: CompareResult  # as the run's standard judged it
+    neutral: CompareResult  # three_dim on the same tensors: what every detector reads
 
     @property
     def a(self) -> torch.Tensor:
@@ -35,14 +45,45 @@ class OutputData:
 
     @property
     def failed(self) -> bool:
-        return not self.result.get("passed", False)
+        return not self.own.passed
+
+    @property
+    def normal_failed(self) -> bool:
+        """The normal range fails three_dim, or the run's own standard failed a tolerance rule
+        that three_dim does not have (catlass, assert_close) on an output three_dim passes."""
+        if self.neutral.dimensions.normal_range is False:
+            return True
+        own = self.own.dimensions
+        return self.failed and self.neutral.passed and (own.tolerance is False or own.error_metrics is False)
+
+    @property
+    def small_failed(self) -> bool:
+        return self.neutral.dimensions.small_value is False
+
+    @property
+    def cancel_failed(self) -> bool:
+        return self.neutral.dimensions.cancellation is False
+
+    @property
+    def toward_zero(self) -> float | None:
+        return self.neutral.bias.toward_zero_fraction if self.neutral.bias else None
+
+    @property
+    def cpu_toward_zero(self) -> float | None:
+        return self.neutral.bias.cpu_toward_zero_fraction if self.neutral.bias else None
 
     def unwritten(self) -> torch.Tensor:
-        """Elements still holding the poison bit pattern: never written by the candidate."""
-        if self.actual is None or self.actual.dtype not in POISON_BITS:
+        """Elements still holding the poison: never written by the candidate. Floats: the poison's
+        NaN payload; integers: the sentinel, where the golden is another value."""
+        if self.actual is None:
             return torch.zeros(0, dtype=torch.bool)
-        view_dtype, bits = POISON_BITS[self.actual.dtype]
-        return self.actual.contiguous().view(view_dtype) == torch.tensor(bits, dtype=view_dtype)
+        if self.actual.dtype in POISON_BITS:
+            view_dtype, bits = POISON_BITS[self.actual.dtype]
+            return self.actual.contiguous().view(view_dtype) == torch.tensor(bits, dtype=view_dtype)
+        sentinel = integer_sentinel(self.actual.dtype)
+        if sentinel is None or self.golden.shape != self.actual.shape:
+            return torch.zeros(0, dtype=torch.bool)
+        return (self.actual == sentinel) & (self.golden.to(torch.float64) != sentinel)
 
     def as_2d(self, t: torch.Tensor) -> torch.Tensor:
         if t.dim() == 0:
@@ -63,10 +104,27 @@ class RunContext:
     compute_num_source: str = "unknown"
     matmul: bool = False
     inputs: list = field(default_factory=list)  # the first stored seed's inputs
+    fingerprint: list = field(default_factory=list)  # PrecisionModels of the first seed (matmul-like ops)
+    fingerprint_seed: int | None = None
 
     @property
     def source(self) -> str:
         return self.task.get("candidate", "")
+
+    @property
+    def tensors_kept(self) -> bool:
+        return bool(self.tensors)
+
+    @property
+    def primary_seed(self) -> int | None:
+        """The first failing seed (the first seed when none failed): what detectors and trials use."""
+        seeds = self.result.seeds
+        return next((s.seed for s in seeds if not s.passed), seeds[0].seed if seeds else None)
+
+    def inputs_of(self, seed: int | None) -> list | None:
+        index = next((i for i, s in enumerate(self.result.seeds) if s.seed == seed), None)
+        stored = self.tensors.get(f"s{index}/inputs") if index is not None else None
+        return list(stored) if stored is not None else None
 
 
 def _leaf_map(tree) -> dict:
@@ -86,12 +144,23 @@ def load(run_id: str, store: RunStore | None = None) -> RunContext:
             if not isinstance(g, torch.Tensor):
                 continue
             a = actual.get(output.name)
-            ctx.outputs.append(OutputData(output.name, seed_result.seed, a if isinstance(a, torch.Tensor) else None, g,
-                                          cpu.get(output.name) if isinstance(cpu.get(output.name), torch.Tensor) else None,
-                                          output.model_dump()))
+            a = a if isinstance(a, torch.Tensor) else None
+            c = cpu.get(output.name) if isinstance(cpu.get(output.name), torch.Tensor) else None
+            ctx.outputs.append(OutputData(output.name, seed_result.seed, a, g, c, output, _neutral(output, a, g, c)))
     ctx.inputs = list(ctx.tensors.get("s0/inputs") or [])
     _infer_compute(ctx)
     return ctx
+
+
+def _neutral(own: CompareResult, actual, golden, cpu) -> CompareResult:
+    """three_dim on the stored tensors; the run's own result where that is three_dim already or
+    the output is structurally wrong (nothing to measure)."""
+    if own.standard == "three_dim" or own.error_kind is not None or actual is None:
+        return own
+    try:
+        return compare_tensors(actual, golden, cpu, dtype=own.dtype, name=own.name, options=CompareOptions(top_k=5))
+    except CompareInputError:
+        return own
 
 
 def _infer_compute(ctx: RunContext) -> None:

@@ -14,10 +14,19 @@ import torch
 
 from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
+from tools.diagnosis.registry import detector
 from tools.diagnosis.source import SourceFacts
-from tools.models.diagnosis import Diagnosis, Location, PrecisionModel
+from tools.models.diagnosis import Diagnosis, Location
 
 MAX_INDICES = 5
+
+
+def _num(value) -> float:
+    """A metric as a float: the models carry 'inf' / 'nan' as strings for JSON."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
 
 
 def _indices(mask: torch.Tensor, shape) -> list[list[int]]:
@@ -51,7 +60,9 @@ def _tile_of(start: int, block_sizes: list[int]) -> int | None:
 # --- verdicts that produced no numbers -------------------------------------------------------
 
 
-def from_verdict(ctx: RunContext) -> list[Diagnosis]:
+@detector("verdict", ("no_kernel_launched", "input_mutation", "unsupported", "timeout", "crash", "boundary_mask_error",
+                      "compile_error", "runtime_error"), scope="run")
+def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     result = ctx.result
     error = result.error
     if result.verdict in ("pass", "fail") or error is None:
@@ -80,6 +91,11 @@ def from_verdict(ctx: RunContext) -> list[Diagnosis]:
             out.insert(0, Diagnosis(pattern="boundary_mask_error", confidence=0.85,
                                     summary="an invalid memory access: a tl.load or tl.store reached outside its tensor (a missing mask or a grid larger than the data)",
                                     evidence=evidence, suggested_fixes=["boundary_mask"]))
+            if facts.swapped_strides:  # rows walked with the column stride also leave the tensor
+                out.insert(1, Diagnosis(pattern="layout_mismatch", confidence=0.6,
+                                        summary=f"strides passed as (stride(1), stride(0)) at {_lines(facts.swapped_strides)}: "
+                                                "walking rows with the column stride leaves the tensor",
+                                        evidence={"swapped_strides": _lines(facts.swapped_strides)}, suggested_fixes=["fix_layout"]))
         return out
     pattern = "compile_error" if result.verdict == "compile_error" else "runtime_error"
     return [Diagnosis(pattern=pattern, confidence=0.95, summary=f"{error.type}: {error.message.splitlines()[0]}{where}",
@@ -89,7 +105,8 @@ def from_verdict(ctx: RunContext) -> list[Diagnosis]:
 # --- structure -------------------------------------------------------------------------------
 
 
-def structural(ctx: RunContext) -> list[Diagnosis]:
+@detector("structure", ("shape_mismatch", "dtype_mismatch"), scope="run", proof=True)
+def structural(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     out = []
     for seed in ctx.result.seeds:
         if not seed.outputs and "output_count_mismatch" in seed.summary:
@@ -118,6 +135,24 @@ def _tail_start(full: torch.Tensor) -> int | None:
     return int(written.max()) + 1 if written.numel() else 0
 
 
+@detector("out_of_bounds_write", ("boundary_mask_error",), scope="run", proof=True)
+def out_of_bounds_write(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
+    writes = ctx.result.checks.out_of_bounds_writes
+    if not writes:
+        return []
+    w = writes[0]
+    stores = _lines(facts.unmasked_stores) if facts.unmasked_stores else None
+    return [Diagnosis(
+        pattern="boundary_mask_error", confidence=0.97, seed=w.seed,
+        summary=f"a store wrote {w.bytes_before + w.bytes_after} byte(s) past the end of a {tuple(w.shape)} output allocation "
+                "(caught in the guard margin around it): a tl.store without a mask for the last partial block"
+                + (f" (unmasked tl.store at {stores})" if stores else ""),
+        evidence={"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores},
+        suggested_fixes=["boundary_mask"],
+        location=Location(description=f"bytes written past the allocation: {w.bytes_after} after its end, {w.bytes_before} before its start"))]
+
+
+@detector("unwritten", ("boundary_mask_error", "unwritten_output"), suppresses=("precision", "layout"), proof=True)
 def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     mask = o.unwritten()
     if not mask.numel() or not bool(mask.any()):
@@ -158,6 +193,7 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                       location=Location(description="elements still holding the allocation's poison", indices=_indices(mask, tuple(o.actual.shape))))]
 
 
+@detector("all_zero", ("all_zero_output",), suppresses=("precision", "layout"))
 def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     a = o.a
     if a.numel() == 0 or bool((a != 0).any()) or not bool((o.g != 0).any()):
@@ -176,6 +212,7 @@ def _max_input_magnitude(ctx: RunContext) -> float:
     return max(float(t.to(torch.float64).abs().nan_to_num(0, 0, 0).max()) for t in floats)
 
 
+@detector("nan_inf", ("inf_overflow", "nan_mismatch"))
 def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     a, g = o.a, o.g
     poison = o.unwritten()
@@ -222,7 +259,8 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
 # --- transforms of the golden ----------------------------------------------------------------
 
 
-def layout(ctx: RunContext, o: OutputData) -> list[Diagnosis]:
+@detector("layout", ("layout_mismatch",), suppresses=("precision",), only_failed=True)
+def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     a, g = o.a, o.g
     if a.dim() < 2 or a.numel() < 4 or not bool(torch.isfinite(a).all()) or not bool(torch.isfinite(g).all()):
         return []
@@ -241,23 +279,85 @@ def layout(ctx: RunContext, o: OutputData) -> list[Diagnosis]:
         if transformed.shape == a.shape and close(a, transformed):
             return [Diagnosis(pattern="layout_mismatch", confidence=0.95, seed=o.seed, output=o.name,
                               summary=f"the output equals {description}: rows and columns (strides) are swapped in the store or the launch",
-                              evidence={"matches": description}, suggested_fixes=["fix_layout"])]
+                              evidence={"matches": description}, suggested_fixes=["fix_layout"], tested="proven")]
+    eps = float(torch.finfo(o.actual.dtype).eps) if o.actual.is_floating_point() else 0.0
+    scale = _scale_factor(a, g, eps)
+    if scale is None:
+        return []
+    # A missing factor is a property of the kernel, not of one input: the other seeds must show the same one.
+    others = [_scale_factor(x.a, x.g, eps) for x in ctx.outputs if x.name == o.name and x.seed != o.seed and x.actual is not None
+              and x.actual.shape == x.golden.shape and bool(torch.isfinite(x.a).all())]
+    if any(other is None or abs(other - scale) > 1e-3 * abs(scale) for other in others):
+        return []
+    return [Diagnosis(pattern="layout_mismatch", confidence=0.85, seed=o.seed, output=o.name,
+                      summary=f"the output is the golden scaled by {scale:.6g} (the same factor on {len(others) + 1} seed(s), "
+                              "exact up to rounding): a missing or doubled normalisation/scale factor",
+                      evidence={"scale": scale, "seeds_with_same_scale": len(others) + 1}, suggested_fixes=["fix_layout"])]
+
+
+def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
+    """s when a == s * g up to rounding (the residual at the dtype's rounding level and far below
+    the unscaled error), else None."""
     denominator = float((g * g).sum())
-    if denominator > 0:
-        scale = float((a * g).sum()) / denominator
-        if abs(scale - 1) > 1e-3 and close(a, scale * g):
-            return [Diagnosis(pattern="layout_mismatch", confidence=0.8, seed=o.seed, output=o.name,
-                              summary=f"the output is the golden scaled by {scale:.6g}: a missing or doubled normalisation/scale factor",
-                              evidence={"scale": scale}, suggested_fixes=["fix_layout"])]
-    return []
+    if denominator <= 0:
+        return None
+    scale = float((a * g).sum()) / denominator
+    floor = 1e-3 * float(g.abs().max()) + 1e-30
+    unscaled = float(((a - g).abs() / (g.abs() + floor)).mean())
+    residual = float(((a - scale * g).abs() / (scale * g).abs().add(floor * abs(scale))).mean())
+    if abs(scale - 1) <= 1e-3 or residual > 2 * eps or residual * 30 > unscaled:
+        return None
+    return scale
+
+
+@detector("source_suspects", ("boundary_mask_error", "layout_mismatch"), only_failed=True)
+def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Constructs in the candidate that can cause a failure without a symptom of their own:
+    hypotheses of low confidence for the patch trial to confirm or leave (never on a pass)."""
+    out = []
+    if facts.unmasked_loads or facts.unmasked_stores:
+        lines = _lines(facts.unmasked_loads + facts.unmasked_stores)
+        out.append(Diagnosis(pattern="boundary_mask_error", confidence=0.45, seed=o.seed, output=o.name,
+                             summary=f"tl.load / tl.store without a mask ({lines}): a partial last block reads or writes past "
+                                     "the data (within a tensor that is the next row's elements)",
+                             evidence={"unmasked": lines}, suggested_fixes=["boundary_mask"]))
+    if facts.swapped_strides:
+        out.append(Diagnosis(pattern="layout_mismatch", confidence=0.45, seed=o.seed, output=o.name,
+                             summary=f"strides passed as (stride(1), stride(0)) ({_lines(facts.swapped_strides)}): "
+                                     "rows and columns may be swapped",
+                             evidence={"swapped_strides": _lines(facts.swapped_strides)}, suggested_fixes=["fix_layout"]))
+    return out
+
+
+@detector("integer_rounding", ("rounding_mode_bias",), only_failed=True, proof=True)
+def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Integer outputs off by one step, every step toward zero: a truncating float -> int cast
+    where the reference rounds (to nearest even, as torch.round)."""
+    if o.actual is None or o.actual.is_floating_point() or o.actual.dtype == torch.bool or o.actual.shape != o.golden.shape:
+        return []
+    a, g = o.actual.to(torch.int64), o.golden.to(torch.float64).round().to(torch.int64)
+    diff = a - g
+    wrong = diff != 0
+    count = int(wrong.sum())
+    if count == 0:
+        return []
+    toward_zero = wrong & (a.abs() < g.abs()) & ((a == 0) | (torch.sign(a) == torch.sign(g)))
+    share = int(toward_zero.sum()) / count
+    one_step = bool((diff[wrong].abs() <= 1).all())
+    if share < 0.95 or not one_step:
+        return []
+    casts = _lines(facts.float_to_int_cast)
+    return [Diagnosis(pattern="rounding_mode_bias", confidence=0.93, seed=o.seed, output=o.name,
+                      summary=f"{count} integer outputs are one step toward zero from the golden ({share:.0%} of the differences): "
+                              "the float -> int cast truncates where the reference rounds to nearest"
+                              + (f" ({casts})" if casts else ""),
+                      evidence={"differing": count, "toward_zero_fraction": share, "max_abs_difference": int(diff.abs().max()),
+                                "float_to_int_casts": casts},
+                      suggested_fixes=["cast_round_mode_rint"],
+                      location=Location(description="integer outputs truncated toward zero", indices=_indices(wrong, tuple(a.shape))))]
 
 
 # --- precision ---------------------------------------------------------------------------------
-
-
-def _sign_bias(o: OutputData) -> float | None:
-    bias = o.result.get("bias") or {}
-    return bias.get("toward_zero_fraction")
 
 
 def error_by_magnitude(o: OutputData) -> list | None:
@@ -279,18 +379,18 @@ def error_by_magnitude(o: OutputData) -> list | None:
     return bins
 
 
-def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: list[PrecisionModel]) -> list[Diagnosis]:
-    r = o.result
-    dims = r.get("dimensions") or {}
-    cpu = r.get("cpu_control") or {}
-    mere, mare = float(r.get("mere") or 0), float(r.get("mare") or 0)
-    cpu_mere = float(cpu.get("mere") or 0)
-    threshold = float(r.get("threshold") or 0) or 1.0
+@detector("precision", ("reduced_precision_dot", "low_precision_accumulation", "large_k_accumulation_drift",
+                        "rounding_mode_bias", "small_value_outliers", "cancellation_error", "threshold_too_strict"))
+def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    fingerprint = ctx.fingerprint if o.seed == ctx.fingerprint_seed else []
+    r = o.neutral
+    cpu = r.cpu_control
+    mere, mare = _num(r.mere), _num(r.mare)
+    cpu_mere, cpu_mare = (_num(cpu.mere), _num(cpu.mare)) if cpu else (0.0, 0.0)
+    threshold = float(r.threshold or 0) or 1.0
     out: list[Diagnosis] = []
-    normal_failed = dims.get("normal_range") is False
-    small_failed = dims.get("small_value") is False
-    cancel_failed = dims.get("cancellation") is False
-    toward_zero = _sign_bias(o)
+    normal_failed, small_failed, cancel_failed = o.normal_failed, o.small_failed, o.cancel_failed
+    toward_zero = o.toward_zero
     closest = fingerprint[0].model if fingerprint else None
     evidence = {"mere": mere, "mare": mare, "cpu_mere": cpu_mere, "threshold": threshold,
                 "mere_over_cpu": mere / cpu_mere if cpu_mere else None, "toward_zero_fraction": toward_zero,
@@ -328,8 +428,12 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: l
                                      f"accumulator lose low bits (tensor cores truncate)",
                              evidence=evidence | {"acc_plus_dot_in_loop": _lines(facts.dot_accumulate_in_loop)},
                              suggested_fixes=["kahan_summation", "fp32_accumulator"]))
-    if toward_zero is not None and toward_zero >= 0.95 and not out:
-        cpu_toward = (r.get("bias") or {}).get("cpu_toward_zero_fraction")
+    # A truncating conversion errs by less than one unit in the last place of the output dtype;
+    # a one-sided error far larger than that is a formula or scale error, not a rounding mode.
+    ulp = float(torch.finfo(o.actual.dtype).eps) if o.actual is not None and o.actual.is_floating_point() else 0.0
+    within_ulps = ulp == 0.0 or mare <= 4 * ulp
+    if toward_zero is not None and toward_zero >= 0.95 and within_ulps and not out:
+        cpu_toward = o.cpu_toward_zero
         if cpu_toward is None or 0.05 < cpu_toward < 0.95:
             # Without a truncating cast in the source, a bias on a passing run is the hardware's
             # (tensor cores truncate inside tl.dot): worth knowing, not a defect to fix.
@@ -344,24 +448,25 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: l
     if small_failed and not any(d.pattern == "low_precision_accumulation" for d in out):
         fixes = ["stable_formula"] if facts.log_one_plus else ["fp32_accumulator", "stable_formula"]
         out.append(Diagnosis(pattern="small_value_outliers", confidence=0.8 if facts.log_one_plus else 0.7, seed=o.seed, output=o.name,
-                             summary=f"{r.get('small_value_error_count')} errors among small golden values vs {r.get('small_value_cpu_error_count')} for the CPU: "
+                             summary=f"{r.small_value_error_count} errors among small golden values vs {r.small_value_cpu_error_count} for the CPU: "
                                      "precision is lost where results are tiny"
                                      + (f" (log(1 + x) at {_lines(facts.log_one_plus)} loses x when x is small: use log1p)" if facts.log_one_plus else ""),
-                             evidence=evidence | {"small_value_errors": r.get("small_value_error_count"),
-                                                  "cpu_small_value_errors": r.get("small_value_cpu_error_count")},
+                             evidence=evidence | {"small_value_errors": r.small_value_error_count,
+                                                  "cpu_small_value_errors": r.small_value_cpu_error_count},
                              suggested_fixes=fixes))
     if (cancel_failed or (normal_failed and facts.one_pass_variance)) and not any(d.pattern == "low_precision_accumulation" for d in out):
+        counted = f"{r.cancel_error_count} results cancel to ~0 wrongly vs {r.cancel_cpu_error_count} for the CPU" \
+            if r.cancel_error_count else f"the error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU control's"
         out.append(Diagnosis(pattern="cancellation_error", confidence=0.85 if facts.one_pass_variance else 0.7, seed=o.seed, output=o.name,
-                             summary=f"{r.get('cancel_error_count')} results cancel to ~0 wrongly vs {r.get('cancel_cpu_error_count')} for the CPU: "
-                                     "large nearly equal terms are subtracted in low precision"
+                             summary=f"{counted}: large nearly equal terms are subtracted in low precision"
                                      + (f" (one-pass E[x^2] - E[x]^2 at {_lines(facts.one_pass_variance)})" if facts.one_pass_variance else ""),
-                             evidence=evidence | {"cancellation_errors": r.get("cancel_error_count"),
-                                                  "cpu_cancellation_errors": r.get("cancel_cpu_error_count")},
+                             evidence=evidence | {"cancellation_errors": r.cancel_error_count,
+                                                  "cpu_cancellation_errors": r.cancel_cpu_error_count},
                              suggested_fixes=["stable_formula", "kahan_summation"] if facts.one_pass_variance else ["fp32_accumulator", "kahan_summation"]))
     if normal_failed and not out:
-        if cpu.get("normal_passed") is False and cpu_mere and mere <= 2 * cpu_mere and mare <= 5 * float(cpu.get("mare") or mare):
+        if cpu is not None and cpu.normal_passed is False and cpu_mere and mere <= 2 * cpu_mere and mare <= 5 * (cpu_mare or mare):
             out.append(Diagnosis(pattern="threshold_too_strict", confidence=0.8, seed=o.seed, output=o.name,
-                                 summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, MARE {float(cpu.get('mare') or 0):.2g}) "
+                                 summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, MARE {cpu_mare:.2g}) "
                                          "and the candidate is within its error: the threshold, not the kernel, is at issue",
                                  evidence=evidence, suggested_fixes=["relax_threshold"]))
         elif facts.dot_accumulate_in_loop and long_reduction:
@@ -376,6 +481,7 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts, fingerprint: l
     return out
 
 
+@detector("nondeterminism", ("nondeterminism",), scope="run")
 def nondeterminism(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     det = ctx.result.checks.determinism
     if det is None or det.bitwise_equal is not False:

@@ -1,9 +1,12 @@
-"""The error heatmap: a PNG of where the output is wrong, without any plotting library.
+"""The error heatmap: a PNG of where the output is wrong.
 
 The output is viewed as 2-D (rows = all leading dims, columns = the last), max-pooled to at most
 256 x 256 cells, and colored by log10 of the relative error from dark (1e-8 or less) to bright
 yellow (1 or more). Magenta: NaN where the golden is not (or the reverse). White: never written
 (the poison survived). Grey lines: the tile grid, when the failure lines up with a block size.
+
+With matplotlib installed (the `plot` extra) the picture has a colour bar, row and column index
+axes and a legend; without it a plain PNG of the same cells is written by hand.
 """
 
 from __future__ import annotations
@@ -50,14 +53,77 @@ def _pool(t: torch.Tensor, rows: int, cols: int) -> tuple[torch.Tensor, int, int
     return padded.reshape(padded.shape[0] // fr, fr, padded.shape[1] // fc, fc).amax(dim=(1, 3)), fr, fc
 
 
-def render(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None) -> bytes:
-    """All three are 2-D and of one shape; returns PNG bytes."""
+def _cells(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor) -> tuple[torch.Tensor, int, int]:
+    """Pooled cells: 0..1 = log10 rel error from -8 to 0; 2 = NaN mismatch; 3 = never written."""
     score = torch.log10(rel_error.to(torch.float64).nan_to_num(0.0).clamp(min=1e-12))
     score = ((score + 8.0) / 8.0).clamp(0.0, 1.0)
     score = torch.where(nan_mismatch, 2.0, score)  # 2: NaN mismatch
     if unwritten.numel():
         score = torch.where(unwritten, 3.0, score)  # 3: never written
-    cells, fr, fc = _pool(score, MAX_CELLS, MAX_CELLS)
+    return _pool(score, MAX_CELLS, MAX_CELLS)
+
+
+def render(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None) -> bytes:
+    """All three are 2-D and of one shape; returns PNG bytes (matplotlib when installed)."""
+    try:
+        import matplotlib  # noqa: F401 - optional: the `plot` extra
+    except ImportError:
+        return render_plain(rel_error, nan_mismatch, unwritten, tile)
+    return render_matplotlib(rel_error, nan_mismatch, unwritten, tile)
+
+
+def render_matplotlib(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor,
+                      tile: int | None = None) -> bytes:
+    """The heatmap with a colour bar, index axes and a legend for the special cells."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import LinearSegmentedColormap
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    cells, fr, fc = _cells(rel_error, nan_mismatch, unwritten)
+    rows, cols = rel_error.shape
+    values = cells.numpy()
+    special = values >= 2
+    error = (values.clip(0.0, 1.0) * 8.0) - 8.0  # back to log10(rel error)
+    cmap = LinearSegmentedColormap.from_list("rel_error", [(x, tuple(v / 255 for v in c)) for x, c in _STOPS])
+    overlay = [[(0.0, 0.0, 0.0, 0.0)] * values.shape[1] for _ in range(values.shape[0])]
+    for i, j in zip(*special.nonzero(), strict=True):
+        color = _UNWRITTEN if values[i, j] >= 3 else _NAN
+        overlay[i][j] = (*(v / 255 for v in color), 1.0)
+
+    figure = Figure(figsize=(7.0, 5.5), dpi=100)
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    extent = (0, cols, rows, 0)  # axes in element indices of the 2-D view, not in cells
+    image = ax.imshow(error, cmap=cmap, vmin=-8.0, vmax=0.0, extent=extent, interpolation="nearest", aspect="auto")
+    if special.any():
+        ax.imshow(overlay, extent=extent, interpolation="nearest", aspect="auto")
+    if tile:
+        for r in range(tile, rows, tile):
+            ax.axhline(r, color=tuple(v / 255 for v in _GRID), linewidth=0.6)
+        for c in range(tile, cols, tile):
+            ax.axvline(c, color=tuple(v / 255 for v in _GRID), linewidth=0.6)
+    bar = figure.colorbar(image, ax=ax)
+    bar.set_label("log10 relative error |actual - golden| / (|golden| + eps)")
+    ax.set_xlabel("column (last dimension)")
+    ax.set_ylabel("row (leading dimensions flattened)")
+    pooled = f", max over {fr} x {fc} blocks" if fr > 1 or fc > 1 else ""
+    ax.set_title(f"relative error, {rows} x {cols}{pooled}", fontsize=10)
+    legend = [Patch(facecolor=tuple(v / 255 for v in c), edgecolor="black", label=label) for c, label, code in
+              ((_NAN, "NaN mismatch", 2), (_UNWRITTEN, "never written", 3)) if (values == code).any()]
+    if legend:
+        ax.legend(handles=legend, loc="upper right", fontsize=8, framealpha=0.9, edgecolor="black")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def render_plain(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor,
+                 tile: int | None = None) -> bytes:
+    """The same cells as a bare PNG, written without any plotting library."""
+    cells, fr, fc = _cells(rel_error, nan_mismatch, unwritten)
     h, w = cells.shape
     scale = max(1, math.ceil(MIN_PIXELS / max(h, w)))
     grid_rows = {i for i in range(h) if tile and (i * fr) % tile == 0 and i} if tile else set()

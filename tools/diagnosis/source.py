@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+INTEGER_TYPES = {"int8", "int16", "int32", "uint8", "uint16", "uint32"}
 LOW_PRECISION = {"float16", "bfloat16", "float8e4nv", "float8e5", "float8_e4m3fn", "float8_e5m2"}
 
 
@@ -18,7 +19,12 @@ class SourceFacts:
     dot_without_ieee: list[int] = field(default_factory=list)
     rtz_cast: list[int] = field(default_factory=list)
     floor_division_grid: list[int] = field(default_factory=list)
-    unmasked_memory: list[int] = field(default_factory=list)  # tl.load / tl.store without mask
+    unmasked_loads: list[int] = field(default_factory=list)  # tl.load without mask
+    unmasked_stores: list[int] = field(default_factory=list)  # tl.store without mask
+    float_to_int_cast: list[int] = field(default_factory=list)  # x.to(tl.int8) and friends: truncates toward zero
+    eps_outside_sqrt: list[int] = field(default_factory=list)  # tl.sqrt(v) + eps, where sqrt(v + eps) is usual
+    swapped_strides: list[int] = field(default_factory=list)  # t.stride(1), t.stride(0) passed in that order
+    mentions_low_precision: bool = False  # fp16 / bf16 / fp8 named anywhere (casts, zeros, torch dtypes)
     exp_without_max: list[int] = field(default_factory=list)
     atomic_add: list[int] = field(default_factory=list)
     log_one_plus: list[int] = field(default_factory=list)
@@ -86,10 +92,22 @@ def analyze(source: str) -> SourceFacts:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and "grid" in t.id for t in node.targets):
             if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(node.value)):
                 facts.floor_division_grid.append(node.lineno)
-    for name in ("load", "store"):
-        for call in _calls(tree, name):
-            if _attr_name(call.func) == f"tl.{name}" and _kw(call, "mask") is None and len(call.args) < 3:
-                facts.unmasked_memory.append(call.lineno)
+    for call in _calls(tree, "load"):
+        if _attr_name(call.func) == "tl.load" and _kw(call, "mask") is None and len(call.args) < 2:
+            facts.unmasked_loads.append(call.lineno)
+    for call in _calls(tree, "store"):
+        if _attr_name(call.func) == "tl.store" and _kw(call, "mask") is None and len(call.args) < 3:
+            facts.unmasked_stores.append(call.lineno)
+    for call in _calls(tree, "to"):
+        target = call.args[0] if call.args else _kw(call, "dtype")
+        if target is not None and _attr_name(target).split(".")[-1] in INTEGER_TYPES:
+            facts.float_to_int_cast.append(call.lineno)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for root, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(root, ast.Call) and _attr_name(root.func).split(".")[-1] == "sqrt" \
+                        and "eps" in _attr_name(other).lower():
+                    facts.eps_outside_sqrt.append(node.lineno)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     for fn in functions:
         exps = [c for c in _calls(fn, "exp") if _attr_name(c.func) in ("tl.exp", "tl.math.exp")]
@@ -100,18 +118,37 @@ def analyze(source: str) -> SourceFacts:
                 operands = (call.args[0].left, call.args[0].right)
                 if any(isinstance(o, ast.Constant) and o.value in (1, 1.0) for o in operands):
                     facts.log_one_plus.append(call.lineno)
-        for node in ast.walk(fn):  # E[x^2] - E[x]^2
+        squares = _accumulated_squares(fn)
+        for node in ast.walk(fn):  # E[x^2] - E[x]^2, summed at once or streamed (acc += x * x)
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
-                left_sums_square = any(isinstance(a, ast.BinOp) and isinstance(a.op, ast.Mult)
-                                       and ast.dump(a.left) == ast.dump(a.right)
-                                       for c in _calls(node.left, "sum") for a in c.args[:1])
-                right_square = isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Mult) \
-                    and ast.dump(node.right.left) == ast.dump(node.right.right)
-                if left_sums_square and right_square:
+                left_sums_square = any(_is_square(a) for c in _calls(node.left, "sum") for a in c.args[:1])
+                left_streamed = any(isinstance(n, ast.Name) and n.id in squares for n in ast.walk(node.left))
+                if (left_sums_square or left_streamed) and _is_square(node.right):
                     facts.one_pass_variance.append(node.lineno)
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        codes = [ast.unparse(a) for a in call.args]
+        if any(a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10] for a, b in zip(codes, codes[1:], strict=False)):
+            facts.swapped_strides.append(call.lineno)
+    facts.mentions_low_precision = any(isinstance(n, ast.Attribute) and n.attr in LOW_PRECISION | {"half"} for n in ast.walk(tree))
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
     return facts
+
+
+def _is_square(node) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and ast.dump(node.left) == ast.dump(node.right)
+
+
+def _accumulated_squares(fn) -> set[str]:
+    """Names that a loop accumulates squares into (`acc += x * x`), and names summed from them."""
+    names = {n.target.id for loop in ast.walk(fn) if isinstance(loop, ast.For) for n in ast.walk(loop)
+             if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name)
+             and _is_square(n.value)}
+    for node in ast.walk(fn):  # s = tl.sum(acc) / n
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
+            names.add(node.targets[0].id)
+    return names
 
 
 def _block_sizes(tree) -> dict[str, list[int]]:

@@ -7,8 +7,7 @@ import time
 
 from tools.diagnosis import explain_failure
 from tools.errors import ToolInputError
-from tools.fixes.catalog import CATALOG
-from tools.fixes.patches import patch
+from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
     ExplainRequest,
@@ -69,13 +68,12 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     chosen = chosen[: request.max_fixes]
     fixes = []
     for i, (fix, diagnosis) in enumerate(chosen):
-        entry = CATALOG[fix]
+        entry = FIXES[fix]
         suggestion = FixSuggestion(
-            fix=fix, title=entry["title"], for_pattern=diagnosis.pattern,
-            why=f"{diagnosis.pattern}: {diagnosis.summary}",
-            guidance={dsl: entry[dsl] for dsl in ("triton", "triton_ascend", "ascendc")},
+            fix=fix, title=entry.title, for_pattern=diagnosis.pattern,
+            why=f"{diagnosis.pattern}: {diagnosis.summary}", guidance=entry.guidance(),
         )
-        patched = patch(fix, source) if source else None
+        patched = entry.patch(source) if source else None
         if patched is not None:
             suggestion.patch = _diff(source, patched, name)
             suggestion.patched_source = patched

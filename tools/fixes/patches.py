@@ -38,16 +38,23 @@ def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Cal
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))])
 
 
-class _Transformer(cst.CSTTransformer):
+class Transformer(cst.CSTTransformer):
     def __init__(self):
         super().__init__()
         self.changed = False
 
 
-def _run(source: str, transformer: _Transformer) -> str | None:
+def parse(source: str) -> cst.Module | None:
     try:
-        tree = cst.parse_module(source)
+        return cst.parse_module(source)
     except cst.ParserSyntaxError:
+        return None
+
+
+def run(source: str, transformer: Transformer) -> str | None:
+    """The source rewritten by `transformer`, or None when it changed nothing."""
+    tree = parse(source)
+    if tree is None:
         return None
     new = tree.visit(transformer)
     return new.code if transformer.changed and new.code != source else None
@@ -56,11 +63,50 @@ def _run(source: str, transformer: _Transformer) -> str | None:
 # --- fp32_accumulator --------------------------------------------------------------------------
 
 
-class _Fp32Accumulator(_Transformer):
+class _Fp32Accumulator(Transformer):
     """Low-precision tl.zeros accumulators -> fp32; `acc += x.to(fp16)` -> `acc += x`;
-    `acc += tl.sum(x)` -> `acc += tl.sum(x.to(tl.float32))`; tl.dot(out_dtype=fp16) -> fp32."""
+    `acc += tl.sum(x)` -> `acc += tl.sum(x.to(tl.float32))`; tl.dot(out_dtype=fp16) -> fp32;
+    tl.cumsum(x) -> tl.cumsum(x.to(tl.float32)); loads not yet upcast and never fed to tl.dot
+    -> `.to(tl.float32)` (low-precision data then meets fp32 arithmetic on the whole
+    accumulation path; stores convert back to the pointer's type)."""
+
+    def __init__(self, dot_operands: set[str]):
+        super().__init__()
+        self.dot_operands = dot_operands
+        self.accumulators: set[str] = set()  # names initialised with a low-precision tl.zeros / tl.full
+
+    def visit_Assign(self, node):
+        target = node.targets[0].target
+        if isinstance(target, cst.Name) and m.matches(node.value, m.Call(func=_tl("zeros") | _tl("full"))):
+            dtype = _kwarg(node.value, "dtype")
+            if dtype is not None and _is_low(dtype.value):
+                self.accumulators.add(target.value)
+
+    def leave_Assign(self, original, updated):
+        target, value = updated.targets[0].target, updated.value
+        if not isinstance(target, cst.Name):
+            return updated
+        if target.value not in self.dot_operands and m.matches(value, m.Call(func=_tl("load"))):
+            self.changed = True
+            return updated.with_changes(value=cst.parse_expression(f"{_code(value)}.to(tl.float32)"))
+        # acc = (update).to(tl.float16) of a low-precision accumulator: keep the update in fp32
+        if target.value in self.accumulators and m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to")))) \
+                and value.args and _is_low(value.args[0].value):
+            self.changed = True
+            return updated.with_changes(value=value.func.value)
+        return updated
 
     def leave_Call(self, original, updated):
+        if m.matches(updated.func, _tl("full")):
+            dtype = _kwarg(updated, "dtype")
+            if dtype is not None and _is_low(dtype.value):
+                self.changed = True
+                return _with_kwarg(updated, "dtype", cst.parse_expression("tl.float32"))
+        if m.matches(updated.func, _tl("cumsum")) and updated.args \
+                and not m.matches(updated.args[0].value, m.Call(func=m.Attribute(attr=m.Name("to")))):
+            self.changed = True
+            upcast = cst.parse_expression(f"({_code(updated.args[0].value)}).to(tl.float32)")
+            return updated.with_changes(args=[updated.args[0].with_changes(value=upcast), *updated.args[1:]])
         if m.matches(updated.func, _tl("zeros")):
             dtype = _kwarg(updated, "dtype")
             if dtype is not None and _is_low(dtype.value):
@@ -92,7 +138,7 @@ class _Fp32Accumulator(_Transformer):
 # --- kahan_summation ---------------------------------------------------------------------------
 
 
-class _Kahan(_Transformer):
+class _Kahan(Transformer):
     """`acc += tl.dot(...)` in a loop -> the seed's Kahan-compensated update, with a
     compensation tensor initialised next to the accumulator."""
 
@@ -157,7 +203,26 @@ class _AccumulatorFinder(cst.CSTVisitor):
 # --- simple call rewrites -----------------------------------------------------------------------
 
 
-class _IeeeDot(_Transformer):
+class _DotOperands(cst.CSTVisitor):
+    def __init__(self):
+        self.names: set[str] = set()
+
+    def visit_Call(self, node):
+        if m.matches(node.func, _tl("dot")):
+            for arg in node.args[:2]:
+                self.names |= {n.value for n in m.findall(arg.value, m.Name())}
+
+
+def fp32_accumulator(source: str) -> str | None:
+    tree = parse(source)
+    if tree is None:
+        return None
+    operands = _DotOperands()
+    tree.visit(operands)
+    return run(source, _Fp32Accumulator(operands.names))
+
+
+class _IeeeDot(Transformer):
     def leave_Call(self, original, updated):
         if m.matches(updated.func, _tl("dot")):
             precision = _kwarg(updated, "input_precision")
@@ -168,7 +233,7 @@ class _IeeeDot(_Transformer):
         return updated
 
 
-class _RoundNearest(_Transformer):
+class _RoundNearest(Transformer):
     def leave_Arg(self, original, updated):
         if updated.keyword is not None and updated.keyword.value == "fp_downcast_rounding" \
                 and m.matches(updated.value, m.SimpleString('"rtz"') | m.SimpleString("'rtz'")):
@@ -177,7 +242,7 @@ class _RoundNearest(_Transformer):
         return updated
 
 
-class _MaxSubtraction(_Transformer):
+class _MaxSubtraction(Transformer):
     """In a kernel with tl.exp(x) and no tl.max: tl.exp(x) -> tl.exp(x - tl.max(x, axis=0))."""
 
     def __init__(self):
@@ -200,25 +265,7 @@ class _MaxSubtraction(_Transformer):
         return updated
 
 
-class _Log1p(_Transformer):
-    """tl.log(1 + x) -> Goldberg's log1p, accurate for tiny x (u = 1 + x; log(u) * x / (u - 1))."""
-
-    def leave_Call(self, original, updated):
-        if m.matches(updated.func, _tl("log")) and updated.args and isinstance(updated.args[0].value, cst.BinaryOperation):
-            expr = updated.args[0].value
-            if isinstance(expr.operator, cst.Add):
-                left, right = expr.left, expr.right
-                one = m.Integer("1") | m.Float("1.0") | m.Float("1.")
-                x = right if m.matches(left, one) else left if m.matches(right, one) else None
-                if x is not None:
-                    self.changed = True
-                    xs = _code(x)
-                    return cst.parse_expression(
-                        f"tl.where((1.0 + {xs}) == 1.0, {xs}, tl.log(1.0 + {xs}) * (({xs}) / ((1.0 + {xs}) - 1.0)))")
-        return updated
-
-
-class _TwoPassVariance(_Transformer):
+class _TwoPassVariance(Transformer):
     """tl.sum(x * x, axis) / n - mean * mean -> tl.sum(d * d, axis) / n with d = x - mean (masked)."""
 
     def __init__(self, masks: dict[str, str]):
@@ -246,16 +293,17 @@ class _TwoPassVariance(_Transformer):
         return updated
 
 
-class _LoadMasks(cst.CSTVisitor):
-    """name -> mask expression of `name = tl.load(..., mask=...)`."""
+class LoadMasks(cst.CSTVisitor):
+    """name -> mask expression of `name = tl.load(..., mask=...)` (also `tl.load(...).to(...)`)."""
 
     def __init__(self):
         self.masks: dict[str, str] = {}
 
     def visit_Assign(self, node):
         target = node.targets[0].target
-        if isinstance(target, cst.Name) and m.matches(node.value, m.Call(func=_tl("load"))):
-            mask = _kwarg(node.value, "mask")
+        loads = m.findall(node.value, m.Call(func=_tl("load")))
+        if isinstance(target, cst.Name) and len(loads) == 1:
+            mask = _kwarg(loads[0], "mask")
             if mask is not None:
                 self.masks[target.value] = _code(mask.value)
 
@@ -265,14 +313,14 @@ def two_pass_variance(source: str) -> str | None:
         tree = cst.parse_module(source)
     except cst.ParserSyntaxError:
         return None
-    finder = _LoadMasks()
+    finder = LoadMasks()
     tree.visit(finder)
     transformer = _TwoPassVariance(finder.masks)
     new = tree.visit(transformer)
     return new.code if transformer.changed else None
 
 
-class _NanPropagation(_Transformer):
+class _NanPropagation(Transformer):
     """tl.where(x > 0, x, 0) -> tl.where((x > 0) | (x != x), x, 0); tl.maximum(x, 0) likewise."""
 
     def leave_Call(self, original, updated):
@@ -296,46 +344,176 @@ _PREFIXES = ("offs_", "offsets_", "off_", "idx_", "index_", "rows_", "cols_", "o
 _ONE_D_BOUNDS = ("n_elements", "n", "N", "numel", "size", "n_cols", "num_elements")
 
 
-class _BoundaryMask(_Transformer):
-    """Floor-division grids -> triton.cdiv; tl.load / tl.store without mask -> masked by the
-    index variables their pointer uses (offs_m -> M, k -> K, ...), loads with other=0."""
+class _SiblingMasks(cst.CSTVisitor):
+    """Per kernel: the masks its masked loads and stores use, with the names their pointers are
+    built from (through the kernel's assignments), so an unmasked access can take the mask of a
+    sibling that indexes the same way."""
 
     def __init__(self):
-        super().__init__()
-        self.params: list[list[str]] = []
+        self.by_function: dict[str, list[tuple[set[str], str]]] = {}
+        self.derived: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
+        self.definitions: dict[str, dict[str, cst.BaseExpression]] = {}  # kernel -> name -> its (first) value
+        self.exact: dict[str, dict[str, tuple[str, str | None]]] = {}  # kernel -> pointer code -> (mask, other)
+        self.terms: dict[str, list[cst.BaseExpression]] = {}  # kernel -> every mask expression
+        self.current: list[str] = []
 
     def visit_FunctionDef(self, node):
-        self.params.append([p.name.value for p in node.params.params])
+        self.current.append(node.name.value)
+        self.derived.setdefault(node.name.value, {})
 
-    def leave_FunctionDef(self, original, updated):
-        self.params.pop()
-        return updated
-
-    def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.FloorDivide) and self._in_grid:
-            self.changed = True
-            return cst.parse_expression(f"triton.cdiv({_code(updated.left)}, {_code(updated.right)})")
-        return updated
-
-    _in_grid = False
+    def leave_FunctionDef(self, node):
+        self.current.pop()
 
     def visit_Assign(self, node):
         target = node.targets[0].target
-        self._in_grid = isinstance(target, cst.Name) and "grid" in target.value
+        if self.current and isinstance(target, cst.Name):
+            self.derived[self.current[-1]].setdefault(target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
+            self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
+
+    def bounds(self, function: str) -> dict[tuple[str, str], str]:
+        """(index variable, subscript) -> the bound its masks compare it with: `offs_m[:, None] < M`
+        gives ("offs_m", "[:, None]") -> "M"; a mask variable is read through its definition."""
+        found: dict[tuple[str, str], str] = {}
+        definitions = self.definitions.get(function, {})
+
+        def walk(expr, depth=0):
+            if isinstance(expr, cst.Name) and expr.value in definitions and depth < 3:
+                walk(definitions[expr.value], depth + 1)
+            elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+                walk(expr.left, depth)
+                walk(expr.right, depth)
+            elif isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                    and isinstance(expr.comparisons[0].operator, cst.LessThan):
+                left, bound = expr.left, _code(expr.comparisons[0].comparator)
+                if isinstance(left, cst.Subscript) and isinstance(left.value, cst.Name):
+                    found.setdefault((left.value.value, _code(left).removeprefix(left.value.value)), bound)
+                    found.setdefault((left.value.value, "*"), bound)
+                elif isinstance(left, cst.Name):
+                    found.setdefault((left.value, ""), bound)
+                    found.setdefault((left.value, "*"), bound)
+
+        for mask in self.terms.get(function, []):
+            walk(mask)
+        return found
+
+    def visit_AugAssign(self, node):  # X += row * stride
+        if self.current and isinstance(node.target, cst.Name):
+            self.derived[self.current[-1]].setdefault(node.target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
+
+    def expand(self, function: str, names: set[str]) -> set[str]:
+        """The names and, transitively, the names their kernel-local definitions use."""
+        derived, seen, todo = self.derived.get(function, {}), set(), list(names)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(derived.get(name, ()))
+        return seen
+
+    def visit_Call(self, node):
+        if self.current and m.matches(node.func, _tl("load") | _tl("store")) and node.args:
+            mask = _kwarg(node, "mask")
+            if mask is not None:
+                names = {n.value for n in m.findall(node.args[0].value, m.Name())}
+                self.by_function.setdefault(self.current[-1], []).append((names, _code(mask.value)))
+                other = _kwarg(node, "other")
+                self.exact.setdefault(self.current[-1], {}).setdefault(
+                    _code(node.args[0].value), (_code(mask.value), _code(other.value) if other is not None else None))
+                self.terms.setdefault(self.current[-1], []).append(mask.value)
+
+    def index_vars(self, function: str, expr) -> set[str]:
+        """The kernel-local names defined from a tl.arange that `expr` is built from."""
+        definitions = self.definitions.get(function, {})
+        names = self.expand(function, {n.value for n in m.findall(expr, m.Name())})
+        return {n for n in names if n in definitions and m.findall(definitions[n], m.Call(func=_tl("arange")))}
+
+    def mask_variable(self, function: str, pointer) -> str | None:
+        """A kernel-local mask variable (`mask = offs < n`) over exactly the pointer's index variables."""
+        wanted = self.index_vars(function, pointer)
+        if not wanted:
+            return None
+        for name, value in self.definitions.get(function, {}).items():
+            if "mask" in name.lower() and m.findall(value, m.Comparison()) and self.index_vars(function, value) == wanted:
+                return name
+        return None
+
+    def is_vector(self, function: str, pointer) -> bool:
+        """Does the pointer index with a tl.arange (directly or through the kernel's names)? A
+        scalar access (one element per program) needs no mask."""
+        if m.findall(pointer, m.Call(func=_tl("arange"))):
+            return True
+        definitions = self.definitions.get(function, {})
+        for name in self.expand(function, {n.value for n in m.findall(pointer, m.Name())}):
+            value = definitions.get(name)
+            if value is not None and m.findall(value, m.Call(func=_tl("arange"))):
+                return True
+        return False
+
+    def resolved(self) -> dict[str, list[tuple[set[str], str]]]:
+        return {fn: [(self.expand(fn, names), mask) for names, mask in entries] for fn, entries in self.by_function.items()}
+
+
+class _BoundaryMask(Transformer):
+    """Floor-division launch grids -> triton.cdiv (assigned grids, lambda / meta[...] grids and
+    inline kernel[(...)] grids); tl.load / tl.store without mask -> the mask of a sibling access
+    that indexes the same way, else one built from the index variables their pointer uses
+    (offs_m -> M, k -> K, ...); loads get other=0."""
+
+    def __init__(self, siblings: _SiblingMasks, reduced: dict[str, str]):
+        super().__init__()
+        self.scan = siblings
+        self.siblings = siblings.resolved()
+        self.reduced = reduced  # name -> the identity of the reduction it feeds (max: -inf, min: +inf)
+        self.params: list[list[str]] = []
+        self.functions: list[str] = []
+        self.grid_depth = 0
+        self.assigning: str | None = None
+
+    def visit_FunctionDef(self, node):
+        self.params.append([p.name.value for p in node.params.params])
+        self.functions.append(node.name.value)
+
+    def leave_FunctionDef(self, original, updated):
+        self.params.pop()
+        self.functions.pop()
+        return updated
+
+    @staticmethod
+    def _is_grid_assign(node) -> bool:
+        target = node.targets[0].target
+        return isinstance(target, cst.Name) and "grid" in target.value
+
+    @staticmethod
+    def _is_launch(node) -> bool:
+        """kernel[(M // BLOCK_M, ...)] or kernel[grid_expression]: a subscript of a name by a tuple."""
+        return isinstance(node.value, cst.Name) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+            and isinstance(node.slice[0].slice.value, cst.Tuple)
+
+    def visit_Assign(self, node):
+        if self._is_grid_assign(node):
+            self.grid_depth += 1
+        target = node.targets[0].target
+        self.assigning = target.value if isinstance(target, cst.Name) else None
 
     def leave_Assign(self, original, updated):
-        self._in_grid = False
+        if self._is_grid_assign(original):
+            self.grid_depth -= 1
+        self.assigning = None
         return updated
 
     def visit_Subscript(self, node):
-        # an inline launch grid: kernel[(M // BLOCK_M, ...)](...)
-        if isinstance(node.value, cst.Name) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
-                and isinstance(node.slice[0].slice.value, cst.Tuple):
-            self._in_grid = True
+        if self._is_launch(node):
+            self.grid_depth += 1
 
     def leave_Subscript(self, original, updated):
-        if self._in_grid and isinstance(updated.value, cst.Name):
-            self._in_grid = False
+        if self._is_launch(original):
+            self.grid_depth -= 1
+        return updated
+
+    def leave_BinaryOperation(self, original, updated):
+        if isinstance(updated.operator, cst.FloorDivide) and self.grid_depth > 0:
+            self.changed = True
+            return cst.parse_expression(f"triton.cdiv({_code(updated.left)}, {_code(updated.right)})")
         return updated
 
     def _bound(self, name: str) -> str | None:
@@ -351,7 +529,58 @@ class _BoundaryMask(_Transformer):
                     return bound
         return None
 
-    def _mask_for(self, pointer) -> str | None:
+    def _sibling_mask(self, pointer) -> str | None:
+        if not self.functions:
+            return None
+        names = self.scan.expand(self.functions[-1], {n.value for n in m.findall(pointer, m.Name())})
+        params = set(self.params[-1]) if self.params else set()
+        names -= params  # shared base pointers and strides say nothing about the indexing
+        known = [(n - params, mask) for n, mask in self.siblings.get(self.functions[-1], [])]
+        best = max(known, key=lambda entry: len(entry[0] & names), default=None)
+        return best[1] if best is not None and best[0] & names else None
+
+    def _term_mask(self, pointer) -> str | None:
+        """The mask rebuilt per index variable from the bounds sibling masks use for it: each
+        subscripted index (offs_m[:, None]) or plain offset name in the pointer, followed through
+        the kernel's own definition of the pointer, needs a known bound."""
+        function = self.functions[-1]
+        bounds = self.scan.bounds(function)
+        definitions = self.scan.definitions.get(function, {})
+        expr = pointer
+        if isinstance(expr, cst.Name) and expr.value in definitions:
+            expr = definitions[expr.value]
+        terms = []
+        subscripts = m.findall(expr, m.Subscript(value=m.Name()))
+        for sub in subscripts:
+            name, index = sub.value.value, _code(sub).removeprefix(sub.value.value)
+            bound = bounds.get((name, index)) or bounds.get((name, "*"))
+            if bound is None:
+                return None
+            terms.append(f"({_code(sub)} < {bound})")
+        if not subscripts:
+            names = [n.value for n in m.findall(expr, m.Name()) if (n.value, "*") in bounds]
+            terms = [f"({n} < {bounds.get((n, '')) or bounds[(n, '*')]})" for n in dict.fromkeys(names)]
+        return " & ".join(dict.fromkeys(terms)) if terms else None
+
+    def _mask_for(self, pointer) -> tuple[str | None, str | None]:
+        """(mask, other): a sibling's on the very same pointer, else rebuilt from the bounds
+        sibling masks use per index variable, else a whole sibling mask, else from names."""
+        if self.functions:
+            exact = self.scan.exact.get(self.functions[-1], {}).get(_code(pointer))
+            if exact is not None:
+                return exact
+            variable = self.scan.mask_variable(self.functions[-1], pointer)
+            if variable is not None:
+                return variable, None
+            rebuilt = self._term_mask(pointer)
+            if rebuilt is not None:
+                return rebuilt, None
+        return self._named_mask(pointer), None
+
+    def _named_mask(self, pointer) -> str | None:
+        sibling = self._sibling_mask(pointer)
+        if sibling is not None:
+            return sibling
         terms, seen = [], set()
         for sub in m.findall(pointer, m.Subscript(value=m.Name())):
             name = sub.value.value
@@ -363,11 +592,11 @@ class _BoundaryMask(_Transformer):
         if not terms:
             names = {n.value for n in m.findall(pointer, m.Name())}
             params = self.params[-1] if self.params else []
-            for name in names:
-                if name in params:
+            for name in sorted(names):
+                if name in params or name.endswith(("ptr", "ptrs")):
                     continue
-                bound = next((b for b in _ONE_D_BOUNDS if b in params), None)
-                if bound and name.startswith(("off", "idx", "i")):
+                bound = self._bound(name) or next((b for b in _ONE_D_BOUNDS if b in params), None)
+                if bound and name.startswith(("off", "idx", "i", "col", "row")):
                     terms.append(f"({name} < {bound})")
                     break
         return " & ".join(terms) if terms else None
@@ -377,23 +606,65 @@ class _BoundaryMask(_Transformer):
         is_store = m.matches(updated.func, _tl("store"))
         if not (is_load or is_store) or _kwarg(updated, "mask") is not None or len(updated.args) > (1 if is_load else 2):
             return updated
-        mask = self._mask_for(updated.args[0].value)
+        if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
+            return updated
+        mask, other = self._mask_for(updated.args[0].value)
         if mask is None:
             return updated
         self.changed = True
         call = _with_kwarg(updated, "mask", cst.parse_expression(mask))
-        return _with_kwarg(call, "other", cst.parse_expression("0.0")) if is_load else call
+        if not is_load or _kwarg(updated, "other") is not None:
+            return call
+        # masked lanes must not win a max / min the value feeds: the reduction's identity, else 0
+        other = other or self.reduced.get(self.assigning or "", "0.0")
+        return _with_kwarg(call, "other", cst.parse_expression(other))
+
+
+def boundary_mask(source: str) -> str | None:
+    try:
+        tree = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return None
+    siblings = _SiblingMasks()
+    tree.visit(siblings)
+    reduced = {}
+    for fns, identity in ((("max", "maximum"), '-float("inf")'), (("min", "minimum"), 'float("inf")')):
+        for fn in fns:
+            for call in m.findall(tree, m.Call(func=_tl(fn))):
+                for arg in call.args[: 1 if fn in ("max", "min") else 2]:
+                    if isinstance(arg.value, cst.Name):
+                        reduced[arg.value.value] = identity
+    transformer = _BoundaryMask(siblings, reduced)
+    new = tree.visit(transformer)
+    return new.code if transformer.changed and new.code != source else None
 
 
 # --- forward-level rewrites ----------------------------------------------------------------------
 
 
-class _FreshOutput(_Transformer):
-    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`."""
+class _FreshOutput(Transformer):
+    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`;
+    `out = x` (an input of the forward) -> `out = torch.empty_like(x)`."""
 
     def __init__(self):
         super().__init__()
         self.aliased: str | None = None
+        self.params: list[set[str]] = []
+
+    def visit_FunctionDef(self, node):
+        self.params.append({p.name.value for p in node.params.params})
+
+    def leave_FunctionDef(self, original, updated):
+        self.params.pop()
+        return updated
+
+    def leave_Assign(self, original, updated):
+        target, value = updated.targets[0].target, updated.value
+        if self.params and isinstance(target, cst.Name) and isinstance(value, cst.Name) and value.value in self.params[-1] \
+                and target.value != value.value and value.value != "self":
+            self.changed = True
+            return updated.with_changes(value=cst.parse_expression(f"torch.empty_like({value.value})"))
+        return updated
 
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None
@@ -421,7 +692,7 @@ class _FreshOutput(_Transformer):
         return updated
 
 
-class _SwapStrides(_Transformer):
+class _SwapStrides(Transformer):
     """`t.stride(1), t.stride(0)` passed in that order -> `t.stride(0), t.stride(1)`."""
 
     def leave_Call(self, original, updated):
@@ -434,7 +705,7 @@ class _SwapStrides(_Transformer):
         return updated.with_changes(args=args)
 
 
-class _ZerosOutput(_Transformer):
+class _ZerosOutput(Transformer):
     def leave_Call(self, original, updated):
         if m.matches(updated.func, m.Attribute(value=m.Name("torch"), attr=m.Name("empty") | m.Name("empty_like"))):
             self.changed = True
@@ -443,22 +714,29 @@ class _ZerosOutput(_Transformer):
         return updated
 
 
-def patch(fix: str, source: str) -> str | None:
-    """The candidate with `fix` applied, or None when the fix found nothing to change."""
-    if fix == "kahan_summation":
-        return kahan(source)
-    if fix == "stable_formula":
-        return _run(source, _Log1p()) or two_pass_variance(source)
-    transformers = {
-        "fp32_accumulator": _Fp32Accumulator,
-        "ieee_dot_precision": _IeeeDot,
-        "cast_round_mode_rint": _RoundNearest,
-        "max_subtraction": _MaxSubtraction,
-        "nan_propagation": _NanPropagation,
-        "boundary_mask": _BoundaryMask,
-        "do_not_mutate_inputs": _FreshOutput,
-        "fix_layout": _SwapStrides,
-        "initialize_output": _ZerosOutput,
-    }
-    factory = transformers.get(fix)
-    return _run(source, factory()) if factory else None
+def ieee_dot(source: str) -> str | None:
+    return run(source, _IeeeDot())
+
+
+def round_to_nearest(source: str) -> str | None:
+    return run(source, _RoundNearest())
+
+
+def max_subtraction(source: str) -> str | None:
+    return run(source, _MaxSubtraction())
+
+
+def nan_propagation(source: str) -> str | None:
+    return run(source, _NanPropagation())
+
+
+def fresh_output(source: str) -> str | None:
+    return run(source, _FreshOutput())
+
+
+def swap_strides(source: str) -> str | None:
+    return run(source, _SwapStrides())
+
+
+def zeros_output(source: str) -> str | None:
+    return run(source, _ZerosOutput())

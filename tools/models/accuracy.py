@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from tools.models.common import Model
 from tools.models.compare import CompareResult, CompareSettings
@@ -17,17 +17,44 @@ from tools.models.task import (
     Timings,
 )
 
+DeterminismMode = Literal["off", "warn", "require"]
+
 Verdict = Literal["pass", "fail", "compile_error", "runtime_error", "timeout", "crashed", "rejected", "unsupported"]
 
 
 class RunAccuracyRequest(CompareSettings, SeedFields, TaskRequest):
     """Run reference and candidate on fresh inputs in a sandbox and judge the candidate."""
 
-    determinism_check: bool = Field(True, description="Re-run one seed and compare the outputs bit for bit.")
+    determinism: DeterminismMode = Field(
+        "warn",
+        description="Re-run one seed and compare the outputs bit for bit. off: no re-run; warn: a "
+        "difference is a warning (split-K and atomics reorder additions legitimately); require: a "
+        "difference, or a re-run that fails, fails the run (for loops that need reproducible kernels).",
+    )
+    determinism_check: bool | None = Field(
+        None,
+        description="Deprecated: use determinism. false is determinism='off', true is 'warn'.",
+        json_schema_extra={"deprecated": True},
+    )
     require_kernel_launch: bool = Field(
         True, description="Reject a candidate that launches no Triton kernel (e.g. calls the torch op)."
     )
     store_tensors: bool = Field(True, description="Keep outputs and goldens in the run store for explain_failure.")
+
+    @model_validator(mode="after")
+    def _determinism_alias(self):
+        """Map the deprecated boolean onto `determinism`; refuse the two when they disagree."""
+        legacy = self.determinism_check
+        if legacy is None:
+            return self
+        if "determinism" not in self.model_fields_set:
+            self.determinism = "warn" if legacy else "off"
+        elif legacy != (self.determinism != "off"):
+            raise ValueError(
+                f"determinism_check={str(legacy).lower()} contradicts determinism={self.determinism!r}; "
+                f"pass determinism alone (determinism_check is deprecated)"
+            )
+        return self
 
 
 class SeedResult(Model):
@@ -46,6 +73,15 @@ class Determinism(Model):
     note: str | None = None
 
 
+class OutOfBoundsWrite(Model):
+    """An output allocation whose guard margins were written: a store reached past its ends."""
+
+    seed: int
+    shape: list[int] = Field(description="Shape of the allocation the store overran.")
+    bytes_before: int = Field(description="Guard bytes changed before the first element.")
+    bytes_after: int = Field(description="Guard bytes changed after the last element.")
+
+
 class Checks(Model):
     """What the sandbox saw the candidate do (beyond the numbers)."""
 
@@ -53,6 +89,12 @@ class Checks(Model):
     kernels: dict[str, int] = Field(default_factory=dict, description="Launches per kernel name.")
     input_mutation: list[int] = Field(default_factory=list, description="Indices of inputs the forward changed.")
     poisoned_allocations: int = Field(0, description="Empty allocations filled with NaN (ints: a sentinel).")
+    input_guard: Literal["nan", "zero"] | None = Field(
+        None, description="What the margins around floating inputs held: NaN makes loads past an input's end show as NaN outputs."
+    )
+    out_of_bounds_writes: list[OutOfBoundsWrite] = Field(
+        default_factory=list, description="Stores past the ends of empty allocations (caught in guard margins): the run fails."
+    )
     determinism: Determinism | None = None
     torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")
 

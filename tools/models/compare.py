@@ -1,4 +1,4 @@
-"""Result models of the comparator (seed three_dim_comparator_design.txt, Appendix A, and more)."""
+"""Result models of the comparator (the result record of docs/comparator.md, and more)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class WorstElement(Model):
     index: list[int] = Field(description="Multi-dimensional index into the output.")
     actual: Number | None
     golden: Number | None
-    cpu: Number | None = Field(None, description="CPU same-precision control at this index.")
+    cpu: Number | None = Field(default=None, description="CPU same-precision control at this index.")
     abs_error: Number
     rel_error: Number = Field(description="|actual - golden| / (|golden| + eps).")
     domain: Domain = Field(description="Which rule judged this element.")
@@ -34,9 +34,9 @@ class Dimensions(Model):
     small_value: bool | None = None
     cancellation: bool | None = None
     nan_positions: bool | None = None
-    exact: bool | None = Field(None, description="Integer / bool outputs: bit-exact match.")
-    tolerance: bool | None = Field(None, description="catlass CompareData / assert_close rule.")
-    error_metrics: bool | None = Field(None, description="catlass ErrorMetrics ratios vs CPU.")
+    exact: bool | None = Field(default=None, description="Integer / bool outputs: bit-exact match.")
+    tolerance: bool | None = Field(default=None, description="catlass CompareData / assert_close rule.")
+    error_metrics: bool | None = Field(default=None, description="catlass ErrorMetrics ratios vs CPU.")
 
 
 class CpuControl(Model):
@@ -84,7 +84,7 @@ class AssertCloseDetails(Model):
 
 
 class CompareResult(Model):
-    """One output tensor judged by one standard. Fields of the seed's CompareResult come first."""
+    """One output tensor judged by one standard. The specification's result fields come first."""
 
     name: str
     standard: StandardName
@@ -105,7 +105,7 @@ class CompareResult(Model):
     cancel_cpu_error_count: int | None = None
     cancel_total_count: int | None = None
     error_msg: str | None = None
-    # --- beyond the seed: what an agent needs to act ---
+    # --- beyond the specification: what an agent needs to act ---
     summary: str = Field(description="One line in the style of torch.testing.")
     error_kind: StructuralError | None = None
     shape: list[int] = Field(default_factory=list)
@@ -113,14 +113,14 @@ class CompareResult(Model):
     mare_threshold: float | None = None
     normal_total_count: int | None = None
     nan_mismatch_count: int = 0
-    saturated_count: int = Field(0, description="Inf / out-of-range values replaced by the dtype max.")
+    saturated_count: int = Field(default=0, description="Inf / out-of-range values replaced by the dtype max.")
     dimensions: Dimensions = Field(default_factory=Dimensions)
     cpu_control: CpuControl | None = None
     bias: SignedBias | None = None
     worst: list[WorstElement] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     thresholds_used: dict[str, float | str] = Field(default_factory=dict)
-    details: CatlassDetails | AssertCloseDetails | None = Field(None, discriminator="kind")
+    details: CatlassDetails | AssertCloseDetails | None = Field(default=None, discriminator="kind")
 
 
 class CompareReport(Model):
@@ -147,16 +147,18 @@ class CompareSettings(Model):
     )
     thresholds: dict[str, float] = Field(
         default_factory=dict,
-        description="Custom MERE thresholds per dtype, e.g. {\"float16\": 0.002} (seed "
-        "precision_thresholds; MARE stays 10x). More than 10x the default is not advised.",
+        description="Custom MERE thresholds per dtype, e.g. {\"float16\": 0.002} (MARE stays 10x "
+        "the threshold). More than 10x the default draws a warning.",
     )
     compute_num: int | None = Field(
         None, ge=1, le=1 << 40, description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis."
     )
     normal_range: NormalRangeMode = Field(
         "absolute",
-        description="three_dim normal range: absolute thresholds (the seed), or cpu_relative: also "
-        "pass when MERE/MARE stay within 1.5x/5x of the CPU control's own error.",
+        description="three_dim normal range: absolute thresholds, or cpu_relative: also pass when "
+        "MERE/MARE stay within 1.5x/5x of the CPU control's own error and below 10x the default "
+        "thresholds; applied only when the CPU control is finite, NaN where the golden is, and "
+        "itself below those bounds.",
     )
 
 
@@ -165,11 +167,11 @@ class CompareFilesRequest(CompareSettings):
 
     actual: str = Field(description="Path of the candidate's output: .npy, .npz (multi-output) or .pt.")
     golden: str = Field(description="Path of the golden (ideally float64) output.")
-    cpu: str | None = Field(None, description="Path of the CPU same-precision output (the control).")
+    cpu: str | None = Field(default=None, description="Path of the CPU same-precision output (the control).")
     dtype: str | None = Field(
         None,
         description="Output dtype to judge as (float16, bfloat16, float32, hifloat32, float8_e4m3fn, "
         "float8_e5m2, int*, bool). Default: the CPU output's dtype, else the actual's. A wider "
         "float dump (numpy has no bfloat16) is accepted when its values are exact in this dtype.",
     )
-    key: str | None = Field(None, description="Pick one entry of an .npz / dict .pt in every file.")
+    key: str | None = Field(default=None, description="Pick one entry of an .npz / dict .pt in every file.")

@@ -8,12 +8,14 @@ from pydantic import Field
 
 from tools.models.common import Model
 from tools.models.task import (
+    Backend,
     BackendInfo,
-    BackendName,
+    Dtype,
     ErrorInfo,
-    InputDtype,
-    InputProfile,
     IsolationItem,
+    MemoryMegabytes,
+    Profile,
+    TimeoutSeconds,
     Timings,
 )
 
@@ -28,16 +30,16 @@ class CompileKernelRequest(Model):
         "launched kernel is compiled (GPU) or interpreted and compiled offline for sm_90 (CPU); without it only "
         "the import is checked.",
     )
-    backend: BackendName = "auto"
-    dtype: InputDtype | None = None
-    input_profile: InputProfile = "task"
+    backend: Backend = "auto"
+    dtype: Dtype = None
+    input_profile: Profile = "task"
     estimate_resources: bool = Field(
         False,
         description="cpu backend: compile each launched kernel fully for sm_90 offline (ptxas) and report "
         "registers / spills / shared memory estimates (~0.3 s per kernel).",
     )
-    timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False)
-    memory_mb: int = Field(4096, ge=256, le=1 << 20)
+    timeout_s: TimeoutSeconds = 120.0
+    memory_mb: MemoryMegabytes = 4096
 
 
 class KernelInfo(Model):

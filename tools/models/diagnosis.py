@@ -9,22 +9,27 @@ from pydantic import Field
 from tools.models.common import Model, Number
 from tools.models.task import Timings
 
-#: Stable failure-pattern ids (DESIGN §5), plus ids for runs that never produced numbers.
+#: Stable failure-pattern ids, plus ids for runs that never produced numbers.
 PatternId = Literal[
     "large_k_accumulation_drift", "low_precision_accumulation", "reduced_precision_dot", "small_value_outliers",
     "cancellation_error", "nan_mismatch", "inf_overflow", "rounding_mode_bias", "unwritten_output",
     "boundary_mask_error", "all_zero_output", "layout_mismatch", "nondeterminism", "input_mutation",
-    "no_kernel_launched", "shape_mismatch", "dtype_mismatch",
+    "no_kernel_launched", "shape_mismatch", "dtype_mismatch", "formula_error",
     "threshold_too_strict", "compile_error", "runtime_error", "timeout", "crash", "unsupported",
 ]
 
-#: Stable fix ids (DESIGN §5).
+#: Stable fix ids.
 FixId = Literal[
     "fp32_accumulator", "kahan_summation", "ieee_dot_precision", "stable_formula", "nan_propagation",
     "max_subtraction", "cast_round_mode_rint", "boundary_mask", "initialize_output", "fix_layout",
-    "deterministic_reduction", "do_not_mutate_inputs", "use_kernel",
+    "deterministic_reduction", "do_not_mutate_inputs", "use_kernel", "fix_formula",
     "relax_threshold", "fix_error",
 ]
+
+#: How a diagnosis stands: proven by the run itself (poison that survived, a written guard margin,
+#: an exact transform of the golden, the integer outputs' bits), confirmed or refuted by an
+#: experiment, or untested (inferred from statistics and the source).
+Tested = Literal["proven", "confirmed", "refuted", "untested"]
 
 
 class ExplainRequest(Model):
@@ -32,8 +37,13 @@ class ExplainRequest(Model):
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
     experiments: bool = Field(
-        True, description="Run controlled experiments where they confirm a hypothesis (precision fingerprints "
-        "against emulated goldens, which need no sandbox; re-runs use the sandbox)."
+        True, description="Test the hypotheses by experiment: precision fingerprints against emulated goldens (no "
+        "sandbox), and re-runs of reference and candidate in the sandbox on inputs changed under control (scaled by "
+        "powers of two, shifted, with finite instead of NaN guard margins), only where the answer can change."
+    )
+    experiment_budget_s: float = Field(
+        60.0, gt=0, le=600, description="Wall-clock budget for the sandbox re-runs of the experiments; "
+        "experiments that do not fit are reported as not run."
     )
     heatmap: bool = Field(True, description="Render the error heatmap (PNG, returned as an image and kept with the run).")
 
@@ -55,6 +65,31 @@ class Diagnosis(Model):
     seed: int | None = None
     output: str | None = Field(None, description="Which output, for multi-output ops.")
     suggested_fixes: list[FixId] = Field(default_factory=list)
+    tested: Tested = Field("untested", description="proven by the run itself, confirmed / refuted by an experiment "
+                           "(see `experiments`), or untested (inferred).")
+    experiment: str | None = Field(None, description="What the experiment that decided it measured, in one line.")
+
+
+class TrialSummary(Model):
+    """One sandboxed re-run of an experiment."""
+
+    label: str = Field(description="What was changed, e.g. 'inputs x 2^-6'.")
+    ran: bool
+    passed: bool | None = None
+    mere: Number | None = None
+    mare: Number | None = None
+    cpu_mere: Number | None = None
+    nonfinite: int | None = Field(None, description="NaN/Inf outputs where the golden is finite.")
+    note: str | None = None
+
+
+class ExperimentOutcome(Model):
+    id: str
+    question: str
+    trials: list[TrialSummary] = Field(default_factory=list)
+    finding: str = Field(description="What the trials showed, in one line.")
+    confirms: list[PatternId] = Field(default_factory=list)
+    refutes: list[PatternId] = Field(default_factory=list)
 
 
 class PrecisionModel(Model):
@@ -71,6 +106,7 @@ class ExplainResult(Model):
     summary: str = Field(description="The primary diagnosis in one line.")
     diagnoses: list[Diagnosis] = Field(description="Ranked, most likely first.")
     fingerprint: list[PrecisionModel] = Field(default_factory=list, description="Matmul-like ops: the candidate against emulated goldens, closest first.")
+    experiments: list[ExperimentOutcome] = Field(default_factory=list, description="The experiments run and what they showed.")
     compute_num: int | None = Field(None, description="Reduction length used (given, or inferred).")
     heatmap: str | None = Field(None, description="Resource URI of the error heatmap PNG.")
     timings: Timings
@@ -82,7 +118,7 @@ class FixRequest(Model):
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
     verify: bool = Field(False, description="Apply each patch and re-run run_accuracy in the sandbox; a fix is called verified only when the patched candidate passes.")
-    max_fixes: int = Field(3, ge=1, le=10)
+    max_fixes: int = Field(3, ge=1, le=10, description="Return at most this many fixes, best first.")
 
 
 class Verification(Model):
@@ -91,6 +127,17 @@ class Verification(Model):
     run_id: str
     before: dict[str, Number | None] = Field(default_factory=dict, description="mere / mare of the failing run.")
     after: dict[str, Number | None] = Field(default_factory=dict, description="mere / mare of the patched run.")
+
+    def describe(self) -> str:
+        """'MERE 0.12 -> 3.1e-08, MARE 1 -> 6e-08 (pass)': the metrics before and after the patch."""
+        def num(value) -> str:
+            try:
+                return f"{float(value):.3g}"
+            except (TypeError, ValueError):
+                return "?"
+        parts = [f"{name.upper()} {num(self.before.get(name))} -> {num(self.after.get(name))}" for name in ("mere", "mare")
+                 if self.before.get(name) is not None or self.after.get(name) is not None]
+        return (", ".join(parts) + f" ({self.verdict})") if parts else self.verdict
 
 
 class FixSuggestion(Model):

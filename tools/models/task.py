@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -14,31 +14,52 @@ InputProfile = Literal["task", "small_values", "cancellation", "special_values",
 InputDtype = Literal["float16", "bfloat16", "float32", "float64"]
 MAX_SEED = 2**63 - 1
 
+# Fields every tool that runs code takes, with their descriptions (one definition, many models).
+Backend = Annotated[
+    BackendName,
+    Field(description="Where the candidate runs: cpu (Triton interpreter), cuda, npu; auto picks npu > cuda > cpu."),
+]
+Dtype = Annotated[
+    InputDtype | None,
+    Field(description="Cast floating inputs (and floating parameters) to this dtype; default: the task's own dtypes."),
+]
+Profile = Annotated[
+    InputProfile,
+    Field(
+        description="task: the task's own inputs; small_values: many outputs in the small-value domain; "
+        "cancellation: pairs that cancel in sums and matmuls; special_values: NaN/+-Inf/+-0/subnormals; "
+        "large_magnitude: values that overflow careless kernels."
+    ),
+]
+TimeoutSeconds = Annotated[
+    float, Field(gt=0, le=3600, allow_inf_nan=False, description="Wall-clock limit per sandboxed job, in seconds.")
+]
+MemoryMegabytes = Annotated[
+    int, Field(ge=256, le=1 << 20, description="Memory budget of a job in MiB (cpu backend: address-space limit).")
+]
+
 
 class TaskFields(Model):
     """A KernelBench-style task: the reference, the candidate, and how to make inputs."""
 
     reference: str = Field(
         description="The reference: Python source defining `class Model(nn.Module)`, `get_inputs()` and "
-        "`get_init_inputs()` (KernelBench format), or the path of such a .py file."
+        "`get_init_inputs()` (KernelBench format), or the path of such a .py file (relative paths resolve against "
+        "the server's working directory)."
     )
     candidate: str = Field(
         description="The candidate: Python source defining `class ModelNew(nn.Module)` (same constructor "
-        "as Model) whose forward launches Triton kernels, or the path of such a .py file."
+        "as Model) whose forward launches Triton kernels, or the path of such a .py file (relative paths resolve "
+        "against the server's working directory)."
     )
-    backend: BackendName = Field("auto", description="Where the candidate runs: cpu (Triton interpreter), cuda, npu; auto picks npu > cuda > cpu.")
-    dtype: InputDtype | None = Field(None, description="Cast floating inputs (and floating parameters) to this dtype.")
+    backend: Backend = "auto"
+    dtype: Dtype = None
     value_range: tuple[float, float] | None = Field(
         None, description="[low, high]: refill floating inputs uniformly in this range (FillRandomData style)."
     )
-    input_profile: InputProfile = Field(
-        "task",
-        description="task: the task's own inputs; small_values: many outputs in the small-value domain; "
-        "cancellation: pairs that cancel in sums and matmuls; special_values: NaN/+-Inf/+-0/subnormals; "
-        "large_magnitude: values that overflow careless kernels.",
-    )
-    timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False, description="Wall-clock limit per sandboxed job.")
-    memory_mb: int = Field(4096, ge=256, le=1 << 20, description="Memory budget of a job (cpu backend: address-space limit).")
+    input_profile: Profile = "task"
+    timeout_s: TimeoutSeconds = 120.0
+    memory_mb: MemoryMegabytes = 4096
 
     @field_validator("value_range")
     @classmethod
@@ -55,7 +76,8 @@ class SeedFields(Model):
     seeds: list[int] | None = Field(
         None,
         max_length=16,
-        description="Pin these seeds (e.g. to reproduce a failure) instead of drawing fresh secret ones.",
+        description="Pin these seeds (e.g. to reproduce a failure) instead of drawing fresh secret ones; "
+        "on the command line a comma list (--seeds 1,2) or repeated flags.",
     )
 
     @field_validator("seeds")

@@ -1,8 +1,55 @@
-"""Every fix: its title and what to do, per DSL (Triton, triton-ascend, AscendC)."""
+"""The fix registry: every fix id with its title, what to do per DSL (Triton, triton-ascend,
+AscendC) and the patchers that apply it to a candidate's source (tried in order; none: the fix
+is guidance only). A new fix is one entry here plus its patcher and tests.
+"""
 
 from __future__ import annotations
 
-CATALOG: dict[str, dict] = {
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tools.fixes import formulas, patches
+
+Patcher = Callable[[str], "str | None"]
+
+
+@dataclass(frozen=True)
+class Fix:
+    id: str
+    title: str
+    triton: str
+    triton_ascend: str
+    ascendc: str
+    patchers: tuple[Patcher, ...] = ()
+
+    def guidance(self) -> dict[str, str]:
+        return {"triton": self.triton, "triton_ascend": self.triton_ascend, "ascendc": self.ascendc}
+
+    def patch(self, source: str) -> str | None:
+        """The candidate with this fix applied, or None when no patcher found its construct."""
+        for patcher in self.patchers:
+            patched = patcher(source)
+            if patched is not None:
+                return patched
+        return None
+
+
+PATCHERS: dict[str, tuple[Patcher, ...]] = {
+    "fp32_accumulator": (patches.fp32_accumulator,),
+    "kahan_summation": (patches.kahan,),
+    "ieee_dot_precision": (patches.ieee_dot,),
+    "stable_formula": (formulas.stable_formula,),
+    "nan_propagation": (patches.nan_propagation,),
+    "max_subtraction": (patches.max_subtraction,),
+    "cast_round_mode_rint": (patches.round_to_nearest, formulas.round_before_int_cast),
+    "boundary_mask": (patches.boundary_mask,),
+    "initialize_output": (patches.zeros_output,),
+    "fix_layout": (patches.swap_strides,),
+    "do_not_mutate_inputs": (patches.fresh_output,),
+    "fix_formula": (formulas.eps_inside_sqrt,),
+}
+
+_TEXT: dict[str, dict] = {
     "fp32_accumulator": {
         "title": "Accumulate in fp32",
         "triton": "Initialise the accumulator with tl.zeros(..., dtype=tl.float32), add fp32 partials (tl.dot returns fp32; "
@@ -91,6 +138,14 @@ CATALOG: dict[str, dict] = {
         "triton_ascend": "Same as Triton.",
         "ascendc": "Call the AscendC kernel (torch.ops.npu.*), not the torch op.",
     },
+    "fix_formula": {
+        "title": "Compute the formula the reference computes",
+        "triton": "The error depends on the inputs' magnitude, not on rounding: a constant is applied in the wrong place "
+                  "(sqrt(v) + eps instead of sqrt(v + eps), eps outside a division) or a term is missing. Compare the kernel's "
+                  "formula with the reference line by line.",
+        "triton_ascend": "Same as Triton.",
+        "ascendc": "Same: check where Adds/Muls of constants sit against the reference (e.g. Sqrt(Add(v, eps))).",
+    },
     "relax_threshold": {
         "title": "Judge against the CPU's own error",
         "triton": "The CPU same-precision control fails the absolute threshold too: re-run with normal_range='cpu_relative' "
@@ -105,3 +160,15 @@ CATALOG: dict[str, dict] = {
         "ascendc": "Same.",
     },
 }
+
+
+FIXES: dict[str, Fix] = {
+    fix_id: Fix(fix_id, text["title"], text["triton"], text["triton_ascend"], text["ascendc"], PATCHERS.get(fix_id, ()))
+    for fix_id, text in _TEXT.items()
+}
+
+
+def patch(fix: str, source: str) -> str | None:
+    """The candidate with `fix` applied, or None when the fix found nothing to change."""
+    entry = FIXES.get(fix)
+    return entry.patch(source) if entry is not None else None

@@ -1,0 +1,95 @@
+"""Diagnosis as hypothesis testing: registries, standard-neutral facts, sandboxed experiments, guards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from tools.accuracy import run_accuracy
+from tools.cli import main as cli
+from tools.diagnosis import explain_failure
+from tools.diagnosis.registry import DETECTORS, EXPERIMENTS, known_patterns
+from tools.fixes.registry import FIXES
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.diagnosis import ExplainRequest, FixId, PatternId
+
+CORPUS = Path(__file__).parent / "diagnosis_corpus"
+
+
+def _run(task: str, candidate: str = "buggy.py", **options):
+    folder = CORPUS / task
+    return run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / candidate),
+                                           backend="cpu", num_seeds=2, **options))
+
+
+def test_registries_are_the_single_source_of_pattern_and_fix_ids():
+    assert known_patterns() == set(get_args(PatternId))
+    assert set(FIXES) == set(get_args(FixId))
+    assert len({e.id for e in EXPERIMENTS.values()}) == len(EXPERIMENTS) >= 3
+    assert all(d.patterns for d in DETECTORS.values())
+
+
+@pytest.mark.parametrize("standard", ["three_dim", "catlass", "assert_close"])
+def test_same_diagnosis_under_every_standard(standard):
+    run = _run("rmsnorm_fp16_sumsq", input_profile="large_magnitude", standard=standard)
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    assert (primary.pattern, primary.tested) == ("inf_overflow", "confirmed"), explained.summary
+    assert any(d.pattern == "all_zero_output" and d.tested == "refuted" for d in explained.diagnoses)
+    scale = next(e for e in explained.experiments if e.id == "input_scale")
+    assert any(t.passed for t in scale.trials[1:]) and "overflows" in scale.finding
+
+
+def test_nan_margins_prove_an_unmasked_tail_load():
+    run = _run("rmsnorm_unmasked_tail")
+    assert run.checks.input_guard == "nan"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert explained.diagnoses[0].pattern == "boundary_mask_error" and explained.diagnoses[0].tested == "confirmed"
+    margin = next(e for e in explained.experiments if e.id == "margin_fill")
+    assert margin.trials[0].nonfinite and margin.trials[1].nonfinite == 0
+    assert "nan_mismatch" in margin.refutes
+
+
+def test_a_store_past_the_end_fails_the_run_even_when_values_match():
+    run = _run("vadd_unmasked_store")
+    assert run.verdict == "fail" and run.checks.out_of_bounds_writes
+    assert all(s.passed for s in run.seeds), "the values themselves are right"
+    assert run.checks.out_of_bounds_writes[0].bytes_after > 0
+    fixed = _run("vadd_unmasked_store", "fixed.py")
+    assert fixed.verdict == "pass" and not fixed.checks.out_of_bounds_writes
+
+
+def test_a_run_without_tensors_says_so():
+    run = _run("rmsnorm_eps_outside", input_profile="small_values", store_tensors=False)
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert run.verdict == "fail" and "store_tensors=false" in explained.summary and not explained.experiments
+    assert "store_tensors=true" in explained.next_step
+
+
+def test_experiments_respect_their_budget():
+    run = _run("rmsnorm_eps_outside", input_profile="small_values")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiment_budget_s=1e-6))
+    assert explained.experiments and explained.experiments[-1].finding.startswith("not run")
+    assert all(d.tested != "confirmed" for d in explained.diagnoses)
+    without = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiments=False))
+    assert not without.experiments
+
+
+def test_explain_cli_prints_the_experiments_and_their_trials(capsys):
+    run = _run("rmsnorm_eps_outside", input_profile="small_values")
+    assert cli(["explain", "--run", run.run_id, "--no-heatmap"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("formula_error") and "experiment input_scale" in out and "inputs x 2^" in out
+    assert cli(["explain", "--run", run.run_id, "--no-heatmap", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["experiments"][0]["id"] == "input_scale"
+
+
+def test_fix_cli_prints_the_metrics_before_and_after(capsys):
+    run = _run("int8_quant_truncate")
+    assert cli(["fix", "--run", run.run_id, "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert "cast_round_mode_rint" in out and "measured:" in out and "(pass)" in out

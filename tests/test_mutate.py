@@ -1,0 +1,72 @@
+"""Mutation operators and `kernel-eval mutate`: planted bugs, and whether a task's test catches them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tools.cli import main as cli
+from tools.errors import ToolInputError
+from tools.models.mutate import MutateRequest
+from tools.mutate import mutate
+from tools.mutate.operators import OPERATORS
+
+KERNELS = Path(__file__).parent / "mutation_corpus" / "kernels"
+VECTOR_ADD = KERNELS / "vector_add"
+
+
+@pytest.mark.parametrize("op", list(OPERATORS.values()), ids=lambda op: op.id)
+def test_every_operator_plants_a_change_somewhere_in_the_corpus(op):
+    sources = [(folder / "candidate.py").read_text() for folder in sorted(KERNELS.iterdir()) if folder.is_dir()]
+    mutants = [(s, m) for s in sources for m in op.mutants(s)]
+    assert mutants, f"{op.id} applies to no corpus kernel"
+    for source, mutant in mutants:
+        assert mutant != source
+        compile(mutant, "mutant.py", "exec")  # still valid Python
+    assert op.expected and (op.fix is not None or not op.patchable)
+
+
+def test_operators_find_nothing_where_their_construct_is_absent():
+    source = "import torch\n\ndef f(x):\n    return x + 1\n"
+    assert all(not op.mutants(source) for op in OPERATORS.values())
+
+
+def test_mutate_tells_caught_from_surviving_mutants():
+    result = mutate(MutateRequest(reference=str(VECTOR_ADD / "reference.py"), candidate=str(VECTOR_ADD / "candidate.py"),
+                                  backend="cpu", num_seeds=1, operators=["floor_grid", "drop_store_mask", "drop_load_mask"]))
+    by_op = result.by_operator
+    assert by_op["floor_grid"] == [1, 1] and by_op["drop_store_mask"] == [1, 1]
+    assert by_op["drop_load_mask"][0] == 0, "an unmasked load whose tail lanes are never stored changes nothing"
+    assert result.caught == 2 and result.survived == by_op["drop_load_mask"][1]
+    assert abs(result.mutation_score - 2 / len(result.mutants)) < 1e-9
+    assert all(m.diff.startswith("--- a/candidate.py") for m in result.mutants)
+    assert any("likely equivalent" in line for line in result.advice)
+
+
+def test_mutate_finds_the_inputs_a_weak_test_lacks():
+    folder = KERNELS / "rmsnorm"
+    result = mutate(MutateRequest(reference=str(folder / "reference.py"), candidate=str(folder / "candidate.py"), backend="cpu",
+                                  num_seeds=1, operators=["eps_outside_sqrt"]))
+    survivor = result.mutants[0]
+    assert not survivor.caught and survivor.caught_with == "input_profile=small_values"
+    assert "small_values" in result.advice[0]
+
+
+def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
+    args = ["mutate", "--reference", str(VECTOR_ADD / "reference.py"), "--candidate", str(VECTOR_ADD / "candidate.py"),
+            "--backend", "cpu", "--num-seeds", "1", "--operators", "floor_grid", "--json"]
+    assert cli(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["caught"] == 1 and data["mutants"][0]["operator"] == "floor_grid"
+    assert cli(["mutate", "--list-operators"]) == 0
+    assert "drop_load_mask" in capsys.readouterr().out
+    assert cli(args[:-3] + ["--operators", "no_such_operator"]) == 2
+    assert "unknown mutation operator" in capsys.readouterr().err
+
+
+def test_mutate_needs_a_passing_candidate():
+    buggy = Path(__file__).parent / "diagnosis_corpus" / "vadd_meta_floor_grid"
+    with pytest.raises(ToolInputError, match="must pass before it is mutated"):
+        mutate(MutateRequest(reference=str(buggy / "reference.py"), candidate=str(buggy / "buggy.py"), backend="cpu", num_seeds=1))

@@ -1,0 +1,156 @@
+"""Trials: a stored run's reference and candidate re-run, in the sandbox, on inputs changed under control.
+
+A trial takes the inputs of one stored seed, applies a transform in this trusted process (scale by
+a power of two, add an offset, ...), computes the golden and the CPU control of the transformed
+inputs in a reference job, runs the candidate on them in a candidate job (same sandbox rules as
+run_accuracy; the candidate never holds the golden), and judges the outputs with the run's own
+standard. Experiments (tools.diagnosis.experiments) compare trials to confirm or refute a
+hypothesis.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+
+from sandbox.harness.common import tree_map
+from sandbox.pool import JobRequest
+from tools import faults, goldens
+from tools.compare import CompareInputError, compare_outputs
+from tools.compare.options import CompareOptions
+from tools.diagnosis.context import RunContext
+from tools.models.compare import CompareResult
+from tools.services import resolve_backend, services
+
+InputTransform = Callable[[torch.Tensor], torch.Tensor]
+
+
+class TrialBudgetExceeded(Exception):
+    """The experiments' time budget is spent: stop running trials."""
+
+
+@dataclass
+class Trial:
+    """One re-run: what the candidate returned on the transformed inputs, judged."""
+
+    label: str
+    ok: bool  # both jobs ran and the outputs were compared
+    error: str | None = None
+    outputs: dict[str, CompareResult] = field(default_factory=dict)  # judged by the run's own standard
+    neutral: dict[str, CompareResult] = field(default_factory=dict)  # judged by three_dim: the metrics experiments read
+    actual: dict[str, torch.Tensor] = field(default_factory=dict)
+    golden: dict[str, torch.Tensor] = field(default_factory=dict)
+    out_of_bounds_writes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        """Passes three_dim (whatever standard judged the run: experiments are standard-neutral)."""
+        return self.ok and all(o.passed for o in self.neutral.values()) and not self.out_of_bounds_writes
+
+    def nan_where_golden_finite(self, name: str) -> torch.Tensor | None:
+        a, g = self.actual.get(name), self.golden.get(name)
+        if a is None or g is None or a.shape != g.shape or not a.is_floating_point():
+            return None
+        return torch.isnan(a) & ~torch.isnan(g)
+
+
+def _floats(transform: InputTransform | None):
+    def apply(t: torch.Tensor) -> torch.Tensor:
+        if transform is None or not t.is_floating_point():
+            return t
+        return transform(t.to(torch.float64)).to(t.dtype)
+    return apply
+
+
+class TrialRunner:
+    """Runs trials for one stored run within a wall-clock budget; cancellable."""
+
+    def __init__(self, ctx: RunContext, budget_s: float, cancel: threading.Event | None = None,
+                 report: Callable[[str], None] | None = None):
+        self.ctx = ctx
+        self.deadline = time.monotonic() + budget_s
+        self.cancel = cancel
+        self.report = report or (lambda _message: None)
+        self.trials: list[Trial] = []
+        self._references: dict[str, object] = {}  # reference jobs by the inputs they ran on
+        task = ctx.task
+        self.backend = resolve_backend(task.get("backend_resolved") or task.get("backend") or "auto")
+        self.options = goldens.input_options(task.get("dtype"), task.get("value_range"), task.get("input_profile", "task"))
+        self.compare = CompareOptions(standard=task.get("standard", "three_dim"), thresholds=dict(task.get("thresholds") or {}),
+                                      compute_num=task.get("compute_num"), normal_range=task.get("normal_range", "absolute"))
+        self.seed = ctx.primary_seed
+        self.timeout_s = float(task.get("timeout_s") or 120.0)
+        self.memory_mb = int(task.get("memory_mb") or 4096)
+
+    @property
+    def remaining_s(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def run(self, label: str, transform: InputTransform | None = None, guard_fill: str | None = "nan",
+            candidate: str | None = None, inputs_key: str | None = None) -> Trial:
+        """Reference and candidate (or a patched `candidate` source) on the primary seed's inputs,
+        transformed; raises TrialBudgetExceeded when no time is left or the caller cancelled."""
+        if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
+            raise TrialBudgetExceeded(label)
+        self.report(label)
+        started = time.perf_counter()
+        trial = self._run(label, transform, guard_fill, candidate or self.ctx.source, inputs_key or label)
+        trial.seconds = time.perf_counter() - started
+        self.trials.append(trial)
+        return trial
+
+    def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict):
+        timeout = max(1.0, min(self.timeout_s, self.remaining_s + 5.0))
+        job = services().pool(self.backend).run(
+            JobRequest(kind, files, names, [self.seed], options, inputs=inputs, memory_mb=self.memory_mb), timeout, self.cancel)
+        fault = faults.process_fault(job, timeout, kind)
+        if fault is not None:
+            return None, fault[1].message
+        if job.meta.get("status") != "ok":
+            _, error = faults.user_error(job.meta.get("error", {}))
+            return None, f"{error.type}: {error.message}"[:300]
+        return job, None
+
+    def _reference(self, transform: InputTransform | None, key: str):
+        """The reference job on the transformed inputs (one per distinct inputs: `key`)."""
+        if key not in self._references:
+            stored = self.ctx.inputs_of(self.seed)
+            if stored is None:
+                return None, "the run kept no inputs for this seed"
+            task = self.ctx.task
+            self._references[key] = self._job("reference", {"reference.py": task.get("reference", "")},
+                                              {"reference.py": task.get("reference_name") or "reference.py"}, self.options,
+                                              {"s0/inputs": tree_map(_floats(transform), stored)})
+        return self._references[key]
+
+    def _run(self, label: str, transform: InputTransform | None, guard_fill: str | None, candidate: str, key: str) -> Trial:
+        task = self.ctx.task
+        ref, error = self._reference(transform, key)
+        if ref is None:
+            return Trial(label, ok=False, error=f"reference: {error}")
+        given = {"s0/init": ref.values.get("s0/init"), "s0/inputs": ref.values.get("s0/inputs")}
+        cand, error = self._job("candidate", {"candidate.py": candidate},
+                                {"candidate.py": task.get("candidate_name") or "candidate.py"},
+                                self.options | {"determinism": False, "poison": True, "guard_fill": guard_fill}, given)
+        if cand is None:
+            return Trial(label, ok=False, error=f"candidate: {error}")
+        outputs = cand.values.get("s0/actual"), ref.values.get("s0/golden"), ref.values.get("s0/cpu")
+        try:
+            report = compare_outputs(*outputs, options=self.compare)
+            neutral = report if self.compare.standard == "three_dim" else compare_outputs(*outputs, options=CompareOptions())
+        except CompareInputError as exc:
+            return Trial(label, ok=False, error=str(exc))
+        from tools.compare.outputs import normalize_outputs
+
+        actual = dict(normalize_outputs(cand.values.get("s0/actual")))
+        golden = dict(normalize_outputs(ref.values.get("s0/golden")))
+        overruns = sum(len(s.get("out_of_bounds_writes", [])) for s in cand.meta.get("seeds", []))
+        return Trial(label, ok=True, outputs={o.name: o for o in report.outputs}, neutral={o.name: o for o in neutral.outputs},
+                     actual={k: v for k, v in actual.items() if isinstance(v, torch.Tensor)},
+                     golden={k: v for k, v in golden.items() if isinstance(v, torch.Tensor)},
+                     out_of_bounds_writes=overruns)

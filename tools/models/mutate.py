@@ -1,0 +1,41 @@
+"""kernel-eval mutate: how strong is a task's accuracy test against planted bugs."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from tools.models.common import Model
+from tools.models.task import SeedFields, TaskFields
+
+
+class MutateRequest(SeedFields, TaskFields):
+    """Plant known bugs in a correct candidate (mutation operators) and run each mutant through
+    run_accuracy with the task's inputs, seeds and profile: which does the test catch?"""
+
+    operators: list[str] | None = Field(None, description="Operator ids to apply (default: every operator). "
+                                        "`kernel-eval mutate --list-operators` names them.")
+    max_mutants: int = Field(40, ge=1, le=500, description="Stop after this many mutants (in operator order).")
+    probe_exposures: bool = Field(True, description="Re-run each survivor under the inputs that expose its operator "
+                                  "(e.g. input_profile=large_magnitude), to tell a weak test from an equivalent mutant.")
+
+
+class MutantResult(Model):
+    operator: str
+    description: str
+    site: int = Field(description="Which site of the operator's construct (0-based) the mutant changes.")
+    verdict: str = Field(description="run_accuracy's verdict for the mutant under the task's inputs.")
+    caught: bool = Field(description="The test rejects the mutant (any verdict but pass).")
+    summary: str
+    run_id: str
+    caught_with: str | None = Field(None, description="For a survivor: the inputs under which it is caught, if any.")
+    diff: str = Field(description="The planted change, as a unified diff.")
+
+
+class MutateResult(Model):
+    summary: str
+    mutants: list[MutantResult]
+    caught: int
+    survived: int
+    mutation_score: float = Field(description="caught / mutants.")
+    by_operator: dict[str, list[int]] = Field(description="operator -> [caught, mutants].")
+    advice: list[str] = Field(default_factory=list, description="How to make the test stronger, from the survivors.")

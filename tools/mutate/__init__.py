@@ -1,0 +1,99 @@
+"""kernel-eval mutate: plant known bugs in a correct candidate and see which the task's test catches.
+
+A survivor is either a weak test (the inputs never reach the bug: `rand` inputs never expose a
+cancellation bug, a size that is a multiple of the block never exposes a missing mask) or an
+equivalent mutant (the change does not matter for this kernel). With probe_exposures, each
+survivor is re-run under the inputs that expose its operator, which tells the two apart.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from tools import sources
+from tools.errors import ToolInputError
+from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
+from tools.models.mutate import MutantResult, MutateRequest, MutateResult
+from tools.mutate.operators import OPERATORS, Exposure, Operator
+from tools.services import progress_reporter
+
+
+def _diff(before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        fromfile="a/candidate.py", tofile="b/candidate.py", n=1))
+
+
+def caught(result: RunAccuracyResult) -> bool:
+    return result.verdict != "pass"
+
+
+def _operators(names: list[str] | None) -> list[Operator]:
+    if not names:
+        return list(OPERATORS.values())
+    unknown = [n for n in names if n not in OPERATORS]
+    if unknown:
+        raise ToolInputError(f"unknown mutation operator(s) {', '.join(unknown)}; known: {', '.join(OPERATORS)}")
+    return [OPERATORS[n] for n in names]
+
+
+def _request(request: MutateRequest, candidate: str, exposure: Exposure | None = None) -> RunAccuracyRequest:
+    fields = {k: v for k, v in request.model_dump().items() if k in RunAccuracyRequest.model_fields}
+    fields.update(candidate=candidate, determinism="off")
+    if exposure is not None:
+        fields.update(input_profile=exposure.input_profile, value_range=exposure.value_range)
+    return RunAccuracyRequest.model_validate(fields)
+
+
+def _label(exposure: Exposure) -> str:
+    return f"input_profile={exposure.input_profile}" + (f", value_range={list(exposure.value_range)}" if exposure.value_range else "")
+
+
+def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
+    """Raises ToolInputError when the correct candidate itself does not pass (nothing to mutate from)."""
+    from tools.accuracy import run_accuracy
+
+    report = progress_reporter(progress)
+    source, _ = sources.resolve(request.candidate, "candidate")
+    original = run_accuracy(_request(request, source), cancel=cancel)
+    if original.verdict != "pass":
+        raise ToolInputError(f"the candidate must pass before it is mutated; it got {original.verdict}: {original.summary}")
+    planned = [(op, site, mutant) for op in _operators(request.operators) for site, mutant in enumerate(op.mutants(source))
+               if not op.gpu_only or request.backend in ("cuda", "npu")][: request.max_mutants]
+    results = []
+    for i, (op, site, mutant) in enumerate(planned):
+        if cancel is not None and cancel.is_set():
+            raise ToolInputError("cancelled by the caller")
+        report(i / max(1, len(planned)), f"{op.id} #{site}")
+        run = run_accuracy(_request(request, mutant), cancel=cancel)
+        entry = MutantResult(operator=op.id, description=op.description, site=site, verdict=run.verdict, caught=caught(run),
+                             summary=run.summary, run_id=run.run_id, diff=_diff(source, mutant))
+        if not entry.caught and request.probe_exposures:
+            for exposure in op.exposures:
+                if (exposure.input_profile, exposure.value_range) == (request.input_profile, request.value_range):
+                    continue
+                if caught(run_accuracy(_request(request, mutant, exposure), cancel=cancel)):
+                    entry.caught_with = _label(exposure)
+                    break
+        results.append(entry)
+    report(1.0, "done")
+    return _summarise(results)
+
+
+def _summarise(results: list[MutantResult]) -> MutateResult:
+    by_operator: dict[str, list[int]] = {}
+    for r in results:
+        counts = by_operator.setdefault(r.operator, [0, 0])
+        counts[0] += int(r.caught)
+        counts[1] += 1
+    killed = sum(r.caught for r in results)
+    score = killed / len(results) if results else 1.0
+    advice = sorted({f"{r.operator} survives the task's inputs but is caught with {r.caught_with}: add that to your test"
+                     for r in results if r.caught_with})
+    unexposed = sorted({r.operator for r in results if not r.caught and not r.caught_with})
+    if unexposed:
+        advice.append(f"survivors no input change exposed (likely equivalent for this kernel): {', '.join(unexposed)}")
+    summary = (f"{killed} of {len(results)} mutants caught (score {score:.0%})"
+               + (f"; {len(results) - killed} survived" if killed < len(results) else "") if results else
+               "no mutation operator applies to this candidate")
+    return MutateResult(summary=summary, mutants=results, caught=killed, survived=len(results) - killed, mutation_score=score,
+                        by_operator=by_operator, advice=advice)
