@@ -11,7 +11,8 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.types import ToolAnnotations
 
 from mcp_server import text
-from mcp_server.registration import ToolSpec, make_tool
+from mcp_server.registration import ServeContext, ToolSpec, make_tool
+from tools import sources
 from tools.accuracy import run_accuracy
 from tools.compile import compile_kernel
 from tools.diagnosis import HEATMAP_NAME, explain_failure
@@ -136,14 +137,17 @@ def server_version() -> str:
         return "0+unknown"
 
 
-def build_server(max_concurrent_calls: int = 16) -> MCPServer:
-    limiter = anyio.CapacityLimiter(max_concurrent_calls)
+def build_server(max_concurrent_calls: int = 16, roots: tuple | None = None, client_roots: bool = False) -> MCPServer:
+    """`roots`: where .py path arguments may be read (default: the working directory);
+    `client_roots`: also the roots the client declares (stdio, where client and server share a machine)."""
+    serving = ServeContext(anyio.CapacityLimiter(max_concurrent_calls),
+                           roots if roots is not None else sources.server_roots(), client_roots)
     server = MCPServer(
         "kernel-eval",
         version=server_version(),
         title="kernel-eval: Triton kernel accuracy",
         instructions=INSTRUCTIONS,
-        tools=[make_tool(spec, limiter) for spec in tool_specs()],
+        tools=[make_tool(spec, serving) for spec in tool_specs()],
         log_level="WARNING",
     )
 

@@ -6,14 +6,23 @@ The function is `run(request, progress, cancel) -> result` (blocking, in tools/)
   isError text (the same wording the CLI prints), never a pydantic dump or a traceback;
 - a worker thread, progress notifications (increasing), and cancellation that sets the
   function's cancel event so the sandbox job is killed and its slot freed;
-- a result with structuredContent (the model) and a short text block (first line: the summary).
+- a result with structuredContent (the model) and a short text block (first line: the summary);
+- .py path arguments confined to the server's roots (plus the client's declared roots on stdio);
+- an HTTP client that drops the call cancels it (mcp_server.http.disconnects);
+- an unexpected exception logged here with an id; the client gets the id, not the text.
+
+The raw-arguments model below replaces a part of the SDK's FastMCP-style tool (`fn_metadata`),
+which is not public API: `mcp` is pinned to the exact version this was tested with
+(TESTED_MCP_VERSION, pyproject.toml), and tests/test_mcp_server.py fails when they differ.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -25,11 +34,16 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from mcp_server.http import call_tag, disconnects
 from sandbox.pool import PoolBusy, PoolError
+from tools import sources
 from tools.compare import CompareInputError
 from tools.errors import ToolInputError, describe_validation_error
 
 log = logging.getLogger("kernel_eval.mcp")
+
+TESTED_MCP_VERSION = "2.3.0"
+CLIENT_ROOTS_TIMEOUT_S = 5.0
 
 #: Arguments larger than this are refused before validation (sources are capped at 1 MiB each).
 MAX_ARGUMENT_BYTES = 4 << 20
@@ -77,7 +91,54 @@ def _check_size(arguments: dict) -> str | None:
     return None
 
 
-def make_tool(spec: ToolSpec, limiter: anyio.CapacityLimiter) -> Tool:
+@dataclass
+class ServeContext:
+    """What every tool call shares: the worker limit and the roots paths may be read from."""
+
+    limiter: anyio.CapacityLimiter
+    roots: tuple  # of Path; the server's working directory and --root dirs
+    client_roots: bool = False  # also accept the roots the client declares (stdio: the same machine)
+
+
+async def _declared_roots(ctx: Context) -> list:
+    """The client's file:// roots, if it declares the capability and answers in time."""
+    from pathlib import Path
+    from urllib.parse import unquote, urlsplit
+
+    caps = ctx.client_capabilities
+    if caps is None or caps.roots is None:
+        return []
+    with anyio.move_on_after(CLIENT_ROOTS_TIMEOUT_S):
+        try:
+            with warnings.catch_warnings():  # roots are deprecated in a later protocol revision, still served
+                warnings.simplefilter("ignore")
+                listed = await ctx.session.list_roots()
+        except Exception:  # noqa: BLE001 - a client that cannot answer simply declares none
+            return []
+        found = []
+        for root in listed.roots:
+            uri = urlsplit(str(root.uri))
+            if uri.scheme == "file" and uri.path:
+                found.append(Path(unquote(uri.path)).resolve())
+        return found
+    return []
+
+
+def _disconnect_key(ctx: Context) -> str | None:
+    """The HTTP request that carried this call, as the guard tagged it (None on stdio, where a
+    cancellation comes as a notification)."""
+    return call_tag(ctx.request_context.request)
+
+
+def _internal_error(name: str, exc: BaseException) -> CallToolResult:
+    incident = secrets.token_hex(4)
+    log.error("tool %s failed (incident %s)", name, incident, exc_info=exc)
+    return error_result(f"{name}: internal error (incident {incident}, logged by the server); the server keeps running")
+
+
+def make_tool(spec: ToolSpec, serving: ServeContext) -> Tool:
+    limiter = serving.limiter
+
     async def handler(arguments: dict, ctx: Context) -> Annotated[CallToolResult, spec.result_model]:
         too_big = _check_size(arguments)
         if too_big:
@@ -87,29 +148,47 @@ def make_tool(spec: ToolSpec, limiter: anyio.CapacityLimiter) -> Tool:
         except ValidationError as exc:
             fields = ", ".join(spec.request_model.model_fields)
             return error_result(f"{spec.name}: invalid arguments: {describe_validation_error(exc)}. Known fields: {fields}")
+        roots = tuple(serving.roots) + tuple(await _declared_roots(ctx) if serving.client_roots else ())
         progress = _Progress(ctx)
         cancel = threading.Event()
-        if limiter.available_tokens == 0:
-            await ctx.report_progress(0.0, 1.0, "queued: waiting for a free worker")
-        async with limiter:
-            try:
-                result = await anyio.to_thread.run_sync(
-                    lambda: spec.run(request, progress, cancel), abandon_on_cancel=True
-                )
-            except anyio.get_cancelled_exc_class():
+
+        def confined_run():
+            with sources.confined(roots):
+                return spec.run(request, progress, cancel)
+
+        key = _disconnect_key(ctx)
+        with anyio.CancelScope() as scope:
+            def dropped() -> None:
                 cancel.set()  # the worker's sandbox job is killed; its slot frees at once
-                raise
-            except (ToolInputError, CompareInputError, PoolBusy) as exc:
-                return error_result(f"{spec.name}: {exc}")
-            except PoolError as exc:
-                return error_result(f"{spec.name}: the sandbox failed: {exc}")
-            except Exception as exc:  # noqa: BLE001 - keep serving; say what broke
-                log.exception("tool %s failed", spec.name)
-                return error_result(f"{spec.name}: internal error ({type(exc).__name__}: {exc}); the server keeps running")
-        content: list[ContentBlock] = [TextContent(type="text", text=spec.text(result))]
-        if spec.extra_content is not None:
-            content.extend(spec.extra_content(result))
-        return CallToolResult(content=content, structured_content=result.model_dump(mode="json"))
+                scope.cancel()
+
+            forget = disconnects.watch(key, dropped) if key is not None else (lambda: None)
+            try:
+                if limiter.available_tokens == 0:
+                    await ctx.report_progress(0.0, 1.0, "queued: waiting for a free worker")
+                async with limiter:
+                    try:
+                        result = await anyio.to_thread.run_sync(confined_run, abandon_on_cancel=True)
+                    except anyio.get_cancelled_exc_class():
+                        cancel.set()
+                        raise
+                    except (ToolInputError, CompareInputError, PoolBusy) as exc:
+                        return error_result(f"{spec.name}: {exc}")
+                    except PoolError as exc:
+                        return error_result(f"{spec.name}: the sandbox failed (a server fault, not your kernel's): {exc}")
+                    except Exception as exc:  # noqa: BLE001 - keep serving; the details stay in the server's log
+                        return _internal_error(spec.name, exc)
+            finally:
+                forget()
+        if scope.cancelled_caught:
+            return error_result(f"{spec.name}: cancelled: the client disconnected")
+        try:
+            content: list[ContentBlock] = [TextContent(type="text", text=spec.text(result))]
+            if spec.extra_content is not None:
+                content.extend(spec.extra_content(result))
+            return CallToolResult(content=content, structured_content=result.model_dump(mode="json"))
+        except Exception as exc:  # noqa: BLE001
+            return _internal_error(spec.name, exc)
 
     handler.__doc__ = spec.description
     # real objects, not the strings `from __future__ import annotations` leaves: the SDK reads them

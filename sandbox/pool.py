@@ -4,8 +4,9 @@
     result = pool.run(JobRequest(kind="candidate", files={...}, ...), timeout_s=120, cancel=event)
 
 Jobs wait for a free slot in a bounded queue (PoolBusy past it, with how many are waiting). A
-timeout or a cancellation kills the job's whole pid namespace. If the zygote dies, its running
-jobs fail with what it printed, and the next job starts a fresh one.
+timeout or a cancellation kills the job's whole pid namespace. If the zygote dies (or cannot be
+written to), the job is retried once on a fresh zygote; a second death raises PoolError: an
+infrastructure fault is the server's, never the job's result.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from sandbox import backends, tensorio
 
-DEFAULT_OUTPUT_CAP = 1 << 20
+DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
 TRITON_CACHE_INSIDE = "/triton-cache"
 UID_BASE = 61000
 ZYGOTE_START_TIMEOUT = 180.0
@@ -61,7 +62,7 @@ class JobResult:
     job_id: str
     returncode: int | None
     signal: str | None
-    reason: str | None  # timeout | cancelled | output_limit | shutdown | zygote_died | None
+    reason: str | None  # timeout | cancelled | shutdown | zygote_died | None
     wall_s: float
     max_rss_kb: int
     cpu_s: float
@@ -92,6 +93,7 @@ class _Pending:
         self.done = threading.Event()
         self.pid: int | None = None
         self.exited: dict | None = None
+        self.proc: subprocess.Popen | None = None  # the zygote it was sent to
 
 
 class Pool:
@@ -124,6 +126,7 @@ class Pool:
         self._lock = threading.Lock()  # zygote start / stdin writes
         self._proc: subprocess.Popen | None = None
         self._pending: dict[str, _Pending] = {}
+        self._gone: set = set()  # zygotes whose event stream ended
         self.ready_info: dict = {}
         self.starts = 0
 
@@ -139,8 +142,11 @@ class Pool:
 
     def _ensure_started(self) -> None:
         with self._lock:
-            if self._proc is not None and self._proc.poll() is None:
+            if self._proc is not None and self._proc.poll() is None and self._proc not in self._gone:
                 return
+            if self._proc is not None:  # dead, or dying: its events ended (it may not be reapable yet)
+                self._proc.kill()
+                self._proc.wait(10)
             self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             (self.state_dir / "jobs").mkdir(exist_ok=True, mode=0o700)
             log = open(self.state_dir / "zygote.log", "ab")
@@ -185,10 +191,11 @@ class Pool:
                 pending.exited = event
                 pending.done.set()
         # EOF: the zygote is gone; fail whatever it was running
+        self._gone.add(proc)
         ready.set()
         tail = self._log_tail()
         for pending in list(self._pending.values()):
-            if not pending.done.is_set():
+            if pending.proc is proc and not pending.done.is_set():
                 pending.exited = {"returncode": None, "signal": None, "reason": "zygote_died",
                                   "stderr": f"the sandbox zygote died: {tail}"}
                 pending.done.set()
@@ -233,8 +240,15 @@ class Pool:
         queued_at = time.monotonic()
         slot = self._acquire(cancel)
         try:
-            self._ensure_started()
-            return self._run_in_slot(request, slot, timeout_s, cancel, on_start, time.monotonic() - queued_at)
+            for attempt in (1, 2):
+                self._ensure_started()
+                result = self._run_in_slot(request, slot, timeout_s, cancel, on_start, time.monotonic() - queued_at)
+                if result.reason != "zygote_died" or (cancel is not None and cancel.is_set()):
+                    return result
+                if attempt == 2:
+                    raise PoolError(f"the sandbox for backend {self.backend.name!r} died twice while running the job: "
+                                    f"{result.stderr[-600:]}")
+            raise AssertionError("unreachable")
         finally:
             self._release(slot)
 
@@ -245,14 +259,22 @@ class Pool:
         try:
             self._write_job(host_dir, request)
             pending = self._pending[job_id] = _Pending()
-            self._send({"op": "run", "job": job_id, "dir": str(host_dir), "slot": slot,
-                        "timeout_s": timeout_s, "output_cap": DEFAULT_OUTPUT_CAP})
+            pending.proc = self._proc
+            try:
+                self._send({"op": "run", "job": job_id, "dir": str(host_dir), "slot": slot,
+                            "timeout_s": timeout_s, "output_cap": DEFAULT_OUTPUT_CAP})
+            except (OSError, PoolError) as exc:  # the zygote went away between start and send
+                pending.exited = {"reason": "zygote_died", "stderr": f"the sandbox zygote is gone: {exc}"}
+                pending.done.set()
             if on_start is not None:
                 on_start()
             killed = False
             while not pending.done.wait(0.05):
                 if cancel is not None and cancel.is_set() and not killed:
-                    self._send({"op": "kill", "job": job_id, "reason": "cancelled"})
+                    try:
+                        self._send({"op": "kill", "job": job_id, "reason": "cancelled"})
+                    except (OSError, PoolError):
+                        pass  # the zygote is gone: so is the job
                     killed = True
             return self._collect(job_id, host_dir, pending.exited or {}, request.result_limit_bytes, queued_s)
         finally:

@@ -20,6 +20,7 @@ import argparse
 import gc
 import json
 import os
+import select
 import selectors
 import signal
 import sys
@@ -28,17 +29,47 @@ import time
 CHUNK = 1 << 16
 
 
+class Captured:
+    """One output stream in bounded memory: its first cap/2 bytes and its last cap/2 bytes.
+
+    A job is never killed for printing (a tl.device_print session prints megabytes); what falls
+    between head and tail is dropped and a marker says how much."""
+
+    def __init__(self, cap: int):
+        self.keep = max(1, cap // 2)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, data: bytes) -> None:
+        self.total += len(data)
+        room = self.keep - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data:
+            self.tail += data
+            if len(self.tail) > 2 * self.keep:  # trim in amortised O(1)
+                del self.tail[: len(self.tail) - self.keep]
+
+    def text(self) -> str:
+        tail = self.tail[-self.keep:]
+        dropped = self.total - len(self.head) - len(tail)
+        if dropped <= 0:
+            return (self.head + tail).decode("utf-8", "replace")
+        marker = f"\n[... {dropped} bytes of output dropped: {self.total} in all, first and last {self.keep} kept ...]\n"
+        return self.head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
+
+
 class Job:
     def __init__(self, job_id, pid, out_fd, err_fd, timeout_s, cap):
         self.id = job_id
         self.pid = pid
         self.fds = {out_fd: "stdout", err_fd: "stderr"}
-        self.kept = {"stdout": bytearray(), "stderr": bytearray()}
-        self.total = {"stdout": 0, "stderr": 0}
+        self.captured = {"stdout": Captured(cap), "stderr": Captured(cap)}
         self.started = time.monotonic()
         self.deadline = self.started + timeout_s
-        self.cap = cap
-        self.reason = None  # why we killed it: timeout, cancelled, output_limit
+        self.reason = None  # why we killed it: timeout, cancelled, shutdown
 
 
 class Zygote:
@@ -128,22 +159,18 @@ class Zygote:
             pass
 
     def _read_output(self, fd: int, job: Job) -> bool:
-        """Drain what is there; False at EOF. Over the cap, the job is killed."""
-        stream = job.fds[fd]
-        while True:
+        """Drain what is there (at most a few chunks, so one chatty job cannot starve the loop);
+        False at EOF."""
+        captured = job.captured[job.fds[fd]]
+        for _ in range(16):
             try:
                 data = os.read(fd, CHUNK)
             except BlockingIOError:
                 return True
             if not data:
                 return False
-            job.total[stream] += len(data)
-            room = job.cap - len(job.kept[stream])
-            if room > 0:
-                job.kept[stream] += data[:room]
-            if job.total[stream] > job.cap:
-                self.kill(job, "output_limit")
-                return True
+            captured.add(data)
+        return True
 
     def _close_output(self, job: Job) -> None:
         for fd in list(job.fds):
@@ -170,7 +197,9 @@ class Zygote:
                         os.close(fd)
                 continue
             for fd in list(job.fds):
-                self._read_output(fd, job)
+                for _ in range(64):  # what is left in the pipe, bounded (a stray writer may live on)
+                    if not self._read_output(fd, job) or not _readable(fd):
+                        break
             self._close_output(job)
             self.by_id.pop(job.id, None)
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -183,10 +212,10 @@ class Zygote:
                 "wall_s": time.monotonic() - job.started,
                 "max_rss_kb": usage.ru_maxrss,
                 "cpu_s": usage.ru_utime + usage.ru_stime,
-                "stdout": job.kept["stdout"].decode("utf-8", "replace"),
-                "stderr": job.kept["stderr"].decode("utf-8", "replace"),
-                "stdout_bytes": job.total["stdout"],
-                "stderr_bytes": job.total["stderr"],
+                "stdout": job.captured["stdout"].text(),
+                "stderr": job.captured["stderr"].text(),
+                "stdout_bytes": job.captured["stdout"].total,
+                "stderr_bytes": job.captured["stderr"].total,
             })
 
     # --- commands -----------------------------------------------------------------------------
@@ -258,6 +287,10 @@ class Zygote:
         while self.jobs and time.monotonic() < deadline:
             self.reap()
             time.sleep(0.01)
+
+
+def _readable(fd: int) -> bool:
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def _warm_up(backend) -> None:

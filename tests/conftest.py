@@ -1,8 +1,9 @@
-"""Test session setup: a private KERNEL_EVAL_HOME, and sandbox pools closed at the end."""
+"""Test session setup: a private KERNEL_EVAL_HOME, removed at the end, and sandbox pools closed."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -17,6 +18,7 @@ def _close_pools():
     from sandbox.pool import Pool
 
     Pool.close_all()
+    shutil.rmtree(_HOME, ignore_errors=True)  # goldens and runs of a session: hundreds of MB
 
 
 @pytest.fixture(scope="session")

@@ -126,7 +126,8 @@ async def test_compile_kernel_and_resources(client):
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "bogus": 1}, "bogus: unknown field"),
         ({"reference": VECTOR_ADD_REFERENCE}, "candidate: required"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "num_seeds": "many"}, "num_seeds"),
-        ({"reference": VECTOR_ADD_REFERENCE, "candidate": "/no/such/file.py"}, "no such file"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(ROOT / "no_such_file.py")}, "no such file"),
+        ({"reference": VECTOR_ADD_REFERENCE, "candidate": "/no/such/file.py"}, "not readable by this server"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(EXAMPLE)}, "is a directory, not a .py file"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(ROOT / "README.md")}, "is not a .py file"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "determinism": "always"}, "determinism"),
@@ -264,7 +265,7 @@ def _inspector_call_args():
 
 @needs_inspector
 async def test_inspector_over_stdio():
-    server = [sys.executable, "-m", "mcp_server"]
+    server = [sys.executable, "-m", "mcp_server", "--root", str(ROOT)]  # it runs in the inspector's directory
     listed = inspector(*server, "--method", "tools/list")
     assert {t["name"] for t in listed["tools"]} >= {"run_accuracy", "compile_kernel"}
     called = inspector(*server, *_inspector_call_args())
@@ -304,3 +305,34 @@ async def test_explain_and_fix_on_unknown_runs_are_clear_errors(client):
         assert result.is_error and "unknown run_id" in result.content[0].text
     missing = await client.call_tool("suggest_fix", {})
     assert missing.is_error and "run_id: required" in missing.content[0].text
+
+
+def test_mcp_is_the_exact_version_the_adapter_was_tested_with():
+    """registration.py replaces a non-public part of the SDK's tools: an upgrade must be re-tested."""
+    from importlib.metadata import version
+
+    from mcp_server.registration import TESTED_MCP_VERSION
+
+    assert version("mcp") == TESTED_MCP_VERSION, "re-test mcp_server/registration.py, then move the pin"
+    assert f'"mcp=={TESTED_MCP_VERSION}"' in (ROOT / "pyproject.toml").read_text()
+
+
+async def test_an_unexpected_crash_gives_the_client_an_incident_id_not_the_text(caplog):
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_server.app import tool_specs
+    from mcp_server.registration import ServeContext, make_tool
+
+    spec = next(s for s in tool_specs() if s.name == "explain_failure")
+
+    def boom(request, progress, cancel):
+        raise RuntimeError("/secret/server/path exploded")
+
+    spec.run = boom
+    server = MCPServer("t", tools=[make_tool(spec, ServeContext(anyio.CapacityLimiter(1), (ROOT,)))])
+    async with Client(server, mode="legacy") as c:
+        result = await c.call_tool("explain_failure", {"run_id": "r-20200101-000000-abcdef"})
+    text = result.content[0].text
+    assert result.is_error and "incident" in text and "/secret" not in text and "RuntimeError" not in text
+    incident = text.split("incident ")[1].split(",")[0]
+    assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)

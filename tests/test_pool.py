@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from sandbox import backends
-from sandbox.pool import JobRequest, Pool, PoolBusy
+from sandbox.pool import JobRequest, Pool, PoolBusy, PoolError
 from tests.tasks import VECTOR_ADD_CANDIDATE, candidate_with
 
 
@@ -60,6 +60,40 @@ def test_a_dead_zygote_is_restarted(pool):
     assert result.meta["status"] == "ok" and pool.starts == 2
 
 
+def _kill_zygote_on_start(pool, times: int):
+    """on_start hook: SIGKILL the zygote while the job runs, the first `times` jobs."""
+    killed = []
+
+    def kill():
+        if len(killed) < times:
+            time.sleep(0.3)
+            os.kill(pool.ready_info["pid"], signal.SIGKILL)
+            killed.append(pool.ready_info["pid"])
+
+    return kill
+
+
+SLOW = candidate_with("import time\ntime.sleep(1.0)\nreturn triton_add(x, y)")
+
+
+def test_a_zygote_killed_mid_job_is_retried_once(pool):
+    result = pool.run(job(SLOW), timeout_s=30, on_start=_kill_zygote_on_start(pool, 1))
+    assert result.reason is None and result.meta["status"] == "ok" and pool.starts == 2
+
+
+def test_a_zygote_that_dies_again_is_the_servers_error_not_a_verdict(pool):
+    from tools import faults
+    from tools.errors import ServerFault
+
+    with pytest.raises(PoolError, match="died twice"):
+        pool.run(job(SLOW), timeout_s=30, on_start=_kill_zygote_on_start(pool, 2))
+    assert pool.run(job(), timeout_s=30).meta["status"] == "ok"  # and the next job works
+    dead = pool.run(job(), timeout_s=30)
+    dead.reason = "zygote_died"
+    with pytest.raises(ServerFault, match="not of the kernel"):
+        faults.process_fault(dead, 30, "candidate")
+
+
 def test_auto_backend_picks_what_exists():
     expected = "npu" if backends.npu_available() else "cuda" if backends.cuda_available() else "cpu"
     assert backends.resolve("auto").name == expected
@@ -82,3 +116,37 @@ def test_npu_backend_runs_a_candidate(tmp_path):
     finally:
         npu.close()
     assert result.meta["status"] == "ok" and result.meta["launches"] >= 1
+
+
+def test_run_accuracy_reports_a_recurring_sandbox_death_as_the_servers_error():
+    from tests.tasks import VECTOR_ADD_REFERENCE
+    from tools.accuracy import run_accuracy
+    from tools.errors import ServerFault
+    from tools.models.accuracy import RunAccuracyRequest
+    from tools.services import services
+
+    def request(candidate):
+        return RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", seeds=[5],
+                                  determinism_check=False, timeout_s=30)
+
+    assert run_accuracy(request(VECTOR_ADD_CANDIDATE)).verdict == "pass"  # zygote up, golden cached
+    shared = Pool.get("cpu", state_dir=services().home)
+    killed = []
+
+    def killer():  # SIGKILL the zygote under each running job, twice; bounded
+        deadline = time.monotonic() + 60
+        while len(killed) < 2 and time.monotonic() < deadline:
+            running = [p for p in list(shared._pending.values()) if p.pid and p.proc is shared._proc]
+            if running and shared._proc.pid not in killed:
+                time.sleep(0.2)
+                killed.append(shared._proc.pid)
+                os.kill(shared._proc.pid, signal.SIGKILL)
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=killer)
+    thread.start()
+    with pytest.raises(ServerFault, match="not of the kernel"):
+        run_accuracy(request(SLOW))
+    thread.join()
+    assert len(killed) == 2
+    assert run_accuracy(request(VECTOR_ADD_CANDIDATE)).verdict == "pass"

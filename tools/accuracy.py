@@ -46,7 +46,11 @@ NEXT_STEPS = {
 
 
 def _tail(text: str) -> str:
-    return text if len(text) <= TAIL else "..." + text[-TAIL:]
+    """The start and the end of a job's output (the sandbox already kept only its head and tail)."""
+    if len(text) <= TAIL:
+        return text
+    head = TAIL // 4
+    return f"{text[:head]}\n[... {len(text) - TAIL} characters dropped ...]\n{text[-(TAIL - head):]}"
 
 
 class _Run:
@@ -112,7 +116,7 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     key = goldens.key_for(run.reference_text, options, run.backend)
     if request.seeds:
         run.seeds = list(request.seeds)
-        run.services.seeds.add(key, run.seeds)
+        run.services.seeds.pin(key, run.seeds)
     else:
         run.seeds = run.services.seeds.draw(key, request.num_seeds)
     run.report(0.05, f"golden: reference on {len(run.seeds)} seeds")

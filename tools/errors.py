@@ -15,6 +15,11 @@ class ToolInputError(ValueError):
         self.details = details or {}
 
 
+class ServerFault(ToolInputError):
+    """The server's own machinery failed (the sandbox, not the request and not the kernel), after a
+    retry. Reported as the server's error, never as a verdict on the candidate."""
+
+
 def describe_validation_error(exc: ValidationError, label: Callable[[str], str] = str) -> str:
     """pydantic's errors as short lines naming the field (`label` turns it into a CLI flag), no URLs."""
     lines = []

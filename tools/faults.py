@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sandbox.pool import DEFAULT_OUTPUT_CAP, JobResult
+from sandbox.pool import JobResult
+from tools.errors import ServerFault
 from tools.models.task import ErrorInfo, IsolationItem
 
 SIGNALS = {
@@ -53,15 +54,8 @@ def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[str, Err
             message=f"the {role} ran longer than {timeout_s:g} s (wall clock) and was killed",
             hint="an infinite loop, a grid that is far too large, or a problem too big for the interpreter; raise timeout_s if the work is real",
         )
-    if job.reason == "output_limit":
-        stream = "stdout" if job.stdout_bytes > DEFAULT_OUTPUT_CAP else "stderr"
-        return "crashed", ErrorInfo(
-            phase="run", type="output_limit",
-            message=f"the {role} wrote more than {DEFAULT_OUTPUT_CAP >> 20} MiB to {stream} and was killed",
-            hint="remove the prints from the kernel path",
-        )
-    if job.reason == "zygote_died":
-        return "crashed", ErrorInfo(phase="run", type="sandbox", message=_tail(job.stderr))
+    if job.reason == "zygote_died":  # the pool retried once already: the server's fault, not the kernel's
+        raise ServerFault(f"the sandbox failed while running the {role} (a fault of this server, not of the kernel; retry later)")
     if job.reason in ("cancelled", "shutdown"):
         return "crashed", ErrorInfo(phase="run", type=job.reason, message=f"the {role} was {job.reason}")
     if job.signal:

@@ -36,7 +36,26 @@ def ensure(services: Services, backend, reference_text: str, reference_name: str
     key = key_for(reference_text, options, backend)
     per_seed = {s: v for s in seeds if (v := services.goldens.get(key, s)) is not None}
     missing = [s for s in seeds if s not in per_seed]
-    seconds, golden_device = 0.0, "cuda" if backend.golden_on_device else "cpu"
+    golden_device = "cuda" if backend.golden_on_device else "cpu"
+    if not missing:
+        return _goldens(key, seeds, per_seed, 0.0, True, golden_device)
+    with services.goldens.computing(key, missing, cancel):  # across processes: each golden once
+        per_seed |= {s: v for s in missing if (v := services.goldens.get(key, s)) is not None}
+        missing = [s for s in seeds if s not in per_seed]
+        seconds, golden_device = _compute(services, backend, key, reference_text, reference_name, options, missing,
+                                          timeout_s, memory_mb, cancel, per_seed, golden_device)
+    return _goldens(key, seeds, per_seed, seconds, not missing, golden_device)
+
+
+def _goldens(key, seeds, per_seed, seconds, cached, golden_device) -> Goldens:
+    cpu_missing = [s for s in seeds if per_seed[s].get("cpu") is None]
+    return Goldens(key, per_seed, seconds, cached, golden_device, cpu_missing)
+
+
+def _compute(services, backend, key, reference_text, reference_name, options, missing, timeout_s, memory_mb, cancel,
+             per_seed, golden_device) -> tuple[float, str]:
+    """Run the reference on the missing seeds; store and add their goldens to per_seed."""
+    seconds = 0.0
     if missing:
         job = services.pool(backend).run(
             JobRequest("reference", {"reference.py": reference_text}, {"reference.py": reference_name},
@@ -58,5 +77,4 @@ def ensure(services: Services, backend, reference_text: str, reference_name: str
             services.goldens.put(key, seed, values)
             per_seed[seed] = values
         seconds = job.wall_s
-    cpu_missing = [s for s in seeds if per_seed[s].get("cpu") is None]
-    return Goldens(key, per_seed, seconds, not missing, golden_device, cpu_missing)
+    return seconds, golden_device

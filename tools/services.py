@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox import backends
-from sandbox.pool import Pool
-from tools.errors import ToolInputError
+from sandbox.pool import JobRequest, JobResult, Pool, PoolError
+from tools.errors import ServerFault, ToolInputError
 from tools.models.task import BackendInfo
 from tools.store import home
 from tools.store.golden import GoldenCache
 from tools.store.runs import RunStore
 from tools.store.seeds import SeedPool
+
+log = logging.getLogger("kernel_eval.sandbox")
 
 
 @dataclass
@@ -23,14 +27,36 @@ class Services:
     seeds: SeedPool
     runs: RunStore
 
-    def pool(self, backend: backends.Backend) -> Pool:
-        return Pool.get(backend.name, state_dir=self.home)
+    def pool(self, backend: backends.Backend) -> _Sandbox:
+        return _Sandbox(Pool.get(backend.name, state_dir=self.home))
 
     def backend_info(self, backend: backends.Backend, golden_device: str | None = None) -> BackendInfo:
         """Which backend ran, with the versions its zygote reported."""
         info = self.pool(backend).ready_info
         return BackendInfo(name=backend.name, device=backend.device, interpreter=backend.interpreter,
                            golden_device=golden_device, torch=info.get("torch"), triton=info.get("triton"))
+
+
+class _Sandbox:
+    """A pool whose failures (after its own retry) are the server's: ServerFault, with the reason."""
+
+    def __init__(self, pool: Pool):
+        self._pool = pool
+
+    @property
+    def ready_info(self) -> dict:
+        return self._pool.ready_info
+
+    def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
+        try:
+            return self._pool.run(request, timeout_s, cancel, **kwargs)
+        except PoolError as exc:
+            if cancel is not None and cancel.is_set():
+                raise ToolInputError("cancelled by the caller") from None
+            incident = secrets.token_hex(4)  # the details (a zygote's log) name server paths: they stay in its log
+            log.error("sandbox failure (incident %s): %s", incident, exc)
+            raise ServerFault(f"the sandbox failed (a fault of this server, not of the kernel; retry later; "
+                              f"incident {incident} in the server's log)") from None
 
 
 _lock = threading.Lock()

@@ -2,17 +2,70 @@
 
 compile() parses without running anything, so a syntax error is reported here, with line and
 column, before any sandbox starts.
+
+Paths are confined when the caller says so (the MCP server always does): a path is read only
+when both its spelling and its real location (symlinks resolved) lie under an allowed root and
+the real file is a .py file. Outside, the error is the same whether the file exists or not, and
+nothing of it is read. Without confinement (the CLI, library calls) any path the user names is
+read: the user is the one whose files they are.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 
 from tools.errors import ToolInputError
 from tools.models.task import ErrorInfo
 
 MAX_SOURCE_BYTES = 1 << 20
+
+#: The directories .py paths may be read from; None: not confined.
+_roots: ContextVar[tuple[Path, ...] | None] = ContextVar("kernel_eval_source_roots", default=None)
+
+
+class RootsError(ValueError):
+    """A configured root is not a directory."""
+
+
+def server_roots(extra: Sequence[str] = ()) -> tuple[Path, ...]:
+    """The working directory plus `extra` (--root), each resolved; RootsError for a non-directory."""
+    roots = [Path.cwd().resolve()]
+    for root in extra:
+        path = Path(root).expanduser().resolve()
+        if not path.is_dir():
+            raise RootsError(f"--root {root}: not a directory")
+        roots.append(path)
+    return tuple(dict.fromkeys(roots))
+
+
+@contextlib.contextmanager
+def confined(roots: Sequence[Path]) -> Iterator[None]:
+    """Within this block (and threads started from it with its context), paths must lie under `roots`."""
+    token = _roots.set(tuple(roots))
+    try:
+        yield
+    finally:
+        _roots.reset(token)
+
+
+def _under(path: Path, roots: Sequence[Path]) -> bool:
+    return any(path == root or path.is_relative_to(root) for root in roots)
+
+
+def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
+    spelled = Path(os.path.abspath(os.path.expanduser(stripped)))
+    real = spelled.resolve() if _under(spelled, roots) else None
+    if real is None or not _under(real, roots):
+        raise ToolInputError(
+            f"{role}: {stripped!r} is not readable by this server: a path must lie under the server's working "
+            "directory, a --root directory or a root the client declared (symlinks resolved). Move the file there, "
+            "start the server with --root DIR, or pass the source text itself")
+    return real
 
 
 def _looks_like_a_path(text: str) -> bool:
@@ -33,7 +86,8 @@ def resolve(value: str, role: str) -> tuple[str, str]:
     """
     stripped = value.strip()
     if "\n" not in stripped and (stripped.endswith(".py") or _looks_like_a_path(stripped)):
-        path = Path(stripped).expanduser()
+        roots = _roots.get()
+        path = Path(stripped).expanduser() if roots is None else _confined_path(stripped, role, roots)
         if path.is_dir():
             raise ToolInputError(f"{role}: {stripped} is a directory, not a .py file; pass the path of the .py file "
                                  f"(e.g. {stripped.rstrip('/')}/{role}.py) or the Python source itself")

@@ -164,9 +164,9 @@ def _cmd_mutate(ns: argparse.Namespace) -> int:
 
 
 def _cmd_serve(ns: argparse.Namespace) -> int:
-    from mcp_server.__main__ import serve
+    from mcp_server.__main__ import serve_from
 
-    return serve(ns.transport, ns.host, ns.port)
+    return serve_from(ns)
 
 
 def _cmd_thresholds(ns: argparse.Namespace) -> int:

@@ -151,7 +151,7 @@ class CompareSettings(Model):
         "the threshold). More than 10x the default draws a warning.",
     )
     compute_num: int | None = Field(
-        None, ge=1, description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis."
+        None, ge=1, le=1 << 40, description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis."
     )
     normal_range: NormalRangeMode = Field(
         "absolute",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -30,7 +31,9 @@ Profile = Annotated[
         "large_magnitude: values that overflow careless kernels."
     ),
 ]
-TimeoutSeconds = Annotated[float, Field(gt=0, le=3600, description="Wall-clock limit per sandboxed job, in seconds.")]
+TimeoutSeconds = Annotated[
+    float, Field(gt=0, le=3600, allow_inf_nan=False, description="Wall-clock limit per sandboxed job, in seconds.")
+]
 MemoryMegabytes = Annotated[
     int, Field(ge=256, le=1 << 20, description="Memory budget of a job in MiB (cpu backend: address-space limit).")
 ]
@@ -61,6 +64,8 @@ class TaskFields(Model):
     @field_validator("value_range")
     @classmethod
     def _range_ordered(cls, value):
+        if value is not None and not all(math.isfinite(v) for v in value):
+            raise ValueError("value_range must be two finite numbers [low, high]")
         if value is not None and not value[0] < value[1]:
             raise ValueError("value_range must be [low, high] with low < high")
         return value

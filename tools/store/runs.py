@@ -1,4 +1,15 @@
-"""The run store: each run's result, its task, and the tensors explain_failure needs."""
+"""The run store: each run's result, its task, and the tensors explain_failure needs.
+
+Shared by every server on the same home, so:
+- a run is written into a hidden directory and renamed into place when whole: a run id that
+  exists is complete, and eviction never sees a run being written;
+- files added later (the heatmap) are written atomically;
+- eviction (at most once a second per process, one process at a time) removes runs older than
+  the age limit, then the oldest until the store fits its byte and count limits, but never a run
+  younger than MIN_KEEP_S: a burst of cheap calls cannot flush the run another client is about
+  to explain;
+- a run that is gone or damaged reads as "missing", with a message saying what to do.
+"""
 
 from __future__ import annotations
 
@@ -7,65 +18,167 @@ import os
 import re
 import secrets
 import shutil
+import threading
 import time
 from pathlib import Path
 
 from sandbox import tensorio
 from tools.errors import ToolInputError
+from tools.store.files import try_lock, write_atomic
 
-RUN_ID = re.compile(r"^r-\d{8}-\d{6}-[0-9a-f]{6}$")
-MAX_RUNS = 500
+RUN_ID = re.compile(r"r-\d{8}-\d{6}-[0-9a-f]{6}")
+INCOMING = ".incoming-"
+
+MAX_BYTES_ENV = "KERNEL_EVAL_RUNS_MAX_BYTES"
+MAX_AGE_ENV = "KERNEL_EVAL_RUNS_MAX_AGE_DAYS"
+DEFAULT_MAX_BYTES = 4 << 30
+DEFAULT_MAX_AGE_DAYS = 7.0
+MAX_RUNS = 20_000  # inodes, whatever their size
+MIN_KEEP_S = 900.0  # runs this young are never evicted
+EVICT_EVERY_S = 1.0
+
+
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ToolInputError(f"${name}={raw!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise ToolInputError(f"${name}={raw!r} must be a positive finite number")
+    return value
+
+
+def _dir_bytes(path: Path) -> int:
+    total = 0
+    try:
+        for entry in os.scandir(path):
+            try:
+                total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return total
 
 
 class RunStore:
-    def __init__(self, root: Path, max_runs: int = MAX_RUNS):
+    def __init__(self, root: Path, max_bytes: int | None = None, max_age_s: float | None = None,
+                 max_runs: int = MAX_RUNS, min_keep_s: float = MIN_KEEP_S):
         self.root = root / "runs"
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.max_bytes = int(max_bytes if max_bytes is not None else _env_number(MAX_BYTES_ENV, DEFAULT_MAX_BYTES))
+        self.max_age_s = max_age_s if max_age_s is not None else _env_number(MAX_AGE_ENV, DEFAULT_MAX_AGE_DAYS) * 86400
         self.max_runs = max_runs
+        self.min_keep_s = min_keep_s
+        self._last_evict = 0.0
+        self._evict_lock = threading.Lock()
 
     @staticmethod
     def new_id() -> str:
         return time.strftime("r-%Y%m%d-%H%M%S-") + secrets.token_hex(3)
 
+    def _limits(self) -> str:
+        return f"runs are kept {self.max_age_s / 86400:g} days, within {self.max_bytes >> 20} MiB"
+
     def path(self, run_id: str) -> Path:
-        if not isinstance(run_id, str) or not RUN_ID.match(run_id):
+        if not isinstance(run_id, str) or not RUN_ID.fullmatch(run_id):
             raise ToolInputError(f"{run_id!r} is not a run id (they look like r-20261129-121500-a1b2c3); run_accuracy returns one")
         path = self.root / run_id
         if not path.is_dir():
-            raise ToolInputError(f"unknown run_id {run_id!r}: no such run in the store (runs are kept for the last {self.max_runs} calls); call run_accuracy first")
+            raise ToolInputError(f"unknown run_id {run_id!r}: no such run in the store ({self._limits()}); call run_accuracy first")
         return path
 
+    def _missing(self, run_id: str, what: str) -> ToolInputError:
+        return ToolInputError(f"run {run_id}: its {what} is missing or damaged (removed by eviction, or a write was cut short; "
+                              f"{self._limits()}); call run_accuracy again")
+
     def save(self, run_id: str, result: dict, task: dict, tensors: dict | None) -> None:
-        path = self.root / run_id
-        path.mkdir(mode=0o700)
-        (path / "task.json").write_text(json.dumps(task))
-        if tensors:
-            fd = os.open(path / "tensors.bin", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                tensorio.write_bundle(fd, tensors)
-            finally:
-                os.close(fd)
-        (path / "result.json").write_text(json.dumps(result))  # last: its presence marks a whole run
-        self._evict()
+        incoming = self.root / f"{INCOMING}{run_id}-{os.getpid()}"
+        incoming.mkdir(mode=0o700)
+        try:
+            write_atomic(incoming / "task.json", json.dumps(task).encode(), durable=False)
+            if tensors:
+                write_atomic(incoming / "tensors.bin", lambda fd: tensorio.write_bundle(fd, tensors), durable=False)
+            write_atomic(incoming / "result.json", json.dumps(result).encode(), durable=False)
+            os.replace(incoming, self.root / run_id)  # the run appears whole
+        except BaseException:
+            shutil.rmtree(incoming, ignore_errors=True)
+            raise
+        self._maybe_evict()
+
+    def _json(self, run_id: str, name: str) -> dict:
+        path = self.path(run_id) / name  # outside the try: its ToolInputError is a ValueError too
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise self._missing(run_id, name) from exc
 
     def result(self, run_id: str) -> dict:
-        return json.loads((self.path(run_id) / "result.json").read_text())
+        return self._json(run_id, "result.json")
 
     def task(self, run_id: str) -> dict:
-        return json.loads((self.path(run_id) / "task.json").read_text())
+        return self._json(run_id, "task.json")
 
     def tensors(self, run_id: str) -> dict:
         file = self.path(run_id) / "tensors.bin"
         if not file.exists():
             return {}
-        return tensorio.read_bundle(str(file), max_bytes=1 << 40)[1]
+        try:
+            return tensorio.read_bundle(str(file), max_bytes=1 << 40)[1]
+        except (tensorio.BundleError, OSError, ValueError) as exc:
+            raise self._missing(run_id, "tensors.bin") from exc
 
     def save_file(self, run_id: str, name: str, data: bytes) -> Path:
         target = self.path(run_id) / name
-        target.write_bytes(data)
+        try:
+            write_atomic(target, data, durable=False)
+        except FileNotFoundError as exc:  # evicted meanwhile
+            raise self._missing(run_id, "directory") from exc
         return target
 
-    def _evict(self) -> None:
-        runs = sorted(p for p in self.root.iterdir() if p.is_dir())
-        for old in runs[: max(0, len(runs) - self.max_runs)]:
-            shutil.rmtree(old, ignore_errors=True)
+    # --- eviction ---------------------------------------------------------------------------------
+    def _maybe_evict(self) -> None:
+        now = time.monotonic()
+        with self._evict_lock:
+            if now - self._last_evict < EVICT_EVERY_S:
+                return
+            self._last_evict = now
+        fd = try_lock(self.root / ".evict.lock")
+        if fd is None:
+            return  # another process is evicting
+        try:
+            self.evict()
+        finally:
+            os.close(fd)
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Remove what the limits say; returns the removed run ids (oldest first)."""
+        now = now or time.time()
+        runs, removed = [], []
+        for entry in os.scandir(self.root):
+            try:
+                mtime = entry.stat(follow_symlinks=False).st_mtime
+            except OSError:
+                continue
+            if entry.name.startswith(INCOMING):
+                if now - mtime > 86400:  # a writer that died mid-run
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                continue
+            if RUN_ID.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
+                runs.append((mtime, entry.name, _dir_bytes(Path(entry.path))))
+        runs.sort()
+        total, count = sum(r[2] for r in runs), len(runs)
+        for mtime, name, size in runs:
+            age = now - mtime
+            if age < self.min_keep_s:
+                break  # sorted by age: everything after is younger still
+            if age <= self.max_age_s and total <= self.max_bytes and count <= self.max_runs:
+                break
+            shutil.rmtree(self.root / name, ignore_errors=True)
+            removed.append(name)
+            total -= size
+            count -= 1
+        return removed

@@ -1,18 +1,27 @@
 """Per-task pools of secret seeds.
 
 Each call draws its seeds at random from the task's pool, so a candidate cannot predict them,
-while the goldens of pool seeds are computed once and cached. Seeds a user pins join the pool.
+while the goldens of pool seeds are computed once and cached. Seeds a user pins are kept apart:
+their goldens are cached like any other (by task and seed), but they never join the secret pool,
+and new secret seeds are never one a caller pinned. So the pool always holds POOL_SIZE seeds
+nobody chose. (Re-running a run's own secret seeds, as suggest_fix's verification does, pins
+seeds already in the pool: they stay there.)
+
+The pool file is shared by every server on the same home: reads and writes hold its lock, and it
+is replaced atomically.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import threading
 from pathlib import Path
 
+from tools.store.files import locked, write_atomic
+
 POOL_SIZE = 16
+#: pinned seeds remembered per task (to keep them out of the secret pool)
+MAX_PINNED = 4096
 _random = secrets.SystemRandom()
 
 
@@ -20,33 +29,47 @@ class SeedPool:
     def __init__(self, root: Path):
         self.root = root / "seeds"
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self._lock = threading.Lock()
 
-    def _load(self, key: str) -> list[int]:
+    def _path(self, key: str) -> Path:
+        return self.root / f"{key}.json"
+
+    def _load(self, key: str) -> tuple[list[int], list[int]]:
+        """(secret, pinned); a missing or unreadable file (or the old list format, which mixed
+        pinned seeds in) reads as an empty pool."""
         try:
-            seeds = json.loads((self.root / f"{key}.json").read_text())
-            return [int(s) for s in seeds]
-        except (OSError, ValueError, TypeError):
-            return []
+            data = json.loads(self._path(key).read_text())
+            return [int(s) for s in data["secret"]], [int(s) for s in data["pinned"]]
+        except (OSError, ValueError, TypeError, KeyError):
+            return [], []
 
-    def _save(self, key: str, seeds: list[int]) -> None:
-        path = self.root / f"{key}.json"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump(seeds, f)
+    def _save(self, key: str, secret: list[int], pinned: list[int]) -> None:
+        write_atomic(self._path(key), json.dumps({"secret": secret, "pinned": pinned[-MAX_PINNED:]}).encode())
+
+    def _lock(self, key: str):
+        return locked(self.root / f"{key}.lock")
 
     def draw(self, key: str, count: int) -> list[int]:
-        with self._lock:
-            pool = self._load(key)
-            while len(pool) < max(POOL_SIZE, count):
+        """`count` distinct seeds drawn from the task's secret pool (grown to hold them)."""
+        with self._lock(key):
+            secret, pinned = self._load(key)
+            taken = set(pinned)
+            grown = False
+            while len(secret) < max(POOL_SIZE, count):
                 seed = secrets.randbelow(2**31 - 1) + 1
-                if seed not in pool:
-                    pool.append(seed)
-            self._save(key, pool)
-            return _random.sample(pool, count)
+                if seed not in taken and seed not in secret:
+                    secret.append(seed)
+                    grown = True
+            if grown:
+                self._save(key, secret, pinned)
+            return _random.sample(secret, count)
 
-    def add(self, key: str, seeds: list[int]) -> None:
-        with self._lock:
-            pool = self._load(key)
-            pool.extend(s for s in seeds if s not in pool)
-            self._save(key, pool)
+    def pin(self, key: str, seeds: list[int]) -> None:
+        """Record seeds a caller chose: never drawn as secret seeds from now on."""
+        with self._lock(key):
+            secret, pinned = self._load(key)
+            new = [s for s in dict.fromkeys(seeds) if s not in pinned and s not in secret]
+            if new:
+                self._save(key, secret, pinned + new)
+
+    def secret(self, key: str) -> list[int]:
+        return self._load(key)[0]

@@ -1,0 +1,93 @@
+"""Path arguments through the real MCP SDK client: read only under the server's roots, symlinks resolved,
+nothing echoed from outside, and "no such file" only inside the roots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.types import ListRootsResult, Root
+
+from mcp_server.app import build_server
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
+from tools import sources
+from tools.errors import ToolInputError
+
+pytestmark = pytest.mark.anyio
+SECRET = "hunter2-the-secret-line"
+FAST = {"backend": "cpu", "num_seeds": 1, "determinism_check": False}
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture
+def layout(tmp_path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text(f"{SECRET}\n")
+    (outside / "secret.py").write_text(f"{SECRET} (\n")  # a syntax error would echo this line
+    (root / "innocent_link.py").symlink_to(outside / "secret.txt")
+    (root / "py_link.py").symlink_to(outside / "secret.py")
+    (root / "ref.py").write_text(VECTOR_ADD_REFERENCE)
+    (root / "broken.py").write_text("def broken(:\n")
+    return root, outside
+
+
+async def call(client, **arguments):
+    result = await client.call_tool("run_accuracy", {**FAST, **arguments})
+    return result.is_error, result.content[0].text, result.structured_content
+
+
+async def test_symlinks_and_paths_outside_the_roots_are_refused_without_echo(layout):
+    root, outside = layout
+    async with Client(build_server(roots=(root,)), mode="legacy") as client:
+        messages = []
+        for candidate in (root / "innocent_link.py", root / "py_link.py", outside / "secret.py", outside / "absent.py",
+                          root / ".." / "outside" / "secret.py"):
+            is_error, text, _ = await call(client, reference=str(root / "ref.py"), candidate=str(candidate))
+            assert is_error and "not readable by this server" in text and SECRET not in text, text
+            messages.append(text.replace(str(candidate), "PATH"))
+        assert len(set(messages)) == 1  # existing or not, the same words
+        is_error, text, _ = await call(client, reference=str(root / "ref.py"), candidate=str(root / "absent.py"))
+        assert is_error and "no such file" in text
+        is_error, text, data = await call(client, reference=str(root / "ref.py"), candidate=str(root / "broken.py"))
+        assert not is_error and data["verdict"] == "compile_error" and data["error"]["source_line"] == "def broken(:"
+
+
+async def test_client_declared_roots_widen_on_stdio_only(layout, tmp_path):
+    root, _ = layout
+    client_dir = tmp_path / "client"
+    client_dir.mkdir()
+    (client_dir / "cand.py").write_text(VECTOR_ADD_CANDIDATE)
+
+    async def roots(context):
+        return ListRootsResult(roots=[Root(uri=client_dir.as_uri())])
+
+    for client_roots, allowed in ((True, True), (False, False)):
+        async with Client(build_server(roots=(root,), client_roots=client_roots), mode="legacy", list_roots_callback=roots) as client:
+            is_error, text, data = await call(client, reference=str(root / "ref.py"), candidate=str(client_dir / "cand.py"))
+            assert (not is_error and data["verdict"] == "pass") if allowed else (is_error and "not readable" in text), text
+
+
+def test_unconfined_callers_read_what_they_name(layout):
+    root, outside = layout
+    text, name = sources.resolve(str(outside / "secret.py"), "candidate")  # the CLI: the user's own files
+    assert SECRET in text and name == str(outside / "secret.py")
+    with sources.confined((root,)), pytest.raises(ToolInputError, match="not readable"):
+        sources.resolve(str(outside / "secret.py"), "candidate")
+    cwd = os.getcwd()
+    try:
+        os.chdir(root)
+        assert sources.server_roots() == (Path(root).resolve(),)
+        with sources.confined(sources.server_roots()):
+            assert sources.resolve("ref.py", "reference")[0] == VECTOR_ADD_REFERENCE
+    finally:
+        os.chdir(cwd)
+    with pytest.raises(sources.RootsError, match="not a directory"):
+        sources.server_roots([str(outside / "secret.txt")])
