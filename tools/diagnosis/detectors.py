@@ -310,7 +310,7 @@ def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
     return scale
 
 
-@detector("source_suspects", ("boundary_mask_error", "layout_mismatch"), only_failed=True)
+@detector("source_suspects", ("boundary_mask_error", "layout_mismatch", "reduced_precision_dot"), only_failed=True)
 def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     """Constructs in the candidate that can cause a failure without a symptom of their own:
     hypotheses of low confidence for the patch trial to confirm or leave (never on a pass)."""
@@ -321,6 +321,13 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
                              summary=f"tl.load / tl.store without a mask ({lines}): a partial last block reads or writes past "
                                      "the data (within a tensor that is the next row's elements)",
                              evidence={"unmasked": lines}, suggested_fixes=["boundary_mask"]))
+    gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
+    fp32_inputs = any(isinstance(t, torch.Tensor) and t.dtype == torch.float32 for t in ctx.inputs)
+    if gpu and facts.dot_without_ieee and fp32_inputs:
+        out.append(Diagnosis(pattern="reduced_precision_dot", confidence=0.45, seed=o.seed, output=o.name,
+                             summary=f"tl.dot on fp32 data without input_precision='ieee' ({_lines(facts.dot_without_ieee)}): "
+                                     "the GPU multiplies tf32 (10-bit mantissas)",
+                             evidence={"dot_without_ieee": _lines(facts.dot_without_ieee)}, suggested_fixes=["ieee_dot_precision"]))
     if facts.swapped_strides:
         out.append(Diagnosis(pattern="layout_mismatch", confidence=0.45, seed=o.seed, output=o.name,
                              summary=f"strides passed as (stride(1), stride(0)) ({_lines(facts.swapped_strides)}): "

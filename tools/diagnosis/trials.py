@@ -44,6 +44,7 @@ class Trial:
     neutral: dict[str, CompareResult] = field(default_factory=dict)  # judged by three_dim: the metrics experiments read
     actual: dict[str, torch.Tensor] = field(default_factory=dict)
     golden: dict[str, torch.Tensor] = field(default_factory=dict)
+    cpu: dict[str, torch.Tensor] = field(default_factory=dict)
     out_of_bounds_writes: int = 0
     seconds: float = 0.0
 
@@ -149,8 +150,10 @@ class TrialRunner:
 
         actual = dict(normalize_outputs(cand.values.get("s0/actual")))
         golden = dict(normalize_outputs(ref.values.get("s0/golden")))
+        cpu = dict(normalize_outputs(ref.values.get("s0/cpu"))) if ref.values.get("s0/cpu") is not None else {}
         overruns = sum(len(s.get("out_of_bounds_writes", [])) for s in cand.meta.get("seeds", []))
         return Trial(label, ok=True, outputs={o.name: o for o in report.outputs}, neutral={o.name: o for o in neutral.outputs},
                      actual={k: v for k, v in actual.items() if isinstance(v, torch.Tensor)},
                      golden={k: v for k, v in golden.items() if isinstance(v, torch.Tensor)},
+                     cpu={k: v for k, v in cpu.items() if isinstance(v, torch.Tensor)},
                      out_of_bounds_writes=overruns)

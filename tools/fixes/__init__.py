@@ -61,7 +61,7 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     before = _metrics(RunAccuracyResult.model_validate(result))
 
     chosen: list[tuple[str, object]] = []
-    for diagnosis in explained.diagnoses:
+    for diagnosis in (d for d in explained.diagnoses if d.tested != "refuted"):  # an experiment ruled it out
         for fix in diagnosis.suggested_fixes:
             if fix not in [f for f, _ in chosen]:
                 chosen.append((fix, diagnosis))

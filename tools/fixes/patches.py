@@ -353,8 +353,10 @@ class _SiblingMasks(cst.CSTVisitor):
         self.by_function: dict[str, list[tuple[set[str], str]]] = {}
         self.derived: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
         self.definitions: dict[str, dict[str, cst.BaseExpression]] = {}  # kernel -> name -> its (first) value
-        self.exact: dict[str, dict[str, tuple[str, str | None]]] = {}  # kernel -> pointer code -> (mask, other)
+        self.exact: dict[str, dict[str, list[tuple[str, str | None, set[str]]]]] = {}  # kernel -> pointer -> [(mask, other, names)]
         self.terms: dict[str, list[cst.BaseExpression]] = {}  # kernel -> every mask expression
+        self.order: dict[str, dict[str, int]] = {}  # kernel -> name -> the assignment (in source order) defining it
+        self.assignments = 0
         self.current: list[str] = []
 
     def visit_FunctionDef(self, node):
@@ -366,9 +368,11 @@ class _SiblingMasks(cst.CSTVisitor):
 
     def visit_Assign(self, node):
         target = node.targets[0].target
+        self.assignments += 1
         if self.current and isinstance(target, cst.Name):
             self.derived[self.current[-1]].setdefault(target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
             self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
+            self.order.setdefault(self.current[-1], {}).setdefault(target.value, self.assignments)
 
     def bounds(self, function: str) -> dict[tuple[str, str], str]:
         """(index variable, subscript) -> the bound its masks compare it with: `offs_m[:, None] < M`
@@ -417,8 +421,9 @@ class _SiblingMasks(cst.CSTVisitor):
                 names = {n.value for n in m.findall(node.args[0].value, m.Name())}
                 self.by_function.setdefault(self.current[-1], []).append((names, _code(mask.value)))
                 other = _kwarg(node, "other")
-                self.exact.setdefault(self.current[-1], {}).setdefault(
-                    _code(node.args[0].value), (_code(mask.value), _code(other.value) if other is not None else None))
+                self.exact.setdefault(self.current[-1], {}).setdefault(_code(node.args[0].value), []).append(
+                    (_code(mask.value), _code(other.value) if other is not None else None,
+                     {n.value for n in m.findall(mask.value, m.Name())}))
                 self.terms.setdefault(self.current[-1], []).append(mask.value)
 
     def index_vars(self, function: str, expr) -> set[str]:
@@ -427,15 +432,36 @@ class _SiblingMasks(cst.CSTVisitor):
         names = self.expand(function, {n.value for n in m.findall(expr, m.Name())})
         return {n for n in names if n in definitions and m.findall(definitions[n], m.Call(func=_tl("arange")))}
 
-    def mask_variable(self, function: str, pointer) -> str | None:
-        """A kernel-local mask variable (`mask = offs < n`) over exactly the pointer's index variables."""
+    def defined_before(self, function: str, names: set[str], before: int) -> bool:
+        """Every kernel-local name among `names` is first assigned before assignment `before`."""
+        order = self.order.get(function, {})
+        return all(order.get(name, 0) < before for name in names)
+
+    def exact_sibling(self, function: str, pointer, before: int) -> tuple[str, str | None] | None:
+        """(mask, other) of a masked access on the very same pointer whose mask is in scope here."""
+        for mask, other, names in self.exact.get(function, {}).get(_code(pointer), []):
+            if self.defined_before(function, names, before):
+                return mask, other
+        return None
+
+    def mask_variable(self, function: str, pointer, before: int) -> str | None:
+        """A kernel-local boolean (`mask = offs < n`, `valid = (pos >= 0) & (pos < L)`) over exactly
+        the pointer's index variables, defined before the access (the latest such): a name defined
+        only further down, in another loop, is not in scope there."""
         wanted = self.index_vars(function, pointer)
         if not wanted:
             return None
-        for name, value in self.definitions.get(function, {}).items():
-            if "mask" in name.lower() and m.findall(value, m.Comparison()) and self.index_vars(function, value) == wanted:
-                return name
-        return None
+        order = self.order.get(function, {})
+        direct = {n.value for n in m.findall(pointer, m.Name())}
+        if isinstance(pointer, cst.Name) and pointer.value in self.definitions.get(function, {}):
+            direct |= {n.value for n in m.findall(self.definitions[function][pointer.value], m.Name())}
+        # the mask that compares the names the pointer itself is built from (`valid` on `pos`, not
+        # `out_mask` on `offs`), then the one defined last before the access
+        found = [(len(direct & {n.value for n in m.findall(value, m.Name())}), order.get(name, 0), name)
+                 for name, value in self.definitions.get(function, {}).items()
+                 if order.get(name, 0) < before and m.findall(value, m.Comparison())
+                 and not m.findall(value, m.Call()) and self.index_vars(function, value) == wanted]
+        return max(found)[2] if found else None
 
     def is_vector(self, function: str, pointer) -> bool:
         """Does the pointer index with a tl.arange (directly or through the kernel's names)? A
@@ -468,6 +494,7 @@ class _BoundaryMask(Transformer):
         self.functions: list[str] = []
         self.grid_depth = 0
         self.assigning: str | None = None
+        self.assignments = 0
 
     def visit_FunctionDef(self, node):
         self.params.append([p.name.value for p in node.params.params])
@@ -490,6 +517,7 @@ class _BoundaryMask(Transformer):
             and isinstance(node.slice[0].slice.value, cst.Tuple)
 
     def visit_Assign(self, node):
+        self.assignments += 1  # counted in the same order as _SiblingMasks counts definitions
         if self._is_grid_assign(node):
             self.grid_depth += 1
         target = node.targets[0].target
@@ -566,10 +594,10 @@ class _BoundaryMask(Transformer):
         """(mask, other): a sibling's on the very same pointer, else rebuilt from the bounds
         sibling masks use per index variable, else a whole sibling mask, else from names."""
         if self.functions:
-            exact = self.scan.exact.get(self.functions[-1], {}).get(_code(pointer))
+            exact = self.scan.exact_sibling(self.functions[-1], pointer, self.assignments + 1)
             if exact is not None:
                 return exact
-            variable = self.scan.mask_variable(self.functions[-1], pointer)
+            variable = self.scan.mask_variable(self.functions[-1], pointer, self.assignments + 1)
             if variable is not None:
                 return variable, None
             rebuilt = self._term_mask(pointer)

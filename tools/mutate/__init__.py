@@ -17,6 +17,9 @@ from tools.models.mutate import MutantResult, MutateRequest, MutateResult
 from tools.mutate.operators import OPERATORS, Exposure, Operator
 from tools.services import progress_reporter
 
+#: A survivor whose worst error is this many times the original's is a real bug, not an equivalent.
+LATENT_ERROR_RATIO = 2.0
+
 
 def _diff(before: str, after: str) -> str:
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
@@ -25,6 +28,26 @@ def _diff(before: str, after: str) -> str:
 
 def caught(result: RunAccuracyResult) -> bool:
     return result.verdict != "pass"
+
+
+def _worst_mare(result: RunAccuracyResult) -> float:
+    values = []
+    for seed in result.seeds:
+        for output in seed.outputs:
+            try:
+                values.append(float(output.mare))
+            except (TypeError, ValueError):
+                continue
+    return max(values, default=0.0)
+
+
+def _warning_texts(result: RunAccuracyResult) -> set[str]:
+    """Warnings without their seed prefix, so two runs on the same seeds compare."""
+    return {w.split(": ", 1)[-1] for w in result.warnings}
+
+
+def original_seeds(result: RunAccuracyResult) -> list[int]:
+    return [s.seed for s in result.seeds]
 
 
 def _operators(names: list[str] | None) -> list[Operator]:
@@ -55,6 +78,7 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
     report = progress_reporter(progress)
     source, _ = sources.resolve(request.candidate, "candidate")
     original = run_accuracy(_request(request, source), cancel=cancel)
+    request = request.model_copy(update={"seeds": original_seeds(original)})  # every mutant on the original's inputs
     if original.verdict != "pass":
         raise ToolInputError(f"the candidate must pass before it is mutated; it got {original.verdict}: {original.summary}")
     planned = [(op, site, mutant) for op in _operators(request.operators) for site, mutant in enumerate(op.mutants(source))
@@ -67,6 +91,10 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
         run = run_accuracy(_request(request, mutant), cancel=cancel)
         entry = MutantResult(operator=op.id, description=op.description, site=site, verdict=run.verdict, caught=caught(run),
                              summary=run.summary, run_id=run.run_id, diff=_diff(source, mutant))
+        if not entry.caught:  # survived: is it harmless, or a bug the thresholds let through?
+            base = _worst_mare(original)
+            entry.error_ratio = _worst_mare(run) / base if base > 0 else None
+            entry.new_warnings = sorted(_warning_texts(run) - _warning_texts(original))[:3]
         if not entry.caught and request.probe_exposures:
             for exposure in op.exposures:
                 if (exposure.input_profile, exposure.value_range) == (request.input_profile, request.value_range):
@@ -89,9 +117,17 @@ def _summarise(results: list[MutantResult]) -> MutateResult:
     score = killed / len(results) if results else 1.0
     advice = sorted({f"{r.operator} survives the task's inputs but is caught with {r.caught_with}: add that to your test"
                      for r in results if r.caught_with})
-    unexposed = sorted({r.operator for r in results if not r.caught and not r.caught_with})
+    latent = [r for r in results if not r.caught and not r.caught_with and ((r.error_ratio or 0) >= LATENT_ERROR_RATIO or r.new_warnings)]
+    for r in latent:
+        why = (f"its worst error is {r.error_ratio:.3g}x the original's" if (r.error_ratio or 0) >= LATENT_ERROR_RATIO
+               else f"it adds the warning '{r.new_warnings[0][:100]}'")
+        advice.append(f"{r.operator} #{r.site} passes but {why}: a real defect your thresholds let through "
+                      "(tighten them, or try other shapes: a size that is not a multiple of the block)")
+    unexposed = sorted({r.operator for r in results if not r.caught and not r.caught_with and r not in latent})
     if unexposed:
-        advice.append(f"survivors no input change exposed (likely equivalent for this kernel): {', '.join(unexposed)}")
+        advice.append(f"survivors that change nothing measurable here (likely equivalent for this kernel, or a bug only "
+                      f"other shapes or a GPU show; an unmasked load that is never stored can still fault on a GPU): "
+                      f"{', '.join(unexposed)}")
     summary = (f"{killed} of {len(results)} mutants caught (score {score:.0%})"
                + (f"; {len(results) - killed} survived" if killed < len(results) else "") if results else
                "no mutation operator applies to this candidate")
