@@ -22,6 +22,7 @@ from sandbox.pool import JobRequest
 from tools import faults, goldens
 from tools.compare import CompareInputError, compare_outputs
 from tools.compare.options import CompareOptions
+from tools.compare.outputs import normalize_outputs
 from tools.diagnosis.context import RunContext
 from tools.models.compare import CompareResult
 from tools.services import resolve_backend, services
@@ -146,8 +147,6 @@ class TrialRunner:
             neutral = report if self.compare.standard == "three_dim" else compare_outputs(*outputs, options=CompareOptions())
         except CompareInputError as exc:
             return Trial(label, ok=False, error=str(exc))
-        from tools.compare.outputs import normalize_outputs
-
         actual = dict(normalize_outputs(cand.values.get("s0/actual")))
         golden = dict(normalize_outputs(ref.values.get("s0/golden")))
         cpu = dict(normalize_outputs(ref.values.get("s0/cpu"))) if ref.values.get("s0/cpu") is not None else {}
