@@ -34,7 +34,7 @@ def test_registries_are_the_single_source_of_pattern_and_fix_ids():
 
 @pytest.mark.parametrize("standard", ["three_dim", "catlass", "assert_close"])
 def test_same_diagnosis_under_every_standard(standard):
-    run = _run("rmsnorm_fp16_sumsq", input_profile="large_magnitude", standard=standard)
+    run = _run("rmsnorm", "buggy_fp16_sumsq.py", input_profile="large_magnitude", standard=standard)
     assert run.verdict == "fail"
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     primary = explained.diagnoses[0]
@@ -45,7 +45,7 @@ def test_same_diagnosis_under_every_standard(standard):
 
 
 def test_nan_margins_prove_an_unmasked_tail_load():
-    run = _run("rmsnorm_unmasked_tail")
+    run = _run("rmsnorm", "buggy_unmasked_tail.py")
     assert run.checks.input_guard == "nan"
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     assert explained.diagnoses[0].pattern == "boundary_mask_error" and explained.diagnoses[0].tested == "confirmed"
@@ -55,23 +55,23 @@ def test_nan_margins_prove_an_unmasked_tail_load():
 
 
 def test_a_store_past_the_end_fails_the_run_even_when_values_match():
-    run = _run("vadd_unmasked_store")
+    run = _run("vadd", "buggy_unmasked_store.py")
     assert run.verdict == "fail" and run.checks.out_of_bounds_writes
     assert all(s.passed for s in run.seeds), "the values themselves are right"
     assert run.checks.out_of_bounds_writes[0].bytes_after > 0
-    fixed = _run("vadd_unmasked_store", "fixed.py")
+    fixed = _run("vadd", "fixed.py")
     assert fixed.verdict == "pass" and not fixed.checks.out_of_bounds_writes
 
 
 def test_a_run_without_tensors_says_so():
-    run = _run("rmsnorm_eps_outside", input_profile="small_values", store_tensors=False)
+    run = _run("rmsnorm", "buggy_eps_outside.py", input_profile="small_values", store_tensors=False)
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     assert run.verdict == "fail" and "store_tensors=false" in explained.summary and not explained.experiments
     assert "store_tensors=true" in explained.next_step
 
 
 def test_experiments_respect_their_budget():
-    run = _run("rmsnorm_eps_outside", input_profile="small_values")
+    run = _run("rmsnorm", "buggy_eps_outside.py", input_profile="small_values")
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiment_budget_s=1e-6))
     assert explained.experiments and explained.experiments[-1].finding.startswith("not run")
     assert all(d.tested != "confirmed" for d in explained.diagnoses)
@@ -80,7 +80,7 @@ def test_experiments_respect_their_budget():
 
 
 def test_explain_cli_prints_the_experiments_and_their_trials(capsys):
-    run = _run("rmsnorm_eps_outside", input_profile="small_values")
+    run = _run("rmsnorm", "buggy_eps_outside.py", input_profile="small_values")
     assert cli(["explain", "--run", run.run_id, "--no-heatmap"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("formula_error") and "experiment input_scale" in out and "inputs x 2^" in out

@@ -67,6 +67,7 @@ def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
 
 
 def test_mutate_needs_a_passing_candidate():
-    buggy = Path(__file__).parent / "diagnosis_corpus" / "vadd_meta_floor_grid"
+    buggy = Path(__file__).parent / "diagnosis_corpus" / "vadd"
     with pytest.raises(ToolInputError, match="must pass before it is mutated"):
-        mutate(MutateRequest(reference=str(buggy / "reference.py"), candidate=str(buggy / "buggy.py"), backend="cpu", num_seeds=1))
+        mutate(MutateRequest(reference=str(buggy / "reference.py"), candidate=str(buggy / "buggy_meta_floor_grid.py"),
+                             backend="cpu", num_seeds=1))
