@@ -29,7 +29,7 @@ def _num(value) -> float:
         return 0.0
 
 
-def _indices(mask: torch.Tensor, shape) -> list[list[int]]:
+def element_indices(mask: torch.Tensor, shape) -> list[list[int]]:
     flat = torch.nonzero(mask.reshape(-1)).flatten()[:MAX_INDICES].tolist()
     out = []
     for i in flat:
@@ -183,14 +183,14 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
             summary=f"{' and '.join(parts)} were never written (NaN poison survived): the grid misses the last partial "
                     f"tile{f' of {tile}' if tile else ''}; size it with triton.cdiv and mask the tail",
             evidence=evidence, suggested_fixes=["boundary_mask"],
-            location=Location(description=" and ".join(parts) + " never written", indices=_indices(mask, tuple(o.actual.shape)),
+            location=Location(description=" and ".join(parts) + " never written", indices=element_indices(mask, tuple(o.actual.shape)),
                               rows=[r0, m2.shape[0] - 1] if r0 is not None else None,
                               cols=[c0, m2.shape[1] - 1] if c0 is not None else None, tile=[tile] if tile else None),
         )]
     return [Diagnosis(pattern="unwritten_output", confidence=0.9, seed=o.seed, output=o.name,
                       summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: the kernel's stores do not cover the output",
                       evidence=evidence, suggested_fixes=["boundary_mask", "initialize_output"],
-                      location=Location(description="elements still holding the allocation's poison", indices=_indices(mask, tuple(o.actual.shape))))]
+                      location=Location(description="elements still holding the allocation's poison", indices=element_indices(mask, tuple(o.actual.shape))))]
 
 
 @detector("all_zero", ("all_zero_output",), suppresses=("precision", "layout"))
@@ -241,18 +241,18 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
                         f"(inputs reach {magnitude:.3g}; exp overflows above {overflow_limit:.3g})"
                         + (f"; exp without max subtraction at {_lines(facts.exp_without_max)}" if facts.exp_without_max else ""),
                 evidence=evidence, suggested_fixes=fixes,
-                location=Location(description="non-finite outputs", indices=_indices(computed_nan | bad_inf, tuple(a.shape)))))
+                location=Location(description="non-finite outputs", indices=element_indices(computed_nan | bad_inf, tuple(a.shape)))))
         else:
             out.append(Diagnosis(pattern="nan_mismatch", confidence=0.8, seed=o.seed, output=o.name,
                                  summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation (0/0, inf-inf, log of a negative, sqrt of a negative)",
                                  evidence=evidence, suggested_fixes=["stable_formula"],
-                                 location=Location(description="NaN/Inf outputs", indices=_indices(computed_nan | bad_inf, tuple(a.shape)))))
+                                 location=Location(description="NaN/Inf outputs", indices=element_indices(computed_nan | bad_inf, tuple(a.shape)))))
     if bool(dropped_nan.any()):
         out.append(Diagnosis(pattern="nan_mismatch", confidence=0.85, seed=o.seed, output=o.name,
                              summary=f"{int(dropped_nan.sum())} element(s) are finite where the golden is NaN: the kernel drops NaN inputs "
                                      f"(e.g. tl.where(x > 0, x, 0) or max/min that ignore NaN) instead of propagating them",
                              evidence={"finite_where_golden_nan": int(dropped_nan.sum())}, suggested_fixes=["nan_propagation"],
-                             location=Location(description="NaN in the golden, a number in the output", indices=_indices(dropped_nan, tuple(a.shape)))))
+                             location=Location(description="NaN in the golden, a number in the output", indices=element_indices(dropped_nan, tuple(a.shape)))))
     return out
 
 
@@ -361,7 +361,7 @@ def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list
                       evidence={"differing": count, "toward_zero_fraction": share, "max_abs_difference": int(diff.abs().max()),
                                 "float_to_int_casts": casts},
                       suggested_fixes=["cast_round_mode_rint"],
-                      location=Location(description="integer outputs truncated toward zero", indices=_indices(wrong, tuple(a.shape))))]
+                      location=Location(description="integer outputs truncated toward zero", indices=element_indices(wrong, tuple(a.shape))))]
 
 
 # --- precision ---------------------------------------------------------------------------------

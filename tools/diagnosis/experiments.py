@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import torch
 
 from tools.diagnosis.context import OutputData, RunContext
-from tools.diagnosis.detectors import _indices
+from tools.diagnosis.detectors import element_indices
 from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.diagnosis.source import SourceFacts
 from tools.diagnosis.trials import Trial, TrialRunner
@@ -101,7 +101,7 @@ def _rows(mask: torch.Tensor, o: OutputData) -> Location:
     m2 = o.as_2d(mask)
     rows = torch.nonzero(m2.any(dim=1)).flatten()
     return Location(description=f"{int(mask.sum())} output element(s) in {rows.numel()} row(s) of the 2-D view",
-                    indices=_indices(mask, tuple(o.actual.shape)),
+                    indices=element_indices(mask, tuple(o.actual.shape)),
                     rows=[int(rows.min()), int(rows.max())] if rows.numel() else None)
 
 
