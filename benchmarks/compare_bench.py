@@ -109,9 +109,12 @@ def msprobe_benchmark():
         col = CompareColumn()
         BenchmarkCompare(CompareInput(bench, device, col, dtype)).compare()
         return {
-            Col.SMALL_VALUE_ERROR_RATE: col.small_value_err_ratio, Col.RMSE: col.rmse,
-            Col.MAX_REL_ERR: col.max_rel_error, Col.MEAN_REL_ERR: col.mean_rel_error,
-            Col.EB: col.eb, Col.DEVICE_DTYPE: str(dtype),
+            Col.SMALL_VALUE_ERROR_RATE: col.small_value_err_ratio,
+            Col.RMSE: col.rmse,
+            Col.MAX_REL_ERR: col.max_rel_error,
+            Col.MEAN_REL_ERR: col.mean_rel_error,
+            Col.EB: col.eb,
+            Col.DEVICE_DTYPE: str(dtype),
         }
 
     def run(actual, golden, cpu):
@@ -138,7 +141,9 @@ def bench(n: int, repeat: int, with_msprobe: bool):
     if with_msprobe:
         run = msprobe_benchmark()
         if run is None:
-            rows.append(("msprobe BenchmarkCompare", float("nan"), float("nan"), "not installed: pip install -e .[bench]"))
+            rows.append(
+                ("msprobe BenchmarkCompare", float("nan"), float("nan"), "not installed: pip install -e .[bench]")
+            )
         else:
             t, mem, verdict = measure(lambda: run(actual, golden, cpu), repeat)
             rows.append(("msprobe BenchmarkCompare (2-stage)", t, mem, verdict))
@@ -151,12 +156,16 @@ def main():
     parser.add_argument("--big", action="store_true", help="also 256M elements (ours and torch only)")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}, threads {torch.get_num_threads()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}, threads {torch.get_num_threads()}"
+    )
     sizes = [(args.n, True)] + ([(1 << 28, False)] if args.big else [])
     for n, with_msprobe in sizes:
         rows, base = bench(n, args.repeat if n <= 1 << 24 else 3, with_msprobe)
         golden_mib = n * 8 / 2**20
-        print(f"\n{n:,} float16 elements (golden float64: {golden_mib:,.0f} MiB), median of {args.repeat if n <= 1 << 24 else 3}")
+        print(
+            f"\n{n:,} float16 elements (golden float64: {golden_mib:,.0f} MiB), median of {args.repeat if n <= 1 << 24 else 3}"
+        )
         print("| method | median s | vs torch assert_close | peak extra MiB | x golden size | verdict |")
         print("|---|---|---|---|---|---|")
         for name, t, mem, verdict in rows:

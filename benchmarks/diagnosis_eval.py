@@ -38,20 +38,27 @@ def labelled(backend: str) -> dict:
     from tests.diagnosis_corpus.runner import entries, metrics, run_entry
 
     outcomes = []
-    print("| case | verdict (expected) | primary pattern (expected) | top fix | verified | twin | false diagnoses | s |")
+    print(
+        "| case | verdict (expected) | primary pattern (expected) | top fix | verified | twin | false diagnoses | s |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for entry in entries(backend):
         start = time.perf_counter()
         o = run_entry(entry, backend)
         outcomes.append(o)
         mark = lambda ok: "" if ok else " **x**"  # noqa: E731
-        print(f"| {o.name} | {o.verdict} ({o.expected_verdict}){mark(o.verdict == o.expected_verdict)} | {o.pattern} ({o.expected_pattern})"
-              f"{mark(o.top1)} | {o.top_fix} | {'yes' if o.fix_verified else ('-' if not o.patchable else 'no')} | {o.fixed_verdict} | "
-              f"{', '.join(o.false_diagnoses) or 'none'} | {time.perf_counter() - start:.1f} |", flush=True)
+        print(
+            f"| {o.name} | {o.verdict} ({o.expected_verdict}){mark(o.verdict == o.expected_verdict)} | {o.pattern} ({o.expected_pattern})"
+            f"{mark(o.top1)} | {o.top_fix} | {'yes' if o.fix_verified else ('-' if not o.patchable else 'no')} | {o.fixed_verdict} | "
+            f"{', '.join(o.false_diagnoses) or 'none'} | {time.perf_counter() - start:.1f} |",
+            flush=True,
+        )
     m = metrics(outcomes)
-    print(f"\nlabelled corpus, backend {backend}: {m['cases']} cases; verdict accuracy {m['verdict_accuracy']:.0%}; primary-pattern "
-          f"top-1 {m['top1_accuracy']:.0%}; false diagnoses on correct kernels {m['false_diagnoses_on_correct']}; "
-          f"verified-fix rate {_pct(m['verified_fix_rate'])} over {m['patchable_cases']} patchable cases\n")
+    print(
+        f"\nlabelled corpus, backend {backend}: {m['cases']} cases; verdict accuracy {m['verdict_accuracy']:.0%}; primary-pattern "
+        f"top-1 {m['top1_accuracy']:.0%}; false diagnoses on correct kernels {m['false_diagnoses_on_correct']}; "
+        f"verified-fix rate {_pct(m['verified_fix_rate'])} over {m['patchable_cases']} patchable cases\n"
+    )
     return {"metrics": m, "cases": [dataclasses.asdict(o) for o in outcomes]}
 
 
@@ -74,9 +81,16 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
         o = run_case(case, backend)
         outcomes.append(o)
         fix = "-" if o.equivalent or not o.patchable else ("yes" if o.fix_verified else "**no**")
-        top1 = ("equivalent" if o.verdict == "pass" else "invalid mutant") if o.equivalent else ("yes" if o.top1 else "**no**")
-        print(f"| {o.case} | {o.exposure} | {o.verdict} | {o.primary} ({o.primary_tested}) | {'/'.join(o.expected)} | {top1} | "
-              f"{fix} | {o.seconds:.1f} |", flush=True)
+        top1 = (
+            ("equivalent" if o.verdict == "pass" else "invalid mutant")
+            if o.equivalent
+            else ("yes" if o.top1 else "**no**")
+        )
+        print(
+            f"| {o.case} | {o.exposure} | {o.verdict} | {o.primary} ({o.primary_tested}) | {'/'.join(o.expected)} | {top1} | "
+            f"{fix} | {o.seconds:.1f} |",
+            flush=True,
+        )
     false = []
     for kernel in kernels():
         if not kernel_names or kernel["name"] in kernel_names:
@@ -85,8 +99,10 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
     print("\n| operator | mutants | equivalent | counted | detected | top-1 | fix verified / patchable |")
     print("|---|---|---|---|---|---|---|")
     for name, b in [*m["by_operator"].items(), ("**all**", m["overall"])]:
-        print(f"| {name} | {b['mutants']} | {b['equivalent']} | {b['counted']} | {b['detected']} | {b['top1']} ({_pct(b['top1_rate'])}) | "
-              f"{b['fix_verified']} / {b['patchable']} ({_pct(b['fix_rate'])}) |")
+        print(
+            f"| {name} | {b['mutants']} | {b['equivalent']} | {b['counted']} | {b['detected']} | {b['top1']} ({_pct(b['top1_rate'])}) | "
+            f"{b['fix_verified']} / {b['patchable']} ({_pct(b['fix_rate'])}) |"
+        )
     print("\n| family | counted | top-1 | fix verified |")
     print("|---|---|---|---|")
     for name, b in m["by_family"].items():
@@ -100,8 +116,11 @@ def main():
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--corpus", choices=["labelled", "mutation", "all"], default="all")
     parser.add_argument("--kernels", help="comma list of mutation-corpus kernels (default: all)")
-    parser.add_argument("--kernels-dir", help="another folder of kernels with a manifest.json in the corpus's format "
-                        "(default: tests/mutation_corpus/kernels), e.g. a held-out set")
+    parser.add_argument(
+        "--kernels-dir",
+        help="another folder of kernels with a manifest.json in the corpus's format "
+        "(default: tests/mutation_corpus/kernels), e.g. a held-out set",
+    )
     parser.add_argument("--operators", help="comma list of operators (default: all)")
     parser.add_argument("--per-operator", type=int, help="at most this many mutants per operator")
     parser.add_argument("--json")

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-REFERENCE = '''
+REFERENCE = """
 import torch
 import torch.nn as nn
 
@@ -43,9 +43,9 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-'''
+"""
 
-CANDIDATE = '''
+CANDIDATE = """
 import torch
 import torch.nn as nn
 import triton
@@ -64,11 +64,11 @@ class ModelNew(nn.Module):
         out = torch.empty_like(x)
         add_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, out, x.numel(), BLOCK=1024)
         return out
-'''
+"""
 
 # Golden-heavy: an fp16 matmul whose FP64 golden and fp16 CPU control are slow on the CPU, while
 # the interpreter runs the candidate's tl.dot on 256x256 tiles through numpy.
-MATMUL_REFERENCE = '''
+MATMUL_REFERENCE = """
 import torch
 import torch.nn as nn
 
@@ -84,9 +84,9 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-'''
+"""
 
-MATMUL_CANDIDATE = '''
+MATMUL_CANDIDATE = """
 import torch
 import torch.nn as nn
 import triton
@@ -113,9 +113,9 @@ class ModelNew(nn.Module):
         c = torch.empty((M, N), device=a.device, dtype=a.dtype)
         matmul_kernel[(triton.cdiv(M, 256), triton.cdiv(N, 256))](a, b, c, M, N, K, BM=256, BN=256, BK=256)
         return c
-'''
+"""
 
-SPAWN_HARNESS = '''
+SPAWN_HARNESS = """
 import importlib.util, os, sys
 os.environ["TRITON_INTERPRET"] = "1"
 import torch, triton
@@ -130,7 +130,7 @@ inputs = ref.get_inputs()
 expected = ref.Model(*ref.get_init_inputs())(*inputs)
 actual = cand.ModelNew(*ref.get_init_inputs())(*inputs)
 print(torch.allclose(actual, expected, rtol=1e-4, atol=1e-4))
-'''
+"""
 
 
 def pct(values, q):
@@ -148,7 +148,9 @@ def main():
     from tools.models.accuracy import RunAccuracyRequest
 
     def request(reference, candidate, **kw):
-        return RunAccuracyRequest(reference=reference, candidate=candidate, backend="cpu", determinism_check=False, **kw)
+        return RunAccuracyRequest(
+            reference=reference, candidate=candidate, backend="cpu", determinism_check=False, **kw
+        )
 
     # 1 + 2: warm pool, golden cached (pinned seed), vs spawn per candidate
     start = time.perf_counter()
@@ -169,7 +171,9 @@ def main():
         spawns = []
         for _ in range(args.spawn_runs):
             start = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", SPAWN_HARNESS, str(ref_path), str(cand_path)], capture_output=True, text=True)
+            done = subprocess.run(
+                [sys.executable, "-c", SPAWN_HARNESS, str(ref_path), str(cand_path)], capture_output=True, text=True
+            )
             spawns.append(time.perf_counter() - start)
             assert done.stdout.strip() == "True", done.stderr
     warm = statistics.median(totals)
@@ -178,11 +182,17 @@ def main():
     print("\n| per-candidate latency (vector add, 4096, 1 seed) | p50 ms | p90 ms |")
     print("|---|---|---|")
     print(f"| run_accuracy, warm pool, golden cached | {warm * 1e3:.1f} | {pct(totals, 90) * 1e3:.1f} |")
-    print(f"| of which the candidate's forward | {statistics.median(forwards) * 1e3:.1f} | {pct(forwards, 90) * 1e3:.1f} |")
-    print(f"| tool overhead (total - golden - forward) | {statistics.median(overheads) * 1e3:.1f} | {pct(overheads, 90) * 1e3:.1f} |")
+    print(
+        f"| of which the candidate's forward | {statistics.median(forwards) * 1e3:.1f} | {pct(forwards, 90) * 1e3:.1f} |"
+    )
+    print(
+        f"| tool overhead (total - golden - forward) | {statistics.median(overheads) * 1e3:.1f} | {pct(overheads, 90) * 1e3:.1f} |"
+    )
     print(f"| spawn-per-candidate baseline (python -c, allclose) | {spawn * 1e3:.0f} | {pct(spawns, 90) * 1e3:.0f} |")
     print(f"| first call (zygote start + golden) | {cold * 1e3:.0f} | |")
-    print(f"\nwarm pool vs spawn: {spawn / warm:.1f}x faster (goal >= 15x); overhead p50 {statistics.median(overheads) * 1e3:.1f} ms (goal <= 30 ms)")
+    print(
+        f"\nwarm pool vs spawn: {spawn / warm:.1f}x faster (goal >= 15x); overhead p50 {statistics.median(overheads) * 1e3:.1f} ms (goal <= 30 ms)"
+    )
 
     # 3: golden cache
     seeds = [101, 102, 103]
@@ -195,7 +205,9 @@ def main():
     assert r1.verdict == r2.verdict == "pass", (r1.summary, r2.summary)
     print("\n| golden-heavy task (fp16 matmul 1024^3, 3 seeds) | s | golden s | candidate s |")
     print("|---|---|---|---|")
-    print(f"| first call (goldens computed) | {uncached:.3f} | {r1.timings.golden_s:.3f} | {r1.timings.candidate_s:.3f} |")
+    print(
+        f"| first call (goldens computed) | {uncached:.3f} | {r1.timings.golden_s:.3f} | {r1.timings.candidate_s:.3f} |"
+    )
     print(f"| second call (goldens cached) | {cached:.3f} | {r2.timings.golden_s:.3f} | {r2.timings.candidate_s:.3f} |")
     print(f"\ngolden cache: second call {uncached / cached:.1f}x faster (goal >= 5x)")
 

@@ -29,7 +29,9 @@ LEVEL1 = ROOT / "examples" / "level1"
 
 _HEADER = "import torch\nimport torch.nn as nn\n\n\n"
 TASKS = {
-    "1_square_matmul_fp16_4096": (_HEADER + """class Model(nn.Module):
+    "1_square_matmul_fp16_4096": (
+        _HEADER
+        + """class Model(nn.Module):
     def forward(self, A, B):
         return torch.matmul(A, B)
 
@@ -40,8 +42,12 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-""", LEVEL1 / "01_square_matmul" / "candidate.py"),
-    "6_matmul_large_k_256x131072x256": (_HEADER + """class Model(nn.Module):
+""",
+        LEVEL1 / "01_square_matmul" / "candidate.py",
+    ),
+    "6_matmul_large_k_256x131072x256": (
+        _HEADER
+        + """class Model(nn.Module):
     def forward(self, A, B):
         dtype = torch.promote_types(A.dtype, torch.float32)
         return torch.matmul(A.to(dtype), B.to(dtype))
@@ -53,8 +59,12 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-""", LEVEL1 / "06_matmul_large_k" / "candidate_kahan.py"),
-    "23_softmax_1024x16384": (_HEADER + """class Model(nn.Module):
+""",
+        LEVEL1 / "06_matmul_large_k" / "candidate_kahan.py",
+    ),
+    "23_softmax_1024x16384": (
+        _HEADER
+        + """class Model(nn.Module):
     def forward(self, x):
         return torch.softmax(x, dim=1)
 
@@ -65,8 +75,12 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-""", LEVEL1 / "23_softmax" / "candidate.py"),
-    "47_sum_reduction_64x4096x256": (_HEADER + """class Model(nn.Module):
+""",
+        LEVEL1 / "23_softmax" / "candidate.py",
+    ),
+    "47_sum_reduction_64x4096x256": (
+        _HEADER
+        + """class Model(nn.Module):
     def __init__(self, dim):
         super().__init__()
         self.dim = dim
@@ -81,7 +95,9 @@ def get_inputs():
 
 def get_init_inputs():
     return [1]
-""", LEVEL1 / "47_sum_reduction" / "candidate.py"),
+""",
+        LEVEL1 / "47_sum_reduction" / "candidate.py",
+    ),
 }
 
 SPAWN = """
@@ -142,8 +158,14 @@ def main():
         for name, (reference, candidate) in TASKS.items():
             ref_path = Path(tmp, f"{name}.py")
             ref_path.write_text(reference)
-            request = RunAccuracyRequest(reference=reference, candidate=str(candidate), backend="cuda", seeds=[1],
-                                         determinism_check=False, timeout_s=600)
+            request = RunAccuracyRequest(
+                reference=reference,
+                candidate=str(candidate),
+                backend="cuda",
+                seeds=[1],
+                determinism_check=False,
+                timeout_s=600,
+            )
             start = time.perf_counter()
             first = run_accuracy(request)
             first_s = time.perf_counter() - start
@@ -151,13 +173,18 @@ def main():
             spawns = []
             for _ in range(args.spawn_runs):
                 start = time.perf_counter()
-                done = subprocess.run([sys.executable, "-c", SPAWN, str(ref_path), str(candidate)], capture_output=True, text=True)
+                done = subprocess.run(
+                    [sys.executable, "-c", SPAWN, str(ref_path), str(candidate)], capture_output=True, text=True
+                )
                 spawns.append(time.perf_counter() - start)
                 if done.returncode != 0:
                     print(f"  spawn baseline failed for {name}: {done.stderr[-500:]}")
             gold_dev, gold_cpu = golden_device_vs_cpu(reference)
             row = {
-                "task": name, "verdict": first.verdict, "first_call_s": first_s, "first_golden_s": first.timings.golden_s,
+                "task": name,
+                "verdict": first.verdict,
+                "first_call_s": first_s,
+                "first_golden_s": first.timings.golden_s,
                 "golden_device": first.backend.golden_device if first.backend else None,
                 "warm_total_s": statistics.median(r.timings.total_s for r in warm),
                 "warm_candidate_s": statistics.median(r.timings.candidate_s for r in warm),
@@ -165,16 +192,21 @@ def main():
                 "warm_forward_s": statistics.median(r.seeds[0].forward_s or 0.0 for r in warm),
                 "first_forward_s": first.seeds[0].forward_s if first.seeds else None,
                 "spawn_allclose_s": statistics.median(spawns),
-                "fp64_golden_device_s": gold_dev, "fp64_golden_cpu_s": gold_cpu,
+                "fp64_golden_device_s": gold_dev,
+                "fp64_golden_cpu_s": gold_cpu,
             }
             rows.append(row)
             print(f"  {name}: {first.verdict} ({first.summary[:100]})")
-    print("\n| task | verdict | first call s (golden s) | warm run_accuracy s | candidate job s (forward s) | compare s | spawn+allclose s | speed-up | fp64 golden GPU / CPU s |")
+    print(
+        "\n| task | verdict | first call s (golden s) | warm run_accuracy s | candidate job s (forward s) | compare s | spawn+allclose s | speed-up | fp64 golden GPU / CPU s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['task']} | {r['verdict']} | {r['first_call_s']:.2f} ({r['first_golden_s']:.2f}) | {r['warm_total_s']:.3f} | "
-              f"{r['warm_candidate_s']:.3f} ({r['warm_forward_s']:.3f}) | {r['warm_compare_s']:.3f} | {r['spawn_allclose_s']:.2f} | "
-              f"{r['spawn_allclose_s'] / r['warm_total_s']:.1f}x | {r['fp64_golden_device_s']:.4f} / {r['fp64_golden_cpu_s']:.2f} |")
+        print(
+            f"| {r['task']} | {r['verdict']} | {r['first_call_s']:.2f} ({r['first_golden_s']:.2f}) | {r['warm_total_s']:.3f} | "
+            f"{r['warm_candidate_s']:.3f} ({r['warm_forward_s']:.3f}) | {r['warm_compare_s']:.3f} | {r['spawn_allclose_s']:.2f} | "
+            f"{r['spawn_allclose_s'] / r['warm_total_s']:.1f}x | {r['fp64_golden_device_s']:.4f} / {r['fp64_golden_cpu_s']:.2f} |"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
 

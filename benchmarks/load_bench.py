@@ -80,7 +80,9 @@ async def _client(url: str, calls: list[str], stats: dict) -> None:
             if data["verdict"] != expected:
                 stats["unexpected"].append(f"{kind}: {data['verdict']}: {data['summary'][:120]}")
             try:
-                stored = json.loads((await client.read_resource(f"kernel-eval://runs/{data['run_id']}/result")).contents[0].text)
+                stored = json.loads(
+                    (await client.read_resource(f"kernel-eval://runs/{data['run_id']}/result")).contents[0].text
+                )
                 if stored["run_id"] != data["run_id"]:
                     raise ValueError("another run")
             except Exception as exc:  # noqa: BLE001 - counted, the load goes on
@@ -108,8 +110,13 @@ def main() -> int:
     port = _free_port()
     env = {**os.environ, "KERNEL_EVAL_HOME": home, "PYTHONUNBUFFERED": "1"}
     env.pop("KERNEL_EVAL_TOKEN", None)
-    server = subprocess.Popen([sys.executable, "-m", "mcp_server", "--transport", "http", "--port", str(port)],
-                              cwd=str(ROOT), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mcp_server", "--transport", "http", "--port", str(port)],
+        cwd=str(ROOT),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         for _ in range(300):
             try:
@@ -128,16 +135,22 @@ def main() -> int:
             server.kill()
         shutil.rmtree(home, ignore_errors=True)
     answered = len(stats["latency"])
-    print(f"clients {args.clients}, calls {args.calls} ({answered} answered, {stats['cancelled']} cancelled by the client), "
-          f"slots {min(4, os.cpu_count() or 1)}, wall {wall:.1f} s")
+    print(
+        f"clients {args.clients}, calls {args.calls} ({answered} answered, {stats['cancelled']} cancelled by the client), "
+        f"slots {min(4, os.cpu_count() or 1)}, wall {wall:.1f} s"
+    )
     print("| measure | value |\n|---|---|")
     print(f"| internal errors | {len(stats['internal'])} |")
     print(f"| lost runs (result not readable back) | {len(stats['lost'])} |")
     print(f"| other errors | {len(stats['errors'])} |")
     print(f"| unexpected verdicts | {len(stats['unexpected'])} |")
-    print(f"| queueing (queued_s) p50 / p99 / max | {statistics.median(stats['queued']) if stats['queued'] else float('nan'):.3f} / "
-          f"{_percentile(stats['queued'], 0.99):.3f} / {max(stats['queued'], default=float('nan')):.3f} s |")
-    print(f"| client latency p50 / p99 | {_percentile(stats['latency'], 0.5):.2f} / {_percentile(stats['latency'], 0.99):.2f} s |")
+    print(
+        f"| queueing (queued_s) p50 / p99 / max | {statistics.median(stats['queued']) if stats['queued'] else float('nan'):.3f} / "
+        f"{_percentile(stats['queued'], 0.99):.3f} / {max(stats['queued'], default=float('nan')):.3f} s |"
+    )
+    print(
+        f"| client latency p50 / p99 | {_percentile(stats['latency'], 0.5):.2f} / {_percentile(stats['latency'], 0.99):.2f} s |"
+    )
     for name in ("internal", "lost", "errors", "unexpected"):
         for line in stats[name][:5]:
             print(f"  {name}: {line}")

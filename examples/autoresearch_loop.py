@@ -18,15 +18,25 @@ from mcp import Client, StdioServerParameters
 
 
 async def judge(client: Client, tools: set[str], reference: str, candidate: str, backend: str) -> dict:
-    compiled = await client.call_tool("compile_kernel", {"candidate": candidate, "reference": reference, "backend": backend})
+    compiled = await client.call_tool(
+        "compile_kernel", {"candidate": candidate, "reference": reference, "backend": backend}
+    )
     if compiled.is_error:
         return {"candidate": candidate, "verdict": "error", "detail": compiled.content[0].text}
     if not compiled.structured_content["ok"]:
-        return {"candidate": candidate, "verdict": compiled.structured_content["verdict"], "detail": compiled.structured_content["summary"]}
+        return {
+            "candidate": candidate,
+            "verdict": compiled.structured_content["verdict"],
+            "detail": compiled.structured_content["summary"],
+        }
     run = await client.call_tool("run_accuracy", {"candidate": candidate, "reference": reference, "backend": backend})
     if run.is_error:
         return {"candidate": candidate, "verdict": "error", "detail": run.content[0].text}
-    result = {"candidate": candidate, "verdict": run.structured_content["verdict"], "detail": run.structured_content["summary"]}
+    result = {
+        "candidate": candidate,
+        "verdict": run.structured_content["verdict"],
+        "detail": run.structured_content["summary"],
+    }
     if result["verdict"] != "pass" and "explain_failure" in tools:
         explained = await client.call_tool("explain_failure", {"run_id": run.structured_content["run_id"]})
         if not explained.is_error:

@@ -41,7 +41,17 @@ def run() -> int:
         for name, out in candidates(x, y).items():
             np.save(d / f"{name}.npy", out.numpy())
             print(f"\n$ kernel-eval compare --actual {name}.npy --golden golden.npy --cpu cpu.npy")
-            code = kernel_eval(["compare", "--actual", str(d / f"{name}.npy"), "--golden", str(d / "golden.npy"), "--cpu", str(d / "cpu.npy")])
+            code = kernel_eval(
+                [
+                    "compare",
+                    "--actual",
+                    str(d / f"{name}.npy"),
+                    "--golden",
+                    str(d / "golden.npy"),
+                    "--cpu",
+                    str(d / "cpu.npy"),
+                ]
+            )
             print(f"(exit {code})")
     return 0
 

@@ -35,20 +35,30 @@ async def main() -> int:
         tools = {t.name for t in (await client.list_tools()).tools}
         print("kernel-eval MCP server tools:", ", ".join(sorted(tools)))
 
-        show("compile_kernel (buggy candidate)", await client.call_tool("compile_kernel", {"candidate": BUGGY, **COMMON}))
-        run = show("run_accuracy (buggy candidate)", await client.call_tool("run_accuracy", {"candidate": BUGGY, **COMMON}))
+        show(
+            "compile_kernel (buggy candidate)", await client.call_tool("compile_kernel", {"candidate": BUGGY, **COMMON})
+        )
+        run = show(
+            "run_accuracy (buggy candidate)", await client.call_tool("run_accuracy", {"candidate": BUGGY, **COMMON})
+        )
         fixed_source = None
         if run["verdict"] != "pass" and "explain_failure" in tools:
             show("explain_failure", await client.call_tool("explain_failure", {"run_id": run["run_id"]}))
         if run["verdict"] != "pass" and "suggest_fix" in tools:
-            fix = show("suggest_fix (verify=true)", await client.call_tool("suggest_fix", {"run_id": run["run_id"], "verify": True}))
+            fix = show(
+                "suggest_fix (verify=true)",
+                await client.call_tool("suggest_fix", {"run_id": run["run_id"], "verify": True}),
+            )
             verified = [f for f in fix.get("fixes", []) if f.get("verified")]
             if verified:
                 fixed_source = verified[0]["patched_source"]
         if fixed_source is None:
             print("\n(no verified patch from the server: using the example's corrected candidate)")
             fixed_source = CORRECT
-        final = show("run_accuracy (fixed candidate)", await client.call_tool("run_accuracy", {"candidate": fixed_source, **COMMON}))
+        final = show(
+            "run_accuracy (fixed candidate)",
+            await client.call_tool("run_accuracy", {"candidate": fixed_source, **COMMON}),
+        )
         print(f"\niteration done: {run['verdict']} -> {final['verdict']}")
         return 0 if final["verdict"] == "pass" else 1
 

@@ -9,24 +9,53 @@ DEFAULT_PORT = 8765
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio",
-                        help="stdio (default: for Claude Code, Codex, IDEs) or streamable HTTP at /mcp")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="HTTP bind address (default loopback only; any other needs a token)")
+    parser.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio (default: for Claude Code, Codex, IDEs) or streamable HTTP at /mcp",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="HTTP bind address (default loopback only; any other needs a token)"
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
-    parser.add_argument("--auth-token-file", metavar="FILE",
-                        help="HTTP: require 'Authorization: Bearer <the token in FILE>' (or set $KERNEL_EVAL_TOKEN)")
-    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME[:PORT]",
-                        help="HTTP: also accept this Host header (the name clients use to reach the server); repeatable")
-    parser.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
-                        help="HTTP: also accept requests from this browser Origin (e.g. https://ide.example); repeatable")
-    parser.add_argument("--root", action="append", default=[], metavar="DIR",
-                        help="a directory whose .py files tools may read by path, besides the working directory; repeatable")
+    parser.add_argument(
+        "--auth-token-file",
+        metavar="FILE",
+        help="HTTP: require 'Authorization: Bearer <the token in FILE>' (or set $KERNEL_EVAL_TOKEN)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME[:PORT]",
+        help="HTTP: also accept this Host header (the name clients use to reach the server); repeatable",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="HTTP: also accept requests from this browser Origin (e.g. https://ide.example); repeatable",
+    )
+    parser.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory whose .py files tools may read by path, besides the working directory; repeatable",
+    )
 
 
-def serve(transport: str, host: str, port: int, auth_token_file: str | None = None,
-          allowed_hosts: list[str] | None = None, allowed_origins: list[str] | None = None,
-          roots: list[str] | None = None) -> int:
+def serve(
+    transport: str,
+    host: str,
+    port: int,
+    auth_token_file: str | None = None,
+    allowed_hosts: list[str] | None = None,
+    allowed_origins: list[str] | None = None,
+    roots: list[str] | None = None,
+) -> int:
     from mcp_server import http
     from mcp_server.app import build_server
     from sandbox.pool import Pool
@@ -34,8 +63,11 @@ def serve(transport: str, host: str, port: int, auth_token_file: str | None = No
 
     try:
         server_roots = sources.server_roots(roots or [])
-        security = (http.HttpSecurity.configure(host, auth_token_file, allowed_hosts, allowed_origins)
-                    if transport == "http" else None)
+        security = (
+            http.HttpSecurity.configure(host, auth_token_file, allowed_hosts, allowed_origins)
+            if transport == "http"
+            else None
+        )
     except (http.ServeConfigError, sources.RootsError) as exc:
         print(f"kernel-eval-mcp: error: {exc}", file=sys.stderr)
         return 2

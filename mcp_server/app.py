@@ -97,27 +97,53 @@ def _heatmap_image(result: ExplainResult):
 def tool_specs() -> list[ToolSpec]:
     return [
         ToolSpec(
-            name="compile_kernel", title="Compile a Triton candidate", description=COMPILE_DESCRIPTION,
-            request_model=CompileKernelRequest, result_model=CompileKernelResult, run=compile_kernel,
+            name="compile_kernel",
+            title="Compile a Triton candidate",
+            description=COMPILE_DESCRIPTION,
+            request_model=CompileKernelRequest,
+            result_model=CompileKernelResult,
+            run=compile_kernel,
             text=text.compile_kernel,
-            annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+            annotations=ToolAnnotations(
+                read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            ),
         ),
         ToolSpec(
-            name="run_accuracy", title="Judge a candidate's accuracy", description=RUN_DESCRIPTION,
-            request_model=RunAccuracyRequest, result_model=RunAccuracyResult, run=run_accuracy,
+            name="run_accuracy",
+            title="Judge a candidate's accuracy",
+            description=RUN_DESCRIPTION,
+            request_model=RunAccuracyRequest,
+            result_model=RunAccuracyResult,
+            run=run_accuracy,
             text=text.run_accuracy,
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+            ),
         ),
         ToolSpec(
-            name="explain_failure", title="Explain a failed run", description=EXPLAIN_DESCRIPTION,
-            request_model=ExplainRequest, result_model=ExplainResult, run=explain_failure, text=text.explain_failure,
+            name="explain_failure",
+            title="Explain a failed run",
+            description=EXPLAIN_DESCRIPTION,
+            request_model=ExplainRequest,
+            result_model=ExplainResult,
+            run=explain_failure,
+            text=text.explain_failure,
             extra_content=_heatmap_image,
-            annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+            annotations=ToolAnnotations(
+                read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            ),
         ),
         ToolSpec(
-            name="suggest_fix", title="Suggest (and verify) a fix", description=FIX_DESCRIPTION,
-            request_model=FixRequest, result_model=FixResult, run=suggest_fix, text=text.suggest_fix,
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+            name="suggest_fix",
+            title="Suggest (and verify) a fix",
+            description=FIX_DESCRIPTION,
+            request_model=FixRequest,
+            result_model=FixResult,
+            run=suggest_fix,
+            text=text.suggest_fix,
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+            ),
         ),
     ]
 
@@ -140,8 +166,11 @@ def server_version() -> str:
 def build_server(max_concurrent_calls: int = 16, roots: tuple | None = None, client_roots: bool = False) -> MCPServer:
     """`roots`: where .py path arguments may be read (default: the working directory);
     `client_roots`: also the roots the client declares (stdio, where client and server share a machine)."""
-    serving = ServeContext(anyio.CapacityLimiter(max_concurrent_calls),
-                           roots if roots is not None else sources.server_roots(), client_roots)
+    serving = ServeContext(
+        anyio.CapacityLimiter(max_concurrent_calls),
+        roots if roots is not None else sources.server_roots(),
+        client_roots,
+    )
     server = MCPServer(
         "kernel-eval",
         version=server_version(),
@@ -151,18 +180,30 @@ def build_server(max_concurrent_calls: int = 16, roots: tuple | None = None, cli
         log_level="WARNING",
     )
 
-    @server.resource("kernel-eval://thresholds", name="thresholds", mime_type="application/json",
-                     description="Every threshold table of every comparison standard (three_dim, catlass, assert_close).")
+    @server.resource(
+        "kernel-eval://thresholds",
+        name="thresholds",
+        mime_type="application/json",
+        description="Every threshold table of every comparison standard (three_dim, catlass, assert_close).",
+    )
     def thresholds() -> str:
         return json.dumps(table(), indent=2)
 
-    @server.resource("kernel-eval://runs/{run_id}/result", name="run_result", mime_type="application/json",
-                     description="The full stored result of a run_accuracy call, by run_id.")
+    @server.resource(
+        "kernel-eval://runs/{run_id}/result",
+        name="run_result",
+        mime_type="application/json",
+        description="The full stored result of a run_accuracy call, by run_id.",
+    )
     def run_result(run_id: str) -> str:
         return _run_result(run_id)
 
-    @server.resource("kernel-eval://runs/{run_id}/heatmap.png", name="run_heatmap", mime_type="image/png",
-                     description="The error heatmap of a run (made by explain_failure).")
+    @server.resource(
+        "kernel-eval://runs/{run_id}/heatmap.png",
+        name="run_heatmap",
+        mime_type="image/png",
+        description="The error heatmap of a run (made by explain_failure).",
+    )
     def run_heatmap(run_id: str) -> bytes:
         try:
             path = services().runs.path(run_id) / HEATMAP_NAME

@@ -86,8 +86,10 @@ def read_token(token_file: str | None) -> str | None:
         if not token:
             return None
     if len(token) < MIN_TOKEN_CHARS or any(c.isspace() for c in token):
-        raise ServeConfigError(f"{source}: the token must be at least {MIN_TOKEN_CHARS} characters without spaces; "
-                               "make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'")
+        raise ServeConfigError(
+            f"{source}: the token must be at least {MIN_TOKEN_CHARS} characters without spaces; "
+            "make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
     return token
 
 
@@ -99,8 +101,9 @@ class HttpSecurity:
     allowed_origins: list[str] = field(default_factory=list)  # "scheme://name[:port]"
 
     @classmethod
-    def configure(cls, host: str, token_file: str | None, allowed_hosts: list[str] | None,
-                  allowed_origins: list[str] | None) -> HttpSecurity:
+    def configure(
+        cls, host: str, token_file: str | None, allowed_hosts: list[str] | None, allowed_origins: list[str] | None
+    ) -> HttpSecurity:
         token = read_token(token_file)
         if token is None and not is_loopback_bind(host):
             raise ServeConfigError(
@@ -109,8 +112,12 @@ class HttpSecurity:
                 "(or --auth-token-file FILE), and give it to clients as the header 'Authorization: Bearer <token>'. "
                 "Or bind loopback only (--host 127.0.0.1)."
             )
-        return cls(host, token, [h.lower() for h in allowed_hosts or []],
-                   [o.lower().rstrip("/") for o in allowed_origins or []])
+        return cls(
+            host,
+            token,
+            [h.lower() for h in allowed_hosts or []],
+            [o.lower().rstrip("/") for o in allowed_origins or []],
+        )
 
     def host_allowed(self, header: str) -> bool:
         try:
@@ -209,15 +216,27 @@ class Guard:
             headers.setdefault(name.lower(), value)
         host = headers.get(b"host", b"").decode("latin-1")
         if not self.security.host_allowed(host):
-            return await _refuse(send, 421, f"Host {host!r} is not allowed: this server answers to loopback names"
-                                 " and its --allowed-host names (a DNS-rebinding page would name its own domain)")
+            return await _refuse(
+                send,
+                421,
+                f"Host {host!r} is not allowed: this server answers to loopback names"
+                " and its --allowed-host names (a DNS-rebinding page would name its own domain)",
+            )
         origin = headers.get(b"origin")
         if origin is not None and not self.security.origin_allowed(origin.decode("latin-1")):
-            return await _refuse(send, 403, f"Origin {origin.decode('latin-1')!r} is not allowed; start the server with "
-                                 "--allowed-origin ORIGIN to accept it")
+            return await _refuse(
+                send,
+                403,
+                f"Origin {origin.decode('latin-1')!r} is not allowed; start the server with "
+                "--allowed-origin ORIGIN to accept it",
+            )
         if not self.security.token_ok(headers.get(b"authorization", b"").decode("latin-1") or None):
-            return await _refuse(send, 401, "missing or wrong bearer token: send 'Authorization: Bearer <token>'",
-                                 [(b"www-authenticate", b'Bearer realm="kernel-eval"')])
+            return await _refuse(
+                send,
+                401,
+                "missing or wrong bearer token: send 'Authorization: Bearer <token>'",
+                [(b"www-authenticate", b'Bearer realm="kernel-eval"')],
+            )
         if scope.get("method") != "POST":
             return await self.app(scope, receive, send)
         await self._tracked(scope, receive, send)
@@ -258,7 +277,8 @@ def run(server, host: str, port: int, security: HttpSecurity) -> None:
 
     # the guard does the Host / Origin checks for every bind address; the SDK's own would
     # reject the --allowed-host names it does not know
-    app = server.streamable_http_app(transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-                                     host=host)
+    app = server.streamable_http_app(
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False), host=host
+    )
     config = uvicorn.Config(Guard(app, security), host=host, port=port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)

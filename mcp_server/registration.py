@@ -147,7 +147,9 @@ def make_tool(spec: ToolSpec, serving: ServeContext) -> Tool:
             request = spec.request_model.model_validate(arguments)
         except ValidationError as exc:
             fields = ", ".join(spec.request_model.model_fields)
-            return error_result(f"{spec.name}: invalid arguments: {describe_validation_error(exc)}. Known fields: {fields}")
+            return error_result(
+                f"{spec.name}: invalid arguments: {describe_validation_error(exc)}. Known fields: {fields}"
+            )
         roots = tuple(serving.roots) + tuple(await _declared_roots(ctx) if serving.client_roots else ())
         progress = _Progress(ctx)
         cancel = threading.Event()
@@ -158,6 +160,7 @@ def make_tool(spec: ToolSpec, serving: ServeContext) -> Tool:
 
         key = _disconnect_key(ctx)
         with anyio.CancelScope() as scope:
+
             def dropped() -> None:
                 cancel.set()  # the worker's sandbox job is killed; its slot frees at once
                 scope.cancel()
@@ -175,7 +178,9 @@ def make_tool(spec: ToolSpec, serving: ServeContext) -> Tool:
                     except (ToolInputError, CompareInputError, PoolBusy) as exc:
                         return error_result(f"{spec.name}: {exc}")
                     except PoolError as exc:
-                        return error_result(f"{spec.name}: the sandbox failed (a server fault, not your kernel's): {exc}")
+                        return error_result(
+                            f"{spec.name}: the sandbox failed (a server fault, not your kernel's): {exc}"
+                        )
                     except Exception as exc:  # noqa: BLE001 - keep serving; the details stay in the server's log
                         return _internal_error(spec.name, exc)
             finally:
@@ -192,9 +197,14 @@ def make_tool(spec: ToolSpec, serving: ServeContext) -> Tool:
 
     handler.__doc__ = spec.description
     # real objects, not the strings `from __future__ import annotations` leaves: the SDK reads them
-    handler.__annotations__ = {"arguments": dict, "ctx": Context, "return": Annotated[CallToolResult, spec.result_model]}
-    tool = Tool.from_function(handler, name=spec.name, title=spec.title, description=spec.description,
-                              annotations=spec.annotations)
+    handler.__annotations__ = {
+        "arguments": dict,
+        "ctx": Context,
+        "return": Annotated[CallToolResult, spec.result_model],
+    }
+    tool = Tool.from_function(
+        handler, name=spec.name, title=spec.title, description=spec.description, annotations=spec.annotations
+    )
 
     class RawArguments(ArgModelBase):
         """Accepts any object: the handler validates with the request model and words the errors."""

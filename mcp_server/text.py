@@ -25,10 +25,15 @@ def run_accuracy(result) -> str:
     lines = [result.summary]
     if result.seeds and len(result.seeds) > 1:
         failing = [s for s in result.seeds if not s.passed]
-        lines.append(f"seeds: {len(result.seeds) - len(failing)} pass, {len(failing)} fail" + (f" ({', '.join(str(s.seed) for s in failing[:5])})" if failing else ""))
+        lines.append(
+            f"seeds: {len(result.seeds) - len(failing)} pass, {len(failing)} fail"
+            + (f" ({', '.join(str(s.seed) for s in failing[:5])})" if failing else "")
+        )
     lines += _error_lines(result.error)
     lines += [f"warning: {w}" for w in result.warnings[:4]]
-    lines.append(f"run_id: {result.run_id}; backend {result.backend.name if result.backend else '?'}; {result.timings.total_s:.2f} s")
+    lines.append(
+        f"run_id: {result.run_id}; backend {result.backend.name if result.backend else '?'}; {result.timings.total_s:.2f} s"
+    )
     if result.next_step:
         lines.append(f"next: {result.next_step}")
     return "\n".join(lines[:MAX_LINES])
@@ -37,9 +42,20 @@ def run_accuracy(result) -> str:
 def compile_kernel(result) -> str:
     lines = [result.summary]
     for k in result.kernels[:6]:
-        stats = ", ".join(f"{name} {value}" for name, value in (("registers", k.registers), ("spills", k.spills), ("shared", k.shared_memory),
-                                                                  ("warps", k.num_warps), ("stages", k.num_stages)) if value is not None)
-        lines.append(f"kernel {k.name} [{k.target}]: {'ok' if k.compiled else 'FAILED'}" + (f"; {stats}" if stats else ""))
+        stats = ", ".join(
+            f"{name} {value}"
+            for name, value in (
+                ("registers", k.registers),
+                ("spills", k.spills),
+                ("shared", k.shared_memory),
+                ("warps", k.num_warps),
+                ("stages", k.num_stages),
+            )
+            if value is not None
+        )
+        lines.append(
+            f"kernel {k.name} [{k.target}]: {'ok' if k.compiled else 'FAILED'}" + (f"; {stats}" if stats else "")
+        )
     lines += _error_lines(result.error)
     lines += [f"warning: {w}" for w in result.warnings[:3]]
     if result.next_step:
@@ -67,8 +83,17 @@ def explain_failure(result) -> str:
 def suggest_fix(result) -> str:
     lines = [result.summary]
     for fix in result.fixes:
-        state = "verified" if fix.verified else (f"not verified ({fix.verification.verdict})" if fix.verification else
-                                                 "patch" if fix.patch else "guidance")
+        state = (
+            "verified"
+            if fix.verified
+            else (
+                f"not verified ({fix.verification.verdict})"
+                if fix.verification
+                else "patch"
+                if fix.patch
+                else "guidance"
+            )
+        )
         measured = f"; {fix.verification.describe()}" if fix.verification else ""
         lines.append(f"- {fix.fix} [{state}]: {fix.title}{measured}")
     top = next((f for f in result.fixes if f.patch), None)

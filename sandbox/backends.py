@@ -36,14 +36,16 @@ class Backend:
 
 CPU = Backend("cpu", "cpu", env={"TRITON_INTERPRET": "1"}, interpreter=True, address_space_limit=True)
 CUDA = Backend(
-    "cuda", "cuda",
+    "cuda",
+    "cuda",
     env={"TRITON_INTERPRET": "0"},
     device_patterns=("/dev/nvidia*", "/dev/nvidia-caps/*", "/dev/dri/*"),
     bind_sys=True,
     golden_on_device=True,
 )
 NPU = Backend(
-    "npu", "npu",
+    "npu",
+    "npu",
     env={"TRITON_INTERPRET": "0", "TORCH_DEVICE_BACKEND_AUTOLOAD": "1"},
     device_patterns=("/dev/davinci*", "/dev/devmm_svm", "/dev/hisi_hdc", "/dev/svm0"),
     bind_sys=True,
@@ -82,7 +84,9 @@ def resolve(name: str) -> Backend:
     if name not in _BY_NAME:
         raise BackendUnavailable(f"unknown backend {name!r}; use auto, cpu, cuda or npu")
     if name == "cuda" and not cuda_available():
-        raise BackendUnavailable("backend 'cuda' requested but torch sees no CUDA device; use backend='cpu' (Triton interpreter) or run on a GPU machine")
+        raise BackendUnavailable(
+            "backend 'cuda' requested but torch sees no CUDA device; use backend='cpu' (Triton interpreter) or run on a GPU machine"
+        )
     if name == "npu" and not npu_available():
         raise BackendUnavailable(
             "backend 'npu' requested but torch_npu is not installed; install torch_npu and triton-ascend in a "

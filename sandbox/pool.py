@@ -30,9 +30,16 @@ TRITON_CACHE_INSIDE = "/triton-cache"
 UID_BASE = 61000
 ZYGOTE_START_TIMEOUT = 180.0
 #: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
-PASSTHROUGH_ENV = ("CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_HOME_PATH",
-                   "LD_LIBRARY_PATH", "ASCEND_OPP_PATH", "NCCL_NVLS_ENABLE",
-                   "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS")
+PASSTHROUGH_ENV = (
+    "CUDA_VISIBLE_DEVICES",
+    "ASCEND_RT_VISIBLE_DEVICES",
+    "ASCEND_HOME_PATH",
+    "LD_LIBRARY_PATH",
+    "ASCEND_OPP_PATH",
+    "NCCL_NVLS_ENABLE",
+    "TORCH_SYMM_MEM_DISABLE_MULTICAST",
+    "NVSHMEM_DISABLE_NVLS",
+)
 
 
 class PoolBusy(RuntimeError):
@@ -132,8 +139,14 @@ class Pool:
 
     # --- zygote ----------------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(self.state_dir),
-               "OPENBLAS_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "HOME": str(self.state_dir),
+            "OPENBLAS_NUM_THREADS": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONUNBUFFERED": "1",
+        }
         env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if k in os.environ})
         # where this package lives (installed or not): the zygote is started with -P, from its state dir
         env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
@@ -151,10 +164,22 @@ class Pool:
             (self.state_dir / "jobs").mkdir(exist_ok=True, mode=0o700)
             log = open(self.state_dir / "zygote.log", "ab")
             self._proc = subprocess.Popen(
-                [sys.executable, "-P", "-m", "sandbox.zygote", "--backend", self.backend.name,
-                 "--state-dir", str(self.state_dir)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=self._env(),
-                cwd=str(self.state_dir), start_new_session=True,
+                [
+                    sys.executable,
+                    "-P",
+                    "-m",
+                    "sandbox.zygote",
+                    "--backend",
+                    self.backend.name,
+                    "--state-dir",
+                    str(self.state_dir),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                env=self._env(),
+                cwd=str(self.state_dir),
+                start_new_session=True,
             )
             log.close()
             self.starts += 1
@@ -196,8 +221,12 @@ class Pool:
         tail = self._log_tail()
         for pending in list(self._pending.values()):
             if pending.proc is proc and not pending.done.is_set():
-                pending.exited = {"returncode": None, "signal": None, "reason": "zygote_died",
-                                  "stderr": f"the sandbox zygote died: {tail}"}
+                pending.exited = {
+                    "returncode": None,
+                    "signal": None,
+                    "reason": "zygote_died",
+                    "stderr": f"the sandbox zygote died: {tail}",
+                }
                 pending.done.set()
 
     def _send(self, command: dict) -> None:
@@ -235,8 +264,9 @@ class Pool:
         return self._waiting
 
     # --- jobs ------------------------------------------------------------------------------------
-    def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None,
-            on_start=None) -> JobResult:
+    def run(
+        self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, on_start=None
+    ) -> JobResult:
         queued_at = time.monotonic()
         slot = self._acquire(cancel)
         try:
@@ -246,8 +276,10 @@ class Pool:
                 if result.reason != "zygote_died" or (cancel is not None and cancel.is_set()):
                     return result
                 if attempt == 2:
-                    raise PoolError(f"the sandbox for backend {self.backend.name!r} died twice while running the job: "
-                                    f"{result.stderr[-600:]}")
+                    raise PoolError(
+                        f"the sandbox for backend {self.backend.name!r} died twice while running the job: "
+                        f"{result.stderr[-600:]}"
+                    )
             raise AssertionError("unreachable")
         finally:
             self._release(slot)
@@ -261,8 +293,16 @@ class Pool:
             pending = self._pending[job_id] = _Pending()
             pending.proc = self._proc
             try:
-                self._send({"op": "run", "job": job_id, "dir": str(host_dir), "slot": slot,
-                            "timeout_s": timeout_s, "output_cap": DEFAULT_OUTPUT_CAP})
+                self._send(
+                    {
+                        "op": "run",
+                        "job": job_id,
+                        "dir": str(host_dir),
+                        "slot": slot,
+                        "timeout_s": timeout_s,
+                        "output_cap": DEFAULT_OUTPUT_CAP,
+                    }
+                )
             except (OSError, PoolError) as exc:  # the zygote went away between start and send
                 pending.exited = {"reason": "zygote_died", "stderr": f"the sandbox zygote is gone: {exc}"}
                 pending.done.set()
@@ -291,8 +331,12 @@ class Pool:
             "seeds": request.seeds,
             "options": request.options,
             "env": request.env,
-            "limits": {"tmp_mb": request.tmp_mb, "uid_base": UID_BASE, "rlimits": self._rlimits(request),
-                       "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {}},
+            "limits": {
+                "tmp_mb": request.tmp_mb,
+                "uid_base": UID_BASE,
+                "rlimits": self._rlimits(request),
+                "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {},
+            },
         }
         (host_dir / "job.json").write_text(json.dumps(spec))
         if request.inputs:

@@ -30,8 +30,20 @@ ALIGN = 64
 DTYPES: dict[str, torch.dtype] = {
     name: getattr(torch, name)
     for name in (
-        "float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2",
-        "int8", "uint8", "int16", "int32", "int64", "bool", "complex64", "complex128",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "float8_e4m3fn",
+        "float8_e5m2",
+        "int8",
+        "uint8",
+        "int16",
+        "int32",
+        "int64",
+        "bool",
+        "complex64",
+        "complex128",
     )
 }
 
@@ -81,7 +93,9 @@ def write_bundle(fd: int, values: dict, meta: dict | None = None) -> int:
         if str(t.dtype).removeprefix("torch.") not in DTYPES:
             raise BundleError(f"cannot send dtype {t.dtype}")
         nbytes = t.numel() * t.element_size()
-        entries.append({"dtype": str(t.dtype).removeprefix("torch."), "shape": list(t.shape), "offset": offset, "nbytes": nbytes})
+        entries.append(
+            {"dtype": str(t.dtype).removeprefix("torch."), "shape": list(t.shape), "offset": offset, "nbytes": nbytes}
+        )
         offset = _aligned(offset + nbytes)
     header = json.dumps({"meta": meta or {}, "values": trees, "tensors": entries}).encode()
     start = len(MAGIC) + 8
@@ -121,7 +135,9 @@ def _check_entry(i: int, e, data_len: int) -> tuple[torch.dtype, list[int], int,
         raise BundleError(f"tensor {i}: dtype {e['dtype']!r} not allowed")
     if not (isinstance(shape, list) and len(shape) <= MAX_NDIM and all(isinstance(s, int) and s >= 0 for s in shape)):
         raise BundleError(f"tensor {i}: bad shape")
-    if not (isinstance(offset, int) and isinstance(nbytes, int) and offset >= 0 and nbytes >= 0 and offset % ALIGN == 0):
+    if not (
+        isinstance(offset, int) and isinstance(nbytes, int) and offset >= 0 and nbytes >= 0 and offset % ALIGN == 0
+    ):
         raise BundleError(f"tensor {i}: bad offset")
     if math.prod(shape) * dtype.itemsize != nbytes or offset + nbytes > data_len:
         raise BundleError(f"tensor {i}: size does not match its shape or the file")
@@ -143,7 +159,7 @@ def _decode(node, tensors: list[torch.Tensor], state: list[int], depth: int = 0)
         raise BundleError("value tree too deep or too large")
     if not isinstance(node, dict) or len(node) != 1:
         raise BundleError("malformed value tree")
-    (kind, body), = node.items()
+    ((kind, body),) = node.items()
     if kind == "t":
         if not isinstance(body, int) or not 0 <= body < len(tensors):
             raise BundleError("tensor reference out of range")

@@ -53,11 +53,13 @@ class Captured:
                 del self.tail[: len(self.tail) - self.keep]
 
     def text(self) -> str:
-        tail = self.tail[-self.keep:]
+        tail = self.tail[-self.keep :]
         dropped = self.total - len(self.head) - len(tail)
         if dropped <= 0:
             return (self.head + tail).decode("utf-8", "replace")
-        marker = f"\n[... {dropped} bytes of output dropped: {self.total} in all, first and last {self.keep} kept ...]\n"
+        marker = (
+            f"\n[... {dropped} bytes of output dropped: {self.total} in all, first and last {self.keep} kept ...]\n"
+        )
         return self.head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
 
@@ -203,20 +205,22 @@ class Zygote:
             self._close_output(job)
             self.by_id.pop(job.id, None)
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-            self.send({
-                "event": "exited",
-                "job": job.id,
-                "returncode": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                "signal": signal.Signals(sig).name if sig else None,
-                "reason": job.reason,
-                "wall_s": time.monotonic() - job.started,
-                "max_rss_kb": usage.ru_maxrss,
-                "cpu_s": usage.ru_utime + usage.ru_stime,
-                "stdout": job.captured["stdout"].text(),
-                "stderr": job.captured["stderr"].text(),
-                "stdout_bytes": job.captured["stdout"].total,
-                "stderr_bytes": job.captured["stderr"].total,
-            })
+            self.send(
+                {
+                    "event": "exited",
+                    "job": job.id,
+                    "returncode": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                    "signal": signal.Signals(sig).name if sig else None,
+                    "reason": job.reason,
+                    "wall_s": time.monotonic() - job.started,
+                    "max_rss_kb": usage.ru_maxrss,
+                    "cpu_s": usage.ru_utime + usage.ru_stime,
+                    "stdout": job.captured["stdout"].text(),
+                    "stderr": job.captured["stderr"].text(),
+                    "stdout_bytes": job.captured["stdout"].total,
+                    "stderr_bytes": job.captured["stderr"].total,
+                }
+            )
 
     # --- commands -----------------------------------------------------------------------------
     def command(self, line: bytes) -> None:
@@ -347,11 +351,17 @@ def main() -> int:
     import triton
 
     zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol)
-    zygote.send({
-        "event": "ready", "pid": os.getpid(), "backend": backend.name,
-        "torch": torch.__version__, "triton": triton.__version__,
-        "root_mode": plan.root_mode, "pid_namespace": zygote.pid_namespace,
-    })
+    zygote.send(
+        {
+            "event": "ready",
+            "pid": os.getpid(),
+            "backend": backend.name,
+            "torch": torch.__version__,
+            "triton": triton.__version__,
+            "root_mode": plan.root_mode,
+            "pid_namespace": zygote.pid_namespace,
+        }
+    )
     zygote.loop()
     protocol.flush()
     os._exit(0)  # skip interpreter teardown (nanobind prints leak reports there)

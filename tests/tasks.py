@@ -1,6 +1,6 @@
 """Small tasks and candidates written for the tests (real Triton kernels, KernelBench format)."""
 
-VECTOR_ADD_REFERENCE = '''
+VECTOR_ADD_REFERENCE = """
 import torch
 import torch.nn as nn
 
@@ -16,9 +16,9 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-'''
+"""
 
-KERNEL = '''
+KERNEL = """
 import torch
 import torch.nn as nn
 import triton
@@ -39,14 +39,17 @@ def triton_add(x, y):
     n = x.numel()
     add_kernel[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
     return out
-'''
+"""
 
-VECTOR_ADD_CANDIDATE = KERNEL + '''
+VECTOR_ADD_CANDIDATE = (
+    KERNEL
+    + """
 
 class ModelNew(nn.Module):
     def forward(self, x, y):
         return triton_add(x, y)
-'''
+"""
+)
 
 
 def candidate_with(forward_body: str, prelude: str = "") -> str:

@@ -23,8 +23,9 @@ return triton_add(x, y * (1 + 2**-20))
 
 
 def run(candidate, **options):
-    request = RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", num_seeds=1,
-                                 **options)
+    request = RunAccuracyRequest(
+        reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", num_seeds=1, **options
+    )
     return run_accuracy(request)
 
 
@@ -62,9 +63,21 @@ def test_cli_flag(tmp_path, capsys):
     reference, candidate = tmp_path / "reference.py", tmp_path / "candidate.py"
     reference.write_text(VECTOR_ADD_REFERENCE)
     candidate.write_text(NONDETERMINISTIC)
-    code = cli(["run", "--reference", str(reference), "--candidate", str(candidate), "--backend", "cpu",
-                "--num-seeds", "1", "--determinism", "require"])
+    code = cli(
+        [
+            "run",
+            "--reference",
+            str(reference),
+            "--candidate",
+            str(candidate),
+            "--backend",
+            "cpu",
+            "--num-seeds",
+            "1",
+            "--determinism",
+            "require",
+        ]
+    )
     assert code == 1 and "FAIL (determinism='require')" in capsys.readouterr().out
     code = cli(["run", "--reference", str(reference), "--candidate", str(candidate), "--determinism", "always"])
     assert code == 2 and "off" in capsys.readouterr().err
-

@@ -32,9 +32,12 @@ def test_thresholds_take_key_value_or_json_as_the_help_says(capsys):
     base = ["--actual", "a.npy", "--golden", "g.npy"]
     assert parse(CompareFilesRequest, *base, "--thresholds", "float16=0.002").thresholds == {"float16": 0.002}
     assert parse(CompareFilesRequest, *base, "--thresholds", '{"float16": 0.002, "bfloat16": 0.01}').thresholds == {
-        "float16": 0.002, "bfloat16": 0.01}
-    assert parse(CompareFilesRequest, *base, "--thresholds", '{"float16": 0.002}', "--thresholds",
-                 "float32=0.001").thresholds == {"float16": 0.002, "float32": 0.001}
+        "float16": 0.002,
+        "bfloat16": 0.01,
+    }
+    assert parse(
+        CompareFilesRequest, *base, "--thresholds", '{"float16": 0.002}', "--thresholds", "float32=0.001"
+    ).thresholds == {"float16": 0.002, "float32": 0.001}
     with pytest.raises(UsageError, match="not a valid JSON object"):
         parse(CompareFilesRequest, *base, "--thresholds", "{float16: 0.002}")
     with pytest.raises(UsageError, match="KEY=VALUE or a JSON object"):
@@ -59,11 +62,14 @@ def test_thresholds_as_json_judge_like_key_value(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("command", ["run", "compile"])
-@pytest.mark.parametrize(("make", "message"), [
-    (lambda d: d, "is a directory, not a .py file"),
-    (lambda d: d / "notes.txt", "is not a .py file"),
-    (lambda d: d / "missing" / "kernel", "no such file"),
-])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d, "is a directory, not a .py file"),
+        (lambda d: d / "notes.txt", "is not a .py file"),
+        (lambda d: d / "missing" / "kernel", "no such file"),
+    ],
+)
 def test_a_path_that_is_not_a_py_file_is_a_clear_error(tmp_path, capsys, command, make, message):
     (tmp_path / "notes.txt").write_text(VECTOR_ADD_CANDIDATE)
     reference = tmp_path / "reference.py"

@@ -59,10 +59,32 @@ def test_json_is_identical_to_the_function(files, capsys):
 
 def test_standards_thresholds_and_compute_num_flags(files, capsys):
     _, p = files
-    code, out, _ = run(capsys, "--actual", p["good"], "--golden", p["golden"], "--standard", "catlass", "--compute-num", "4096", "--json")
+    code, out, _ = run(
+        capsys,
+        "--actual",
+        p["good"],
+        "--golden",
+        p["golden"],
+        "--standard",
+        "catlass",
+        "--compute-num",
+        "4096",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["outputs"][0]["threshold"] == 1 / 128
-    code, out, _ = run(capsys, "--actual", p["bad"], "--golden", p["golden"], "--cpu", p["cpu"], "--thresholds", "float16=0.5", "--json")
+    code, out, _ = run(
+        capsys,
+        "--actual",
+        p["bad"],
+        "--golden",
+        p["golden"],
+        "--cpu",
+        p["cpu"],
+        "--thresholds",
+        "float16=0.5",
+        "--json",
+    )
     assert json.loads(out)["outputs"][0]["threshold"] == 0.5
 
 
@@ -70,7 +92,9 @@ def test_npz_multi_output_and_key(tmp_path, capsys):
     q, k = np.linspace(-1, 1, 10), np.arange(4)
     np.savez(tmp_path / "g.npz", q=q, k=k)
     np.savez(tmp_path / "a.npz", q=q.astype(np.float32), k=k)
-    code, out, _ = run(capsys, "--actual", tmp_path / "a.npz", "--golden", tmp_path / "g.npz", "--dtype", "float32", "--json")
+    code, out, _ = run(
+        capsys, "--actual", tmp_path / "a.npz", "--golden", tmp_path / "g.npz", "--dtype", "float32", "--json"
+    )
     data = json.loads(out)
     assert code == 1  # k is int64 but judged as float32: a dtype mismatch for that output
     assert [o["name"] for o in data["outputs"]] == ["output['q']", "output['k']"]
@@ -152,9 +176,17 @@ def test_console_script_end_to_end(files):
     _, p = files
     script = Path(sys.executable).parent / "kernel-eval"
     exe = [str(script)] if script.exists() else [sys.executable, "-m", "tools.cli"]
-    done = subprocess.run([*exe, "compare", "--actual", p["bad"], "--golden", p["golden"], "--json"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*exe, "compare", "--actual", p["bad"], "--golden", p["golden"], "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1 and json.loads(done.stdout)["verdict"] == "fail"
-    done = subprocess.run([*exe, "compare", "--actual", "/nonexistent.npy", "--golden", p["golden"]],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*exe, "compare", "--actual", "/nonexistent.npy", "--golden", p["golden"]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr

@@ -46,7 +46,9 @@ def test_a_control_overflowed_to_inf_licenses_nothing():
     zeros = torch.zeros(golden.shape, dtype=torch.float16)
     inf = torch.full(golden.shape, math.inf, dtype=torch.float16)
     r = compare_tensors(zeros, golden, inf, options=RELATIVE)
-    assert not r.passed and "the CPU control and the golden disagree about Inf / overflow at 4,096 element(s)" in r.summary
+    assert (
+        not r.passed and "the CPU control and the golden disagree about Inf / overflow at 4,096 element(s)" in r.summary
+    )
     assert not _says_cpu_relative_is_advised(r.warnings)
 
 

@@ -21,7 +21,9 @@ RANGE = {"float16": 1e5, "bfloat16": 1e38, "float32": 1e38}
 def goldens(dtype_name, specials=True):
     bound = RANGE[dtype_name]
     finite = st.floats(-bound, bound, allow_nan=False, allow_infinity=False, width=64)
-    elements = st.one_of(finite, st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, 5e-324])) if specials else finite
+    elements = (
+        st.one_of(finite, st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, 5e-324])) if specials else finite
+    )
     return arrays(np.float64, st.integers(1, 64), elements=elements)
 
 
@@ -47,8 +49,13 @@ def test_golden_rounded_passes_catlass_and_assert_close_in_range(dtype_name, dat
     if not torch.isfinite(rounded).all():
         return  # overflow to Inf against a finite golden: an error by CompareData's arithmetic
     for standard in ("catlass", "assert_close"):
-        r = compare_tensors(rounded, golden, rounded.clone(), dtype=dtype_name,
-                            options=CompareOptions(standard=standard, compute_num=4096))
+        r = compare_tensors(
+            rounded,
+            golden,
+            rounded.clone(),
+            dtype=dtype_name,
+            options=CompareOptions(standard=standard, compute_num=4096),
+        )
         assert r.passed, r.summary
 
 

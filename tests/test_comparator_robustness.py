@@ -29,8 +29,23 @@ SETTINGS = settings(max_examples=120, deadline=None, derandomize=True)
 
 def _specials(storage: torch.dtype) -> list[float]:
     info = torch.finfo(storage)
-    return [math.nan, math.inf, -math.inf, 0.0, -0.0, info.max, -info.max, info.tiny, info.smallest_normal / 4,
-            float(info.eps), 1.0, -1.0, 1e300, -1e300, 5e-324]
+    return [
+        math.nan,
+        math.inf,
+        -math.inf,
+        0.0,
+        -0.0,
+        info.max,
+        -info.max,
+        info.tiny,
+        info.smallest_normal / 4,
+        float(info.eps),
+        1.0,
+        -1.0,
+        1e300,
+        -1e300,
+        5e-324,
+    ]
 
 
 def _values(storage: torch.dtype, size: int) -> st.SearchStrategy:
@@ -110,17 +125,28 @@ def test_bfloat16_huge_error_against_a_small_golden_stays_finite():
     assert not r.passed and math.isfinite(r.mare) and r.mare > 1e39
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])  # capsys is read per example
+@settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)  # capsys is read per example
 @given(cases(), st.data())
 def test_kernel_eval_compare_never_prints_a_traceback(tmp_path_factory, capsys, case, data):
     dtype_name, golden, actual, cpu = case
     directory = tmp_path_factory.mktemp("cmp")
     torch.save(golden, directory / "golden.pt")
     torch.save(actual, directory / "actual.pt")
-    argv = ["compare", "--actual", str(directory / "actual.pt"), "--golden", str(directory / "golden.pt"),
-            "--dtype", dtype_name, "--standard", data.draw(st.sampled_from(STANDARDS)),
-            "--normal-range", data.draw(st.sampled_from(["absolute", "cpu_relative"]))]
+    argv = [
+        "compare",
+        "--actual",
+        str(directory / "actual.pt"),
+        "--golden",
+        str(directory / "golden.pt"),
+        "--dtype",
+        dtype_name,
+        "--standard",
+        data.draw(st.sampled_from(STANDARDS)),
+        "--normal-range",
+        data.draw(st.sampled_from(["absolute", "cpu_relative"])),
+    ]
     if cpu is not None:
         torch.save(cpu, directory / "cpu.pt")
         argv += ["--cpu", str(directory / "cpu.pt")]

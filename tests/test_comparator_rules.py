@@ -210,6 +210,7 @@ def test_worst_elements_are_the_largest_violations_with_index_and_values():
 
 def test_nan_and_inf_values_serialize_as_valid_json():
     r = judge(f16(NAN, 1.0), f64(1.0, 1.0))
+
     def reject(constant):
         raise AssertionError(f"bare {constant} in JSON")
 
@@ -242,7 +243,9 @@ def test_round_toward_zero_output_passes_but_warns():
     golden = x.double() @ y.double()
     f32 = x.float() @ y.float()
     nearest = f32.half()
-    toward_zero = torch.where(nearest.float().abs() > f32.abs(), torch.nextafter(nearest, torch.zeros_like(nearest)), nearest)
+    toward_zero = torch.where(
+        nearest.float().abs() > f32.abs(), torch.nextafter(nearest, torch.zeros_like(nearest)), nearest
+    )
     r = judge(toward_zero, golden, nearest)
     assert r.passed  # one rtz error is below one ulp, under the fp16 MERE threshold
     assert r.bias.toward_zero_fraction > 0.95

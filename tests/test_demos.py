@@ -11,7 +11,9 @@ RELU = ROOT / "examples" / "level1" / "19_relu"
 
 
 def test_demo_runs_one_autoresearch_iteration():
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "demo.py")], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "demo.py")], capture_output=True, text=True, timeout=600, cwd=ROOT
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "=== run_accuracy (buggy candidate)\nFAIL" in done.stdout
     assert "iteration done: fail -> pass" in done.stdout
@@ -19,8 +21,20 @@ def test_demo_runs_one_autoresearch_iteration():
 
 def test_scripted_loop_stops_at_the_first_pass():
     candidates = [RELU / "candidate_torch_op.py", RELU / "candidate.py", RELU / "candidate_inplace.py"]
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "autoresearch_loop.py"), str(RELU / "reference.py"),
-                           *map(str, candidates), "--backend", "cpu"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "autoresearch_loop.py"),
+            str(RELU / "reference.py"),
+            *map(str, candidates),
+            "--backend",
+            "cpu",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 2 and "rejected" in lines[0] and " pass " in lines[1]

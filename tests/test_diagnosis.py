@@ -41,7 +41,7 @@ def test_fingerprint_names_tf32_and_fp16_accumulation():
     a16, b16 = a.half(), b.half()
     acc = torch.zeros(64, 64, dtype=torch.float16)
     for k in range(0, 256, 32):
-        acc = (acc.float() + (a16[:, k:k + 32].float() @ b16[k:k + 32].float()).half().float()).half()
+        acc = (acc.float() + (a16[:, k : k + 32].float() @ b16[k : k + 32].float()).half().float()).half()
     ranked = matmul_models(a16, b16, acc, "BLOCK_K = 32")
     assert ranked[0].model == "fp16 accumulator between K-blocks of 32" and float(ranked[0].mere_vs_candidate) == 0.0
 
@@ -52,9 +52,11 @@ def _png_size(data: bytes) -> tuple[int, int]:
     # every chunk's CRC is right
     pos = 8
     while pos < len(data):
-        length = struct.unpack(">I", data[pos:pos + 4])[0]
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-        assert struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(kind + body) & 0xFFFFFFFF
+        length = struct.unpack(">I", data[pos : pos + 4])[0]
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        assert (
+            struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])[0] == zlib.crc32(kind + body) & 0xFFFFFFFF
+        )
         pos += 12 + length
     return width, height
 
@@ -77,7 +79,9 @@ def test_unknown_run_id_is_a_clear_error():
 
 
 def test_passing_correct_run_gets_no_diagnosis_and_no_fix():
-    run = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=1))
+    run = run_accuracy(
+        RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=1)
+    )
     assert explain_failure(ExplainRequest(run_id=run.run_id)).diagnoses == []
     assert suggest_fix(FixRequest(run_id=run.run_id)).fixes == []
 
@@ -93,7 +97,9 @@ def test_patches_leave_unrelated_code_alone_and_skip_what_is_absent():
 
 
 def test_cli_explain_and_fix(capsys):
-    bad = VECTOR_ADD_CANDIDATE.replace("tl.store(out_ptr + offsets, x + y, mask=mask)", "tl.store(out_ptr + offsets, x + y)")
+    bad = VECTOR_ADD_CANDIDATE.replace(
+        "tl.store(out_ptr + offsets, x + y, mask=mask)", "tl.store(out_ptr + offsets, x + y)"
+    )
     bad = bad.replace("(triton.cdiv(n, 256),)", "(n // 256,)")
     run = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=bad, backend="cpu", num_seeds=1))
     assert run.verdict == "fail"

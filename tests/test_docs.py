@@ -43,8 +43,10 @@ def test_no_reference_to_files_outside_the_repository():
     pattern = re.compile(r"shared/seeds|shared/DESIGN|DESIGN §|\.\./shared")
     offenders = [
         f"{path.relative_to(ROOT)}:{i}"
-        for path in _repository_files() if path.name != "test_docs.py"
-        for i, line in enumerate(path.read_text(errors="replace").splitlines(), 1) if pattern.search(line)
+        for path in _repository_files()
+        if path.name != "test_docs.py"
+        for i, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if pattern.search(line)
     ]
     assert offenders == []
 
@@ -76,7 +78,8 @@ def test_readme_has_the_commands_the_tests_above_read():
 
 
 def test_compare_demo_runs_as_the_readme_shows():
-    done = subprocess.run([sys.executable, "examples/compare_demo.py"], capture_output=True, text=True, timeout=600,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "examples/compare_demo.py"], capture_output=True, text=True, timeout=600, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "PASS three_dim float16" in done.stdout and "Traceback" not in done.stdout + done.stderr

@@ -16,10 +16,16 @@ MANIFEST = json.loads((EXAMPLES / "manifest.json").read_text())
 
 def run_entry(entry, **options):
     folder = EXAMPLES / entry["problem"]
-    return run_accuracy(RunAccuracyRequest(
-        reference=str(folder / "reference.py"), candidate=str(folder / entry["candidate"]), backend="cpu",
-        input_profile=entry["profile"], num_seeds=2, **options,
-    ))
+    return run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / entry["candidate"]),
+            backend="cpu",
+            input_profile=entry["profile"],
+            num_seeds=2,
+            **options,
+        )
+    )
 
 
 @pytest.mark.parametrize("entry", MANIFEST, ids=lambda e: f"{e['problem']}/{e['candidate']}/{e['profile']}")
@@ -42,7 +48,9 @@ def test_example_compiles_for_sm90(problem, candidate):
     from tools.models.compile import CompileKernelRequest
 
     folder = EXAMPLES / problem
-    result = compile_kernel(CompileKernelRequest(candidate=str(folder / candidate), reference=str(folder / "reference.py"), backend="cpu"))
+    result = compile_kernel(
+        CompileKernelRequest(candidate=str(folder / candidate), reference=str(folder / "reference.py"), backend="cpu")
+    )
     assert result.ok, result.summary
     if candidate != "candidate_torch_op.py":
         assert result.kernels and all(k.compiled for k in result.kernels)
@@ -56,7 +64,13 @@ GPU_MANIFEST = json.loads((GPU_EXAMPLES / "manifest.json").read_text())
 def test_gpu_only_failures_pass_on_the_interpreter(entry):
     """The interpreter ignores tf32 and runs atomics in a fixed order: these pass on the cpu backend."""
     folder = GPU_EXAMPLES / entry["problem"]
-    result = run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / entry["candidate"]),
-                                             backend="cpu", num_seeds=1))
+    result = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / entry["candidate"]),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
     assert result.verdict == "pass", result.summary
     assert result.checks.determinism.bitwise_equal

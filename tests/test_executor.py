@@ -115,7 +115,7 @@ def test_input_profiles_and_value_range_reach_the_inputs():
     assert "True" in r.stdout.split("MINMAX")[1] and r.verdict == "pass"  # NaN where the golden has NaN
 
 
-MULTI_REFERENCE = '''
+MULTI_REFERENCE = """
 import torch
 import torch.nn as nn
 
@@ -135,9 +135,11 @@ def get_inputs():
 
 def get_init_inputs():
     return [2.0]
-'''
+"""
 
-MULTI_CANDIDATE = KERNEL + '''
+MULTI_CANDIDATE = (
+    KERNEL
+    + """
 
 class ModelNew(nn.Module):
     def __init__(self, scale):
@@ -147,7 +149,8 @@ class ModelNew(nn.Module):
     def forward(self, x, y):
         s = triton_add(x, y)
         return s, triton_add(s, s) * (self.scale / 2)
-'''
+"""
+)
 
 
 def test_multi_output_ops_and_init_inputs():

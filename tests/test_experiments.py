@@ -21,8 +21,15 @@ CORPUS = Path(__file__).parent / "diagnosis_corpus"
 
 def _run(task: str, candidate: str = "buggy.py", **options):
     folder = CORPUS / task
-    return run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / candidate),
-                                           backend="cpu", num_seeds=2, **options))
+    return run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / candidate),
+            backend="cpu",
+            num_seeds=2,
+            **options,
+        )
+    )
 
 
 def test_registries_are_the_single_source_of_pattern_and_fix_ids():

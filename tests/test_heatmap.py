@@ -61,8 +61,9 @@ def test_matplotlib_heatmap_has_a_colour_bar_axes_and_the_special_colours():
 
 def test_cli_explain_prints_the_heatmap_file(capsys):
     bad = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x + y * 1.5, mask=mask")
-    run = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=bad, backend="cpu", num_seeds=1,
-                                          determinism="off"))
+    run = run_accuracy(
+        RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=bad, backend="cpu", num_seeds=1, determinism="off")
+    )
     assert main(["explain", "--run", run.run_id]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("heatmap: "))
     path = Path(line.split("heatmap: ", 1)[1].split(" (", 1)[0])

@@ -29,7 +29,9 @@ def attack(candidate: str, **options):
     options.setdefault("num_seeds", 1)
     options.setdefault("determinism_check", False)
     options.setdefault("timeout_s", 30)
-    return run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", **options))
+    return run_accuracy(
+        RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", **options)
+    )
 
 
 def assert_healthy():
@@ -199,8 +201,12 @@ print("PIDS", sorted(p for p in os.listdir("/proc") if p.isdigit()))
 return triton_add(x, y)
 """
     try:
-        job = pool.run(JobRequest("candidate", {"candidate.py": candidate_with(body)}, {}, [1], {"profile": "task"},
-                                  inputs=_inputs()), timeout_s=30)
+        job = pool.run(
+            JobRequest(
+                "candidate", {"candidate.py": candidate_with(body)}, {}, [1], {"profile": "task"}, inputs=_inputs()
+            ),
+            timeout_s=30,
+        )
     finally:
         pool.close()
     assert job.meta and job.meta["status"] == "ok", job.stderr
@@ -216,7 +222,12 @@ def _inputs():
 
 @needs_root
 def test_writing_outside_the_job_dir_fails(kernel_home):
-    targets = ["/usr/kernel-eval-pwned", str(REPO / "pwned.txt"), str(pathlib.Path(kernel_home) / "pwned"), "/etc/pwned"]
+    targets = [
+        "/usr/kernel-eval-pwned",
+        str(REPO / "pwned.txt"),
+        str(pathlib.Path(kernel_home) / "pwned"),
+        "/etc/pwned",
+    ]
     body = f"""
 for path in {targets!r}:
     try:
@@ -375,8 +386,18 @@ return found[0].float() if found else triton_add(x, y) * 0
 @needs_root
 def test_isolation_report_lists_every_mechanism_active():
     r = attack(VECTOR_ADD_CANDIDATE)
-    expected = {"pid_namespace", "network_namespace", "readonly_root", "private_tmp", "unprivileged_uid",
-                "no_new_privs", "seccomp", "rlimit_address_space", "rlimit_processes", "rlimit_file_size"}
+    expected = {
+        "pid_namespace",
+        "network_namespace",
+        "readonly_root",
+        "private_tmp",
+        "unprivileged_uid",
+        "no_new_privs",
+        "seccomp",
+        "rlimit_address_space",
+        "rlimit_processes",
+        "rlimit_file_size",
+    }
     assert expected <= {name for name, item in r.isolation.items() if item.active}, r.isolation
 
 

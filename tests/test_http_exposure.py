@@ -27,8 +27,12 @@ from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_wi
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "test-token-0123456789abcdef"
 FAST = {"backend": "cpu", "num_seeds": 1, "determinism_check": False}
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
 
 
 def _free_port() -> int:
@@ -42,8 +46,13 @@ def _start(host: str, token: str | None, *extra: str):
     env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_TOKEN"} | {"PYTHONUNBUFFERED": "1"}
     if token:
         env["KERNEL_EVAL_TOKEN"] = token
-    proc = subprocess.Popen([sys.executable, "-m", "mcp_server", "--transport", "http", "--host", host, "--port", str(port), *extra],
-                            env=env, cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcp_server", "--transport", "http", "--host", host, "--port", str(port), *extra],
+        env=env,
+        cwd=str(ROOT),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         try:
@@ -95,14 +104,20 @@ def test_dns_rebinding_is_refused_under_any_bind(server, headers):
 
 @pytest.mark.parametrize("server", [("127.1", None)], indirect=True)
 def test_loopback_host_and_origin_spellings_are_served(server):
-    for headers in ({"Host": f"127.1:{server}"}, {"Host": f"localhost:{server}", "Origin": f"http://localhost:{server}"},
-                    {"Host": f"127.0.0.1:{server}", "Origin": "http://127.0.0.1:3000"}):
+    for headers in (
+        {"Host": f"127.1:{server}"},
+        {"Host": f"localhost:{server}", "Origin": f"http://localhost:{server}"},
+        {"Host": f"127.0.0.1:{server}", "Origin": "http://127.0.0.1:3000"},
+    ):
         status, _, body = post(server, INIT, headers)
         assert status == 200, (headers, status, body)
 
 
-@pytest.mark.parametrize("server", [("0.0.0.0", TOKEN, "--allowed-host", "kernels.lan", "--allowed-origin", "https://ide.example")],
-                         indirect=True)
+@pytest.mark.parametrize(
+    "server",
+    [("0.0.0.0", TOKEN, "--allowed-host", "kernels.lan", "--allowed-origin", "https://ide.example")],
+    indirect=True,
+)
 def test_token_is_required_and_allowed_names_widen(server):
     assert post(server, INIT)[0] == 401
     assert post(server, INIT, {"Authorization": "Bearer wrong-token-0123456789"})[0] == 401
@@ -120,7 +135,9 @@ def test_real_sdk_client_with_the_token(server):
     async def main():
         async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120) as http:
             async with Client(streamable_http_client(f"http://127.0.0.1:{server}/mcp", http_client=http)) as c:
-                result = await c.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST})
+                result = await c.call_tool(
+                    "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+                )
                 assert not result.is_error, result.content[0].text
                 return result.structured_content["verdict"]
 
@@ -129,8 +146,14 @@ def test_real_sdk_client_with_the_token(server):
 
 def test_a_non_loopback_bind_without_a_token_refuses_to_start():
     env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_TOKEN"}
-    done = subprocess.run([sys.executable, "-m", "mcp_server", "--transport", "http", "--host", "0.0.0.0", "--port", str(_free_port())],
-                          env=env, cwd=str(ROOT), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_server", "--transport", "http", "--host", "0.0.0.0", "--port", str(_free_port())],
+        env=env,
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "KERNEL_EVAL_TOKEN" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
@@ -140,7 +163,11 @@ def test_loopback_is_recognised_by_address():
     with pytest.raises(ServeConfigError, match="KERNEL_EVAL_TOKEN"):
         HttpSecurity.configure("0.0.0.0", None, [], [])
     security = HttpSecurity.configure("10.1.2.3", _token_file(), [], [])
-    assert security.host_allowed("10.1.2.3:8765") and security.host_allowed("[::1]:80") and not security.host_allowed("10.1.2.4")
+    assert (
+        security.host_allowed("10.1.2.3:8765")
+        and security.host_allowed("[::1]:80")
+        and not security.host_allowed("10.1.2.4")
+    )
     assert not security.host_allowed("127.0.0.1@evil.example") and not security.host_allowed("")
 
 
@@ -165,7 +192,12 @@ def _session(port: int) -> dict:
 
 
 def _call(port: int, session: dict, call_id: int, arguments: dict):
-    body = {"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": "run_accuracy", "arguments": arguments}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": call_id,
+        "method": "tools/call",
+        "params": {"name": "run_accuracy", "arguments": arguments},
+    }
     return post(port, body, session, read=False)
 
 
@@ -183,7 +215,12 @@ def test_a_dropped_call_frees_its_slot_within_a_second(server):
     conn, response = _call(server, session, 2, warm)
     assert _result(response)["structuredContent"]["verdict"] == "pass"  # the zygote and the golden are warm
     conn.close()
-    looping = {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate_with("while True:\n    pass"), "timeout_s": 300, **FAST}
+    looping = {
+        "reference": VECTOR_ADD_REFERENCE,
+        "candidate": candidate_with("while True:\n    pass"),
+        "timeout_s": 300,
+        **FAST,
+    }
     dropped = [_call(server, session, 10 + i, looping) for i in range(default_slots())]  # every sandbox slot busy
     time.sleep(2.0)
     for conn, _ in dropped:
@@ -202,8 +239,17 @@ def test_a_dropped_call_frees_its_slot_within_a_second(server):
 def test_one_clients_cancellation_never_cancels_anothers_call(server):
     """Clients without a session id number their requests alike: a drop is tied to its own HTTP request."""
     url = f"http://127.0.0.1:{server}/mcp"
-    looping = {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate_with("while True:\n    pass"), "timeout_s": 300, **FAST}
-    slow = {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"), **FAST}
+    looping = {
+        "reference": VECTOR_ADD_REFERENCE,
+        "candidate": candidate_with("while True:\n    pass"),
+        "timeout_s": 300,
+        **FAST,
+    }
+    slow = {
+        "reference": VECTOR_ADD_REFERENCE,
+        "candidate": candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"),
+        **FAST,
+    }
     verdicts = []
 
     async def dropping():

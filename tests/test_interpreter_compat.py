@@ -27,8 +27,14 @@ def interpret(script: str) -> str:
     """Run `script` in a fresh interpreter-mode process with the compatibility layer installed."""
     prelude = "from sandbox.harness import interpreter_compat\ninterpreter_compat.install()\n"
     env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": ROOT}
-    done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(script)], capture_output=True, text=True,
-                          timeout=120, env=env, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", prelude + textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -38,7 +44,7 @@ def run(candidate: str, reference: str = VECTOR_ADD_REFERENCE):
 
 
 def test_scalar_arguments_are_typed_as_compiled_triton_types_them():
-    out = interpret('''
+    out = interpret("""
         import torch, triton, triton.language as tl
 
         @triton.jit
@@ -54,23 +60,23 @@ def test_scalar_arguments_are_typed_as_compiled_triton_types_them():
         out = torch.empty(4)
         k[(1,)](out, torch.ones(4, dtype=torch.float16), 0.5, 7, 2**40, 2**63 + 1)
         print(out.tolist())
-    ''')
+    """)
     assert out.strip() == "[1.0, 1.0, 1.0, 1.0]"
 
 
 def test_the_active_driver_answers_for_the_cpu_device():
-    out = interpret('''
+    out = interpret("""
         import triton
         from triton.runtime import driver
         device = triton.runtime.driver.active.get_active_torch_device()
         target = driver.active.get_current_target()
         props = driver.active.utils.get_device_properties(device.index)
         print(device.type, target.backend, target.arch, props["multiprocessor_count"] > 0, driver.active.get_current_stream())
-    ''')
+    """)
     assert out.split() == ["cpu", "cuda", "90", "True", "0"]
 
 
-LIBDEVICE_SCRIPT = '''
+LIBDEVICE_SCRIPT = """
     import math, torch, triton, triton.language as tl
     from triton.language.extra import libdevice
     from triton.language.extra.libdevice import tanh as tanh_by_name
@@ -121,7 +127,7 @@ LIBDEVICE_SCRIPT = '''
             assert out.dtype == dtype
             worst.append(float(((out.double() - want) / want).abs().max()))
     print(max(worst))
-'''
+"""
 
 
 def test_libdevice_functions_through_every_import_path():
@@ -130,7 +136,7 @@ def test_libdevice_functions_through_every_import_path():
 
 
 def test_libdevice_keeps_compiled_tritons_type_rules():
-    out = interpret('''
+    out = interpret("""
         import torch, triton, triton.language as tl
         from triton.language.extra import libdevice
 
@@ -142,30 +148,33 @@ def test_libdevice_keeps_compiled_tritons_type_rules():
             k[(1,)](torch.ones(4, dtype=torch.float16), torch.empty(4, dtype=torch.float16))
         except Exception as exc:
             print(type(exc.__cause__).__name__)
-    ''')
+    """)
     assert out.strip() == "KeyError"  # compiled Triton rejects fp16 for libdevice.tanh the same way
 
 
-@pytest.mark.parametrize(("symbol", "args", "want"), [
-    ("__nv_fadd_rz", [np.float32(1), np.float32(2**-30)], np.float32(1)),
-    ("__nv_fadd_ru", [np.float32(1), np.float32(2**-30)], np.nextafter(np.float32(1), np.float32(2))),
-    ("__nv_fadd_rd", [np.float32(-1), np.float32(-(2**-30))], np.nextafter(np.float32(-1), np.float32(-2))),
-    ("__nv_float2int_rz", [np.float32(-2.7)], np.int32(-2)),
-    ("__nv_float2int_rd", [np.float32(-2.2)], np.int32(-3)),
-    ("__nv_roundf", [np.float32(2.5)], np.float32(3)),
-    ("__nv_rintf", [np.float32(2.5)], np.float32(2)),
-    ("__nv_clz", [np.int32(1)], np.int32(31)),
-    ("__nv_popc", [np.int32(-1)], np.int32(32)),
-    ("__nv_float_as_int", [np.float32(1)], np.int32(0x3F800000)),
-    ("__nv_isnanf", [np.float32("nan")], np.int32(1)),
-])
+@pytest.mark.parametrize(
+    ("symbol", "args", "want"),
+    [
+        ("__nv_fadd_rz", [np.float32(1), np.float32(2**-30)], np.float32(1)),
+        ("__nv_fadd_ru", [np.float32(1), np.float32(2**-30)], np.nextafter(np.float32(1), np.float32(2))),
+        ("__nv_fadd_rd", [np.float32(-1), np.float32(-(2**-30))], np.nextafter(np.float32(-1), np.float32(-2))),
+        ("__nv_float2int_rz", [np.float32(-2.7)], np.int32(-2)),
+        ("__nv_float2int_rd", [np.float32(-2.2)], np.int32(-3)),
+        ("__nv_roundf", [np.float32(2.5)], np.float32(3)),
+        ("__nv_rintf", [np.float32(2.5)], np.float32(2)),
+        ("__nv_clz", [np.int32(1)], np.int32(31)),
+        ("__nv_popc", [np.int32(-1)], np.int32(32)),
+        ("__nv_float_as_int", [np.float32(1)], np.int32(0x3F800000)),
+        ("__nv_isnanf", [np.float32("nan")], np.int32(1)),
+    ],
+)
 def test_libdevice_rounding_modes_and_bit_functions(symbol, args, want):
     got = libdevice_numpy.evaluate(symbol, [np.array([a]) for a in args], np.asarray(want).dtype)
     assert got.dtype == np.asarray(want).dtype and got[0] == want
 
 
 def test_an_unemulated_libdevice_function_is_unsupported_at_its_call():
-    candidate = textwrap.dedent('''
+    candidate = textwrap.dedent("""
         import torch, torch.nn as nn, triton, triton.language as tl
         from triton.language.extra import libdevice
 
@@ -182,7 +191,7 @@ def test_an_unemulated_libdevice_function_is_unsupported_at_its_call():
                 out = torch.empty_like(x)
                 k[(1,)](x, out, x.numel(), BLOCK=1024)
                 return out
-    ''')
+    """)
     r = run(candidate)
     assert r.verdict == "unsupported" and r.error.type == "unsupported"
     assert r.error.line == 10 and "libdevice.jn" in r.error.source_line
@@ -190,7 +199,7 @@ def test_an_unemulated_libdevice_function_is_unsupported_at_its_call():
 
 
 def test_inline_asm_is_unsupported_with_the_reason_and_what_to_do():
-    candidate = textwrap.dedent('''
+    candidate = textwrap.dedent("""
         import torch, torch.nn as nn, triton, triton.language as tl
 
         @triton.jit
@@ -205,7 +214,7 @@ def test_inline_asm_is_unsupported_with_the_reason_and_what_to_do():
                 out = torch.empty_like(x)
                 k[(1,)](x, out, x.numel(), BLOCK=1024)
                 return out
-    ''')
+    """)
     r = run(candidate)
     assert r.verdict == "unsupported" and r.error.line == 8 and "inline_asm_elementwise" in r.error.source_line
     assert "inline PTX" in r.error.message and "cuda" in r.error.hint
@@ -213,7 +222,7 @@ def test_inline_asm_is_unsupported_with_the_reason_and_what_to_do():
 
 
 def test_an_error_inside_a_nested_helper_points_at_the_construct():
-    candidate = textwrap.dedent('''
+    candidate = textwrap.dedent("""
         import torch, torch.nn as nn, triton, triton.language as tl
 
         @triton.jit
@@ -235,14 +244,14 @@ def test_an_error_inside_a_nested_helper_points_at_the_construct():
                 out = torch.empty_like(x)
                 k[(1,)](x, out, x.numel(), BLOCK=1024)
                 return out
-    ''')
+    """)
     r = run(candidate)
     assert r.verdict == "runtime_error" and r.error.type == "ValueError"
     assert r.error.line == 6 and "tl.arange(0, 3)" in r.error.source_line and "power of 2" in r.error.message
     assert any("_outer" in t for t in r.error.traceback)
 
 
-STATIC_ASSERT_AUTOTUNE = '''
+STATIC_ASSERT_AUTOTUNE = """
 import torch, torch.nn as nn, triton, triton.language as tl
 
 @triton.autotune([triton.Config({"BLOCK": b}) for b in BLOCKS], key=["n"])
@@ -258,7 +267,7 @@ class ModelNew(nn.Module):
         out = torch.empty_like(x)
         k[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)](x, y, out, x.numel())
         return out
-'''
+"""
 
 
 def test_autotune_prunes_configs_whose_static_assert_fails():
@@ -281,14 +290,16 @@ def test_bf16_rounding_matches_torch_bit_for_bit():
     ours = interpreter_bf16.round_to_bf16(x.numpy())
     theirs = x.bfloat16().float().numpy()
     assert np.array_equal(ours.view(np.uint32), theirs.view(np.uint32))
-    toward_zero = interpreter_bf16.round_to_bf16(np.float32([1.0 + 255 * 2**-16, -(1.0 + 255 * 2**-16)]), toward_zero=True)
+    toward_zero = interpreter_bf16.round_to_bf16(
+        np.float32([1.0 + 255 * 2**-16, -(1.0 + 255 * 2**-16)]), toward_zero=True
+    )
     assert toward_zero.tolist() == [1.0, -1.0]
     bits = interpreter_bf16.float32_to_bits(theirs)
     assert np.array_equal(interpreter_bf16.bits_to_float32(bits)[~np.isnan(theirs)], theirs[~np.isnan(theirs)])
 
 
 def test_bf16_kernels_compute_with_bf16_semantics():
-    out = interpret('''
+    out = interpret("""
         import torch, triton, triton.language as tl
 
         @triton.jit
@@ -320,12 +331,12 @@ def test_bf16_kernels_compute_with_bf16_semantics():
         assert torch.all(outs[2].float().abs() <= wide.abs()) and torch.all((outs[2].float() - wide).abs() < wide.abs() / 64)
         assert abs(outs[5].float().item() - x.float().sum().item()) < 1.0
         print("ok")
-    ''')
+    """)
     assert out.strip() == "ok"
 
 
 def test_bf16_atomics_are_unsupported_not_memory_corruption():
-    candidate = textwrap.dedent('''
+    candidate = textwrap.dedent("""
         import torch, torch.nn as nn, triton, triton.language as tl
 
         @triton.jit
@@ -339,15 +350,22 @@ def test_bf16_atomics_are_unsupported_not_memory_corruption():
                 out = torch.zeros_like(x)
                 k[(1,)](x, out, x.numel(), BLOCK=1024)
                 return out
-    ''')
-    r = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE.replace("x + y", "x"), candidate=candidate,
-                                        backend="cpu", num_seeds=1, dtype="bfloat16"))
+    """)
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=VECTOR_ADD_REFERENCE.replace("x + y", "x"),
+            candidate=candidate,
+            backend="cpu",
+            num_seeds=1,
+            dtype="bfloat16",
+        )
+    )
     assert r.verdict == "unsupported" and r.error.line == 8 and "atomic_add" in r.error.source_line
     assert "bfloat16" in r.error.message and "float32" in r.error.hint
 
 
 def test_the_rocm_libdevice_runs_too():
-    out = interpret('''
+    out = interpret("""
         import torch, triton, triton.language as tl
         from triton.language.extra.hip import libdevice as hip_libdevice
 
@@ -359,5 +377,5 @@ def test_the_rocm_libdevice_runs_too():
         x, y = torch.randn(8), torch.empty(8)
         k[(1,)](x, y)
         print(float((y - torch.tanh(x) - torch.exp2(x)).abs().max()) < 1e-6)
-    ''')
+    """)
     assert out.strip() == "True"

@@ -88,9 +88,11 @@ async def test_run_accuracy_structured_content_matches_its_schema_and_progress_r
         seen.append(value)
 
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    result = await client.call_tool("run_accuracy", {"reference": str(EXAMPLE / "reference.py"),
-                                                     "candidate": str(EXAMPLE / "candidate.py"), **FAST},
-                                    progress_callback=progress)
+    result = await client.call_tool(
+        "run_accuracy",
+        {"reference": str(EXAMPLE / "reference.py"), "candidate": str(EXAMPLE / "candidate.py"), **FAST},
+        progress_callback=progress,
+    )
     data = structured(result)
     jsonschema.validate(data, tools["run_accuracy"].output_schema)
     assert data["verdict"] == "pass" and result.content[0].text.startswith("PASS (1/1 seeds)")
@@ -105,17 +107,26 @@ async def test_every_verdict_comes_through(client):
         "compile_error": "import nonexistent_module\n" + VECTOR_ADD_CANDIDATE,
     }
     for verdict, candidate in cases.items():
-        data = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate, **FAST}))
+        data = structured(
+            await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate, **FAST})
+        )
         assert data["verdict"] == verdict, data["summary"]
 
 
 async def test_compile_kernel_and_resources(client):
-    data = structured(await client.call_tool("compile_kernel", {"candidate": VECTOR_ADD_CANDIDATE,
-                                                                "reference": VECTOR_ADD_REFERENCE, "backend": "cpu"}))
+    data = structured(
+        await client.call_tool(
+            "compile_kernel", {"candidate": VECTOR_ADD_CANDIDATE, "reference": VECTOR_ADD_REFERENCE, "backend": "cpu"}
+        )
+    )
     assert data["ok"] and data["kernels"][0]["name"] == "add_kernel"
     thresholds = json.loads((await client.read_resource("kernel-eval://thresholds")).contents[0].text)
     assert thresholds["three_dim"]["dtypes"]["float16"]["precision"] == 2**-10
-    run = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+    run = structured(
+        await client.call_tool(
+            "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+        )
+    )
     stored = json.loads((await client.read_resource(f"kernel-eval://runs/{run['run_id']}/result")).contents[0].text)
     assert stored["run_id"] == run["run_id"] and stored["verdict"] == "pass"
 
@@ -130,10 +141,16 @@ async def test_compile_kernel_and_resources(client):
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": "/no/such/file.py"}, "not readable by this server"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(EXAMPLE)}, "is a directory, not a .py file"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": str(ROOT / "README.md")}, "is not a .py file"),
-        ({"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "determinism": "always"}, "determinism"),
+        (
+            {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, "determinism": "always"},
+            "determinism",
+        ),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": "   "}, "candidate is empty"),
         ({"reference": VECTOR_ADD_REFERENCE, "candidate": "#" * (5 << 20)}, "exceed"),
-        ({"reference": "def broken(:", "candidate": VECTOR_ADD_CANDIDATE, "backend": "cpu"}, "reference has a syntax error"),
+        (
+            {"reference": "def broken(:", "candidate": VECTOR_ADD_CANDIDATE, "backend": "cpu"},
+            "reference has a syntax error",
+        ),
     ],
 )
 async def test_bad_input_is_a_clear_error_and_the_server_keeps_serving(client, arguments, message):
@@ -153,14 +170,25 @@ async def test_cancellation_kills_the_job_and_frees_the_worker(client):
     from sandbox.pool import Pool
 
     with anyio.move_on_after(2.0):
-        await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "timeout_s": 300,
-                                                "candidate": candidate_with("while True:\n    pass"), **FAST})
+        await client.call_tool(
+            "run_accuracy",
+            {
+                "reference": VECTOR_ADD_REFERENCE,
+                "timeout_s": 300,
+                "candidate": candidate_with("while True:\n    pass"),
+                **FAST,
+            },
+        )
     pool = Pool.get("cpu")
     deadline = time.monotonic() + 10
     while pool._pending and time.monotonic() < deadline:
         await anyio.sleep(0.05)
     assert not pool._pending  # the looping job was killed, not left running
-    data = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+    data = structured(
+        await client.call_tool(
+            "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+        )
+    )
     assert data["verdict"] == "pass"
 
 
@@ -169,8 +197,21 @@ async def test_tools_list_answers_while_jobs_run_and_eight_concurrent_calls_comp
 
     async def one(i):
         scale = 1.0 + i
-        candidate = VECTOR_ADD_CANDIDATE if i % 2 == 0 else VECTOR_ADD_CANDIDATE.replace("x + y, mask", f"x + y * {scale}, mask")
-        results.append((i, structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate, **FAST}))))
+        candidate = (
+            VECTOR_ADD_CANDIDATE
+            if i % 2 == 0
+            else VECTOR_ADD_CANDIDATE.replace("x + y, mask", f"x + y * {scale}, mask")
+        )
+        results.append(
+            (
+                i,
+                structured(
+                    await client.call_tool(
+                        "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": candidate, **FAST}
+                    )
+                ),
+            )
+        )
 
     async with anyio.create_task_group() as tg:
         for i in range(8):
@@ -196,7 +237,11 @@ async def test_stdio_subprocess():
     params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_server"], env=_server_env(), cwd=str(ROOT))
     async with Client(params, mode="legacy") as c:
         assert {t.name for t in (await c.list_tools()).tools} >= {"run_accuracy", "compile_kernel"}
-        data = structured(await c.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+        data = structured(
+            await c.call_tool(
+                "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+            )
+        )
         assert data["verdict"] == "pass"
 
 
@@ -209,8 +254,13 @@ def _free_port() -> int:
 @pytest.fixture
 def http_server():
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--transport", "http", "--port", str(port)],
-                            env=_server_env(), cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tools.cli", "serve", "--transport", "http", "--port", str(port)],
+        env=_server_env(),
+        cwd=str(ROOT),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -226,7 +276,11 @@ def http_server():
 async def test_streamable_http(http_server):
     url, port = http_server
     async with Client(url) as c:
-        data = structured(await c.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}))
+        data = structured(
+            await c.call_tool(
+                "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+            )
+        )
         assert data["verdict"] == "pass"
     assert _listening_addresses(port) == {"127.0.0.1"}  # loopback unless told otherwise
 
@@ -251,16 +305,33 @@ needs_inspector = pytest.mark.skipif(
 
 
 def inspector(*args) -> dict:
-    done = subprocess.run(["npx", "--offline", "mcp-inspector", "--cli", *args], cwd=str(INSPECTOR), env=_server_env(),
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        ["npx", "--offline", "mcp-inspector", "--cli", *args],
+        cwd=str(INSPECTOR),
+        env=_server_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
 
 def _inspector_call_args():
-    return ["--method", "tools/call", "--tool-name", "run_accuracy",
-            "--tool-arg", f"reference={EXAMPLE / 'reference.py'}", "--tool-arg", f"candidate={EXAMPLE / 'candidate.py'}",
-            "--tool-arg", "backend=cpu", "--tool-arg", "num_seeds=1"]
+    return [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "run_accuracy",
+        "--tool-arg",
+        f"reference={EXAMPLE / 'reference.py'}",
+        "--tool-arg",
+        f"candidate={EXAMPLE / 'candidate.py'}",
+        "--tool-arg",
+        "backend=cpu",
+        "--tool-arg",
+        "num_seeds=1",
+    ]
 
 
 @needs_inspector
@@ -285,11 +356,15 @@ async def test_explain_failure_returns_diagnosis_and_heatmap_image_then_suggest_
     import base64
 
     bad = VECTOR_ADD_CANDIDATE.replace("(triton.cdiv(n, 256),)", "(n // 256,)")
-    run = structured(await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": bad, **FAST}))
+    run = structured(
+        await client.call_tool("run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": bad, **FAST})
+    )
     assert run["verdict"] == "fail"
     explained = await client.call_tool("explain_failure", {"run_id": run["run_id"]})
     data = structured(explained)
-    assert data["diagnoses"][0]["pattern"] == "boundary_mask_error" and explained.content[0].text.startswith("boundary_mask_error")
+    assert data["diagnoses"][0]["pattern"] == "boundary_mask_error" and explained.content[0].text.startswith(
+        "boundary_mask_error"
+    )
     images = [c for c in explained.content if c.type == "image"]
     assert images and images[0].mime_type == "image/png" and base64.b64decode(images[0].data)[:4] == b"\x89PNG"
     resource = await client.read_resource(data["heatmap"])

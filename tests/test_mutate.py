@@ -34,8 +34,15 @@ def test_operators_find_nothing_where_their_construct_is_absent():
 
 
 def test_mutate_tells_caught_from_surviving_mutants():
-    result = mutate(MutateRequest(reference=str(VECTOR_ADD / "reference.py"), candidate=str(VECTOR_ADD / "candidate.py"),
-                                  backend="cpu", num_seeds=1, operators=["floor_grid", "drop_store_mask", "drop_load_mask"]))
+    result = mutate(
+        MutateRequest(
+            reference=str(VECTOR_ADD / "reference.py"),
+            candidate=str(VECTOR_ADD / "candidate.py"),
+            backend="cpu",
+            num_seeds=1,
+            operators=["floor_grid", "drop_store_mask", "drop_load_mask"],
+        )
+    )
     by_op = result.by_operator
     assert by_op["floor_grid"] == [1, 1] and by_op["drop_store_mask"] == [1, 1]
     assert by_op["drop_load_mask"][0] == 0, "an unmasked load whose tail lanes are never stored changes nothing"
@@ -47,16 +54,35 @@ def test_mutate_tells_caught_from_surviving_mutants():
 
 def test_mutate_finds_the_inputs_a_weak_test_lacks():
     folder = KERNELS / "rmsnorm"
-    result = mutate(MutateRequest(reference=str(folder / "reference.py"), candidate=str(folder / "candidate.py"), backend="cpu",
-                                  num_seeds=1, operators=["eps_outside_sqrt"]))
+    result = mutate(
+        MutateRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / "candidate.py"),
+            backend="cpu",
+            num_seeds=1,
+            operators=["eps_outside_sqrt"],
+        )
+    )
     survivor = result.mutants[0]
     assert not survivor.caught and survivor.caught_with == "input_profile=small_values"
     assert "small_values" in result.advice[0]
 
 
 def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
-    args = ["mutate", "--reference", str(VECTOR_ADD / "reference.py"), "--candidate", str(VECTOR_ADD / "candidate.py"),
-            "--backend", "cpu", "--num-seeds", "1", "--operators", "floor_grid", "--json"]
+    args = [
+        "mutate",
+        "--reference",
+        str(VECTOR_ADD / "reference.py"),
+        "--candidate",
+        str(VECTOR_ADD / "candidate.py"),
+        "--backend",
+        "cpu",
+        "--num-seeds",
+        "1",
+        "--operators",
+        "floor_grid",
+        "--json",
+    ]
     assert cli(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["caught"] == 1 and data["mutants"][0]["operator"] == "floor_grid"
@@ -69,5 +95,11 @@ def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
 def test_mutate_needs_a_passing_candidate():
     buggy = Path(__file__).parent / "diagnosis_corpus" / "vadd"
     with pytest.raises(ToolInputError, match="must pass before it is mutated"):
-        mutate(MutateRequest(reference=str(buggy / "reference.py"), candidate=str(buggy / "buggy_meta_floor_grid.py"),
-                             backend="cpu", num_seeds=1))
+        mutate(
+            MutateRequest(
+                reference=str(buggy / "reference.py"),
+                candidate=str(buggy / "buggy_meta_floor_grid.py"),
+                backend="cpu",
+                num_seeds=1,
+            )
+        )

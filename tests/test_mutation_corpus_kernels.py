@@ -56,10 +56,16 @@ def test_corpus_covers_every_family():
 def test_correct_kernel_passes_and_is_not_diagnosed(case):
     entry, profile = case
     folder = KERNELS / entry["name"]
-    result = run_accuracy(RunAccuracyRequest(
-        reference=str(folder / "reference.py"), candidate=str(folder / "candidate.py"), backend="cpu",
-        input_profile=profile["input_profile"], value_range=profile.get("value_range"), seeds=SEEDS,
-    ))  # the corpus's pinned seeds: the mutants are judged on the same inputs
+    result = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / "candidate.py"),
+            backend="cpu",
+            input_profile=profile["input_profile"],
+            value_range=profile.get("value_range"),
+            seeds=SEEDS,
+        )
+    )  # the corpus's pinned seeds: the mutants are judged on the same inputs
     assert result.verdict == "pass", result.summary
     assert [out.dtype for out in result.seeds[0].outputs] == entry["output_dtypes"]
     assert result.checks.kernel_launches > 0
@@ -72,7 +78,10 @@ def test_correct_kernel_compiles_for_sm90(entry):
     """The interpreter accepts more than the compiler: the offline sm_90 front end must take every kernel,
     so the corpus also runs on a GPU."""
     folder = KERNELS / entry["name"]
-    result = compile_kernel(CompileKernelRequest(candidate=str(folder / "candidate.py"),
-                                                 reference=str(folder / "reference.py"), backend="cpu"))
+    result = compile_kernel(
+        CompileKernelRequest(
+            candidate=str(folder / "candidate.py"), reference=str(folder / "reference.py"), backend="cpu"
+        )
+    )
     assert result.ok, result.summary
     assert result.kernels and all(k.compiled for k in result.kernels)

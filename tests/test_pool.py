@@ -17,7 +17,9 @@ from tests.tasks import VECTOR_ADD_CANDIDATE, candidate_with
 
 def job(candidate=VECTOR_ADD_CANDIDATE):
     inputs = {"s0/init": [], "s0/inputs": [torch.randn(1000), torch.randn(1000)]}
-    return JobRequest("candidate", {"candidate.py": candidate}, {}, [1], {"profile": "task", "determinism": False}, inputs=inputs)
+    return JobRequest(
+        "candidate", {"candidate.py": candidate}, {}, [1], {"profile": "task", "determinism": False}, inputs=inputs
+    )
 
 
 @pytest.fixture
@@ -126,8 +128,14 @@ def test_run_accuracy_reports_a_recurring_sandbox_death_as_the_servers_error():
     from tools.services import services
 
     def request(candidate):
-        return RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate, backend="cpu", seeds=[5],
-                                  determinism_check=False, timeout_s=30)
+        return RunAccuracyRequest(
+            reference=VECTOR_ADD_REFERENCE,
+            candidate=candidate,
+            backend="cpu",
+            seeds=[5],
+            determinism_check=False,
+            timeout_s=30,
+        )
 
     assert run_accuracy(request(VECTOR_ADD_CANDIDATE)).verdict == "pass"  # zygote up, golden cached
     shared = Pool.get("cpu", state_dir=services().home)

@@ -31,5 +31,7 @@ def test_realworld_kernel_compiles_for_sm90_offline(entry):
     signature goes through Triton's real compiler for sm_90 (whose process has no GPU driver
     either: the import-time driver queries must answer there too)."""
     options = request_options(entry)
-    result = compile_kernel(CompileKernelRequest(candidate=options["candidate"], reference=options["reference"], backend="cpu"))
+    result = compile_kernel(
+        CompileKernelRequest(candidate=options["candidate"], reference=options["reference"], backend="cpu")
+    )
     assert result.verdict == "ok" and result.kernels and all(k.compiled for k in result.kernels), result.summary

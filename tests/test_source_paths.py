@@ -48,8 +48,13 @@ async def test_symlinks_and_paths_outside_the_roots_are_refused_without_echo(lay
     root, outside = layout
     async with Client(build_server(roots=(root,)), mode="legacy") as client:
         messages = []
-        for candidate in (root / "innocent_link.py", root / "py_link.py", outside / "secret.py", outside / "absent.py",
-                          root / ".." / "outside" / "secret.py"):
+        for candidate in (
+            root / "innocent_link.py",
+            root / "py_link.py",
+            outside / "secret.py",
+            outside / "absent.py",
+            root / ".." / "outside" / "secret.py",
+        ):
             is_error, text, _ = await call(client, reference=str(root / "ref.py"), candidate=str(candidate))
             assert is_error and "not readable by this server" in text and SECRET not in text, text
             messages.append(text.replace(str(candidate), "PATH"))
@@ -70,9 +75,15 @@ async def test_client_declared_roots_widen_on_stdio_only(layout, tmp_path):
         return ListRootsResult(roots=[Root(uri=client_dir.as_uri())])
 
     for client_roots, allowed in ((True, True), (False, False)):
-        async with Client(build_server(roots=(root,), client_roots=client_roots), mode="legacy", list_roots_callback=roots) as client:
-            is_error, text, data = await call(client, reference=str(root / "ref.py"), candidate=str(client_dir / "cand.py"))
-            assert (not is_error and data["verdict"] == "pass") if allowed else (is_error and "not readable" in text), text
+        async with Client(
+            build_server(roots=(root,), client_roots=client_roots), mode="legacy", list_roots_callback=roots
+        ) as client:
+            is_error, text, data = await call(
+                client, reference=str(root / "ref.py"), candidate=str(client_dir / "cand.py")
+            )
+            assert (not is_error and data["verdict"] == "pass") if allowed else (is_error and "not readable" in text), (
+                text
+            )
 
 
 def test_unconfined_callers_read_what_they_name(layout):

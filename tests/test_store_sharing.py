@@ -56,7 +56,9 @@ def _draw_many(home: str, _: int) -> list[int]:
 
 def test_processes_drawing_at_once_share_one_pool(tmp_path):
     drawn = _in_processes(_draw_many, tmp_path)
-    assert set().union(*drawn) <= set(SeedPool(tmp_path).secret(KEY)) and len(SeedPool(tmp_path).secret(KEY)) == POOL_SIZE
+    assert (
+        set().union(*drawn) <= set(SeedPool(tmp_path).secret(KEY)) and len(SeedPool(tmp_path).secret(KEY)) == POOL_SIZE
+    )
 
 
 # --- goldens -------------------------------------------------------------------------------------
@@ -70,7 +72,9 @@ def _golden_once(home: str, i: int) -> tuple[int, int]:
             if cache.get(KEY, seed) is None:
                 computed += 1
                 time.sleep(0.05)
-                cache.put(KEY, seed, {"golden": torch.full((1024,), float(seed)), "init": [], "inputs": [], "cpu": None})
+                cache.put(
+                    KEY, seed, {"golden": torch.full((1024,), float(seed)), "init": [], "inputs": [], "cpu": None}
+                )
         value = cache.get(KEY, seed)
         errors += value is None or float(value["golden"][0]) != seed
     return computed, errors
@@ -158,12 +162,15 @@ def test_damaged_or_malformed_runs_are_clear_errors(tmp_path):
 # --- small validations ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"timeout_s": float("nan")}, "timeout_s: Input should be a finite number"),
-    ({"value_range": [float("-inf"), 1.0]}, "value_range must be two finite numbers"),
-    ({"value_range": [0.0, float("nan")]}, "value_range must be two finite numbers"),
-    ({"compute_num": 10**30}, "compute_num: Input should be less than or equal to"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"timeout_s": float("nan")}, "timeout_s: Input should be a finite number"),
+        ({"value_range": [float("-inf"), 1.0]}, "value_range must be two finite numbers"),
+        ({"value_range": [0.0, float("nan")]}, "value_range must be two finite numbers"),
+        ({"compute_num": 10**30}, "compute_num: Input should be less than or equal to"),
+    ],
+)
 def test_non_finite_and_unbounded_numbers_are_refused_with_the_right_words(fields, message):
     from pydantic import ValidationError
 

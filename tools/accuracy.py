@@ -50,7 +50,7 @@ def _tail(text: str) -> str:
     if len(text) <= TAIL:
         return text
     head = TAIL // 4
-    return f"{text[:head]}\n[... {len(text) - TAIL} characters dropped ...]\n{text[-(TAIL - head):]}"
+    return f"{text[:head]}\n[... {len(text) - TAIL} characters dropped ...]\n{text[-(TAIL - head) :]}"
 
 
 class _Run:
@@ -78,38 +78,62 @@ class _Run:
         self.timings.total_s = time.perf_counter() - self.started
         backend = self.services.backend_info(self.backend, self.golden_device) if self.backend is not None else None
         result = RunAccuracyResult(
-            run_id=self.run_id, verdict=verdict, summary=summary, standard=self.request.standard, backend=backend,
-            seeds=seeds or [], checks=self.checks, error=error, isolation=self.isolation, timings=self.timings,
-            warnings=self.warnings, stdout=_tail(self.stdout), stderr=_tail(self.stderr), next_step=NEXT_STEPS[verdict],
+            run_id=self.run_id,
+            verdict=verdict,
+            summary=summary,
+            standard=self.request.standard,
+            backend=backend,
+            seeds=seeds or [],
+            checks=self.checks,
+            error=error,
+            isolation=self.isolation,
+            timings=self.timings,
+            warnings=self.warnings,
+            stdout=_tail(self.stdout),
+            stderr=_tail(self.stderr),
+            next_step=NEXT_STEPS[verdict],
         )
         self._store(result)
         return result
 
     def _store(self, result: RunAccuracyResult) -> None:
-        task = self.request.model_dump() | {"resolved_seeds": self.seeds, "backend_resolved": self.backend.name if self.backend else None}
+        task = self.request.model_dump() | {
+            "resolved_seeds": self.seeds,
+            "backend_resolved": self.backend.name if self.backend else None,
+        }
         task["reference"], task["candidate"] = self.reference_text, self.candidate_text
         task["reference_name"], task["candidate_name"] = self.reference_name, self.candidate_name
         tensors = self.tensors if self.request.store_tensors else None
         if tensors and sum(t.numel() * t.element_size() for t in tree_tensors(tensors)) > MAX_STORED_BYTES:
             first = min(k.split("/")[0] for k in tensors)
             tensors = {k: v for k, v in tensors.items() if k.startswith(first + "/") and not k.endswith("/inputs")}
-            result.warnings.append(f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: only {first} stored, without inputs")
+            result.warnings.append(
+                f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: only {first} stored, without inputs"
+            )
         self.services.runs.save(self.run_id, result.model_dump(mode="json"), task, tensors)
 
 
-def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.Event | None = None) -> RunAccuracyResult:
+def run_accuracy(
+    request: RunAccuracyRequest, progress=None, cancel: threading.Event | None = None
+) -> RunAccuracyResult:
     """Raises ToolInputError when the request cannot be run (bad sources, failing reference, ...)."""
     run = _Run(request, progress, cancel)
     run.reference_text, run.reference_name = sources.resolve(request.reference, "reference")
     run.candidate_text, run.candidate_name = sources.resolve(request.candidate, "candidate")
     ref_error = sources.syntax_error(run.reference_text, run.reference_name)
     if ref_error is not None:
-        raise ToolInputError(f"the reference has a syntax error at {ref_error.file}:{ref_error.line}: {ref_error.message}",
-                             {"error": ref_error.model_dump()})
+        raise ToolInputError(
+            f"the reference has a syntax error at {ref_error.file}:{ref_error.line}: {ref_error.message}",
+            {"error": ref_error.model_dump()},
+        )
     run.backend = resolve_backend(request.backend)
     cand_error = sources.syntax_error(run.candidate_text, run.candidate_name)
     if cand_error is not None:
-        return run.result("compile_error", f"COMPILE_ERROR {cand_error.file}:{cand_error.line}: {cand_error.message}", error=cand_error)
+        return run.result(
+            "compile_error",
+            f"COMPILE_ERROR {cand_error.file}:{cand_error.line}: {cand_error.message}",
+            error=cand_error,
+        )
 
     # --- goldens ---
     options = goldens.input_options(request.dtype, request.value_range, request.input_profile)
@@ -120,12 +144,23 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
     else:
         run.seeds = run.services.seeds.draw(key, request.num_seeds)
     run.report(0.05, f"golden: reference on {len(run.seeds)} seeds")
-    gold = goldens.ensure(run.services, run.backend, run.reference_text, run.reference_name, options, run.seeds,
-                          request.timeout_s, request.memory_mb, cancel)
+    gold = goldens.ensure(
+        run.services,
+        run.backend,
+        run.reference_text,
+        run.reference_name,
+        options,
+        run.seeds,
+        request.timeout_s,
+        request.memory_mb,
+        cancel,
+    )
     run.timings.golden_s, run.timings.golden_cached = gold.seconds, gold.cached
     run.golden_device = gold.golden_device
     if gold.cpu_missing:
-        run.warnings.append(f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): judged without it, which is stricter")
+        run.warnings.append(
+            f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): judged without it, which is stricter"
+        )
 
     # --- candidate ---
     run.report(0.4, f"candidate: {len(run.seeds)} seeds on {run.backend.name}")
@@ -134,10 +169,17 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         given[f"s{i}/init"] = gold.per_seed[seed]["init"]
         given[f"s{i}/inputs"] = gold.per_seed[seed]["inputs"]
     job = run.services.pool(run.backend).run(
-        JobRequest("candidate", {"candidate.py": run.candidate_text}, {"candidate.py": run.candidate_name}, run.seeds,
-                   options | {"determinism": request.determinism != "off", "poison": True},
-                   inputs=given, memory_mb=request.memory_mb),
-        request.timeout_s, cancel,
+        JobRequest(
+            "candidate",
+            {"candidate.py": run.candidate_text},
+            {"candidate.py": run.candidate_name},
+            run.seeds,
+            options | {"determinism": request.determinism != "off", "poison": True},
+            inputs=given,
+            memory_mb=request.memory_mb,
+        ),
+        request.timeout_s,
+        cancel,
     )
     run.timings.candidate_s, run.timings.queued_s = job.wall_s, job.queued_s
     run.stdout, run.stderr = job.stdout, job.stderr
@@ -155,13 +197,27 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         return run.result(verdict, faults.user_error_summary(verdict, error), error=error)
     if request.require_kernel_launch and run.checks.kernel_launches == 0:
         called = ", ".join(list(run.checks.torch_calls)[:6]) or "no torch function either"
-        return run.result("rejected", f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
-                          error=ErrorInfo(phase="forward", type="no_kernel_launched", message=f"0 Triton kernel launches; torch calls: {called}",
-                                          hint="compute the output with a @triton.jit kernel, not with torch ops or the reference"))
+        return run.result(
+            "rejected",
+            f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
+            error=ErrorInfo(
+                phase="forward",
+                type="no_kernel_launched",
+                message=f"0 Triton kernel launches; torch calls: {called}",
+                hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
+            ),
+        )
     if run.checks.input_mutation:
-        return run.result("rejected", f"REJECTED input_mutation: the forward changed input(s) {run.checks.input_mutation}",
-                          error=ErrorInfo(phase="forward", type="input_mutation", message=f"inputs {run.checks.input_mutation} differ after the forward",
-                                          hint="write results to a new output tensor, never into an input"))
+        return run.result(
+            "rejected",
+            f"REJECTED input_mutation: the forward changed input(s) {run.checks.input_mutation}",
+            error=ErrorInfo(
+                phase="forward",
+                type="input_mutation",
+                message=f"inputs {run.checks.input_mutation} differ after the forward",
+                hint="write results to a new output tensor, never into an input",
+            ),
+        )
 
     # --- compare ---
     run.report(0.8, "comparing")
@@ -174,15 +230,29 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         g = gold.per_seed[seed]
         actual = job.values.get(f"s{i}/actual")
         try:
-            report = compare_outputs(_to(actual, device), _to(g["golden"], device), _to(g["cpu"], device), options=options)
+            report = compare_outputs(
+                _to(actual, device), _to(g["golden"], device), _to(g["cpu"], device), options=options
+            )
         except CompareInputError as exc:
             raise ToolInputError(str(exc)) from None
-        run.tensors |= {f"s{i}/actual": actual, f"s{i}/golden": g["golden"], f"s{i}/cpu": g["cpu"], f"s{i}/inputs": g["inputs"]}
+        run.tensors |= {
+            f"s{i}/actual": actual,
+            f"s{i}/golden": g["golden"],
+            f"s{i}/cpu": g["cpu"],
+            f"s{i}/inputs": g["inputs"],
+        }
         for output in report.outputs:
             output.worst = output.worst[:MAX_WORST_PER_OUTPUT]
         seed_meta = seeds_meta[i] if i < len(seeds_meta) else {}
-        seeds.append(SeedResult(seed=seed, passed=report.passed, summary=report.summary, outputs=report.outputs,
-                                forward_s=seed_meta.get("forward_s")))
+        seeds.append(
+            SeedResult(
+                seed=seed,
+                passed=report.passed,
+                summary=report.summary,
+                outputs=report.outputs,
+                forward_s=seed_meta.get("forward_s"),
+            )
+        )
         run.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
     run.timings.compare_s = time.perf_counter() - t0
     _compact(seeds)
@@ -196,8 +266,10 @@ def run_accuracy(request: RunAccuracyRequest, progress=None, cancel: threading.E
         summary = f"FAIL ({len(failing)}/{len(seeds)} seeds) {_headline(failing[0].summary)}"
     elif run.checks.out_of_bounds_writes:
         w = run.checks.out_of_bounds_writes[0]
-        summary = (f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} byte(s) "
-                   f"past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask")
+        summary = (
+            f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} byte(s) "
+            f"past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask"
+        )
     elif nondeterministic and request.determinism == "require":
         verdict = "fail"
         summary = f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
@@ -212,7 +284,9 @@ def _determinism_problem(det: Determinism | None, seed: int, mode: str) -> str |
     if det is None:
         return None
     if det.checked and det.bitwise_equal is False:
-        changed = f"{det.differing_elements} element(s)" if det.differing_elements is not None else "the output's structure"
+        changed = (
+            f"{det.differing_elements} element(s)" if det.differing_elements is not None else "the output's structure"
+        )
         max_diff = f" (max |diff| {det.max_abs_diff:g})" if det.max_abs_diff is not None else ""
         return f"nondeterministic: re-running seed {seed} changed {changed}{max_diff}, e.g. atomics or a race"
     if not det.checked and mode == "require":
@@ -261,8 +335,11 @@ def _headline(summary: str) -> str:
 def _fill_checks(run: _Run, meta: dict) -> None:
     mutated = sorted({i for s in meta.get("seeds", []) for i in s.get("mutated_inputs", [])})
     det = meta.get("determinism")
-    overruns = [OutOfBoundsWrite(seed=int(s.get("seed", 0)), **w) for s in meta.get("seeds", [])
-                for w in s.get("out_of_bounds_writes", [])]
+    overruns = [
+        OutOfBoundsWrite(seed=int(s.get("seed", 0)), **w)
+        for s in meta.get("seeds", [])
+        for w in s.get("out_of_bounds_writes", [])
+    ]
     run.checks = Checks(
         out_of_bounds_writes=overruns,
         input_guard=meta.get("input_guard"),
@@ -270,8 +347,12 @@ def _fill_checks(run: _Run, meta: dict) -> None:
         kernels={str(k): int(v) for k, v in (meta.get("kernels") or {}).items()},
         input_mutation=mutated,
         poisoned_allocations=int(meta.get("poisoned_allocations", 0)),
-        determinism=Determinism(**{k: det.get(k) for k in ("checked", "bitwise_equal", "differing_elements", "max_abs_diff")},
-                                note=det.get("error")) if isinstance(det, dict) and "checked" in det else None,
+        determinism=Determinism(
+            **{k: det.get(k) for k in ("checked", "bitwise_equal", "differing_elements", "max_abs_diff")},
+            note=det.get("error"),
+        )
+        if isinstance(det, dict) and "checked" in det
+        else None,
         torch_calls={str(k): int(v) for k, v in (meta.get("torch_calls") or {}).items()},
     )
 
@@ -285,4 +366,7 @@ def _dedupe_warnings(warnings: list[str]) -> list[str]:
             seen.setdefault(text, []).append(seed.removeprefix("seed "))
         else:
             seen.setdefault(w, [])
-    return [f"seeds {', '.join(s)}: {text}" if len(s) > 1 else (f"seed {s[0]}: {text}" if s else text) for text, s in seen.items()]
+    return [
+        f"seeds {', '.join(s)}: {text}" if len(s) > 1 else (f"seed {s[0]}: {text}" if s else text)
+        for text, s in seen.items()
+    ]

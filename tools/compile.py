@@ -29,7 +29,9 @@ def _cache_key(request: CompileKernelRequest, candidate: str, reference: str | N
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threading.Event | None = None) -> CompileKernelResult:
+def compile_kernel(
+    request: CompileKernelRequest, progress=None, cancel: threading.Event | None = None
+) -> CompileKernelResult:
     report = progress_reporter(progress)
     started = time.perf_counter()
     candidate, candidate_name = sources.resolve(request.candidate, "candidate")
@@ -49,41 +51,79 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
     timings = Timings(total_s=0.0)
     syntax = sources.syntax_error(candidate, candidate_name)
     if syntax is not None:
-        return _finish(key, CompileKernelResult(ok=False, verdict="compile_error", summary=f"COMPILE_ERROR {candidate_name}:{syntax.line}: {syntax.message}",
-                                                error=syntax, timings=timings, next_step="fix the syntax error and call compile_kernel again"), started)
+        return _finish(
+            key,
+            CompileKernelResult(
+                ok=False,
+                verdict="compile_error",
+                summary=f"COMPILE_ERROR {candidate_name}:{syntax.line}: {syntax.message}",
+                error=syntax,
+                timings=timings,
+                next_step="fix the syntax error and call compile_kernel again",
+            ),
+            started,
+        )
     svc = services()
     given, seeds, options = {}, [0], goldens.input_options(request.dtype, None, request.input_profile)
     if reference is not None:
         report(0.1, "reference inputs")
         key_task = goldens.key_for(reference, options, backend)
         seeds = svc.seeds.draw(key_task, 1)
-        gold = goldens.ensure(svc, backend, reference, reference_name, options, seeds, request.timeout_s, request.memory_mb, cancel)
+        gold = goldens.ensure(
+            svc, backend, reference, reference_name, options, seeds, request.timeout_s, request.memory_mb, cancel
+        )
         timings.golden_s, timings.golden_cached = gold.seconds, gold.cached
         given = {"s0/init": gold.per_seed[seeds[0]]["init"], "s0/inputs": gold.per_seed[seeds[0]]["inputs"]}
     report(0.4, "compiling")
     job = svc.pool(backend).run(
-        JobRequest("compile", {"candidate.py": candidate}, {"candidate.py": candidate_name}, seeds,
-                   options | {"estimate_resources": request.estimate_resources}, inputs=given or None,
-                   memory_mb=request.memory_mb),
-        request.timeout_s, cancel,
+        JobRequest(
+            "compile",
+            {"candidate.py": candidate},
+            {"candidate.py": candidate_name},
+            seeds,
+            options | {"estimate_resources": request.estimate_resources},
+            inputs=given or None,
+            memory_mb=request.memory_mb,
+        ),
+        request.timeout_s,
+        cancel,
     )
     timings.candidate_s = job.wall_s
     base = {
         "backend": svc.backend_info(backend),
-        "timings": timings, "stdout": job.stdout[-2000:], "stderr": job.stderr[-2000:],
+        "timings": timings,
+        "stdout": job.stdout[-2000:],
+        "stderr": job.stderr[-2000:],
     }
     fault = faults.process_fault(job, request.timeout_s, "candidate")
     if fault is not None:
         verdict, error = fault
-        return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=f"{verdict.upper()} {error.message}", error=error, **base), started, cache=False)
+        return _finish(
+            key,
+            CompileKernelResult(
+                ok=False, verdict=verdict, summary=f"{verdict.upper()} {error.message}", error=error, **base
+            ),
+            started,
+            cache=False,
+        )
     meta = job.meta
     base["isolation"] = faults.isolation(meta)
     defined = [str(k) for k in meta.get("kernels_defined", [])]
     if meta.get("status") != "ok":
         verdict, error = faults.user_error(meta.get("error", {}))
-        return _finish(key, CompileKernelResult(ok=False, verdict=verdict, summary=faults.user_error_summary(verdict, error),
-                                                error=error, kernels_defined=defined, **base,
-                                                next_step="fix the error at error.file:error.line and call compile_kernel again"), started)
+        return _finish(
+            key,
+            CompileKernelResult(
+                ok=False,
+                verdict=verdict,
+                summary=faults.user_error_summary(verdict, error),
+                error=error,
+                kernels_defined=defined,
+                **base,
+                next_step="fix the error at error.file:error.line and call compile_kernel again",
+            ),
+            started,
+        )
     kernels = [_kernel(k) for k in meta.get("kernels", [])]
     if backend.interpreter and meta.get("launches"):
         report(0.7, "compiling the launched kernels for sm_90, offline")
@@ -96,7 +136,9 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
     if not defined:
         warnings.append("the module defines no @triton.jit kernel at top level")
     if reference is None:
-        warnings.append("no reference given: only the import was checked; pass reference to compile every launched kernel")
+        warnings.append(
+            "no reference given: only the import was checked; pass reference to compile every launched kernel"
+        )
     elif not meta.get("launches"):
         warnings.append("the forward launched no Triton kernel")
     if failed:
@@ -104,38 +146,85 @@ def compile_kernel(request: CompileKernelRequest, progress=None, cancel: threadi
         error = first.error
         where = error.where if error else ""
         summary = f"COMPILE_ERROR {first.name}{where}: {error.message if error else 'failed'} (the interpreter ran it; the real compiler for {first.target} rejects it)"
-        return _finish(key, CompileKernelResult(ok=False, verdict="compile_error", summary=summary.splitlines()[0], error=error, kernels_defined=defined,
-                                                launched=True, kernels=kernels, warnings=warnings, **base,
-                                                next_step="rewrite the construct the compiler rejects (see error), then compile_kernel again"), started)
+        return _finish(
+            key,
+            CompileKernelResult(
+                ok=False,
+                verdict="compile_error",
+                summary=summary.splitlines()[0],
+                error=error,
+                kernels_defined=defined,
+                launched=True,
+                kernels=kernels,
+                warnings=warnings,
+                **base,
+                next_step="rewrite the construct the compiler rejects (see error), then compile_kernel again",
+            ),
+            started,
+        )
     launched = bool(meta.get("launched"))
     names = ", ".join(k.name for k in kernels) or ", ".join(defined) or "none"
-    summary = f"OK {len(defined)} kernel(s) defined" + (f"; compiled: {names}" if launched else "; imported (no forward run)")
-    return _finish(key, CompileKernelResult(ok=True, verdict="ok", summary=summary, kernels_defined=defined, launched=launched, kernels=kernels,
-                                            warnings=warnings, **base, next_step="call run_accuracy with the same reference and candidate"), started)
+    summary = f"OK {len(defined)} kernel(s) defined" + (
+        f"; compiled: {names}" if launched else "; imported (no forward run)"
+    )
+    return _finish(
+        key,
+        CompileKernelResult(
+            ok=True,
+            verdict="ok",
+            summary=summary,
+            kernels_defined=defined,
+            launched=launched,
+            kernels=kernels,
+            warnings=warnings,
+            **base,
+            next_step="call run_accuracy with the same reference and candidate",
+        ),
+        started,
+    )
 
 
 def _offline_compile(svc, launches, candidate, candidate_name, seeds, request, cancel):
     """The recorded launches compiled by Triton's real compiler on the `compiler` zygote (one that
     never runs the interpreter). Returns KernelInfos, or a CompileKernelResult when the job broke."""
-    unsupported = [KernelInfo(name=str(launch.get("kernel", "?")), target="sm_90 (offline estimate)", compiled=False,
-                              error=ErrorInfo(phase="compile for sm_90", type="unsupported", message=str(launch["unsupported"])))
-                   for launch in launches if "unsupported" in launch]
+    unsupported = [
+        KernelInfo(
+            name=str(launch.get("kernel", "?")),
+            target="sm_90 (offline estimate)",
+            compiled=False,
+            error=ErrorInfo(phase="compile for sm_90", type="unsupported", message=str(launch["unsupported"])),
+        )
+        for launch in launches
+        if "unsupported" in launch
+    ]
     compilable = [launch for launch in launches if "unsupported" not in launch]
     if not compilable:
         return unsupported
     job = svc.pool(COMPILER).run(
-        JobRequest("offline_compile", {"candidate.py": candidate}, {"candidate.py": candidate_name}, seeds,
-                   {"launches": compilable, "estimate_resources": request.estimate_resources}, memory_mb=request.memory_mb),
-        request.timeout_s, cancel,
+        JobRequest(
+            "offline_compile",
+            {"candidate.py": candidate},
+            {"candidate.py": candidate_name},
+            seeds,
+            {"launches": compilable, "estimate_resources": request.estimate_resources},
+            memory_mb=request.memory_mb,
+        ),
+        request.timeout_s,
+        cancel,
     )
     fault = faults.process_fault(job, request.timeout_s, "offline compile")
     if fault is None and job.meta.get("status") != "ok":
         fault = faults.user_error(job.meta.get("error", {}))
     if fault is not None:
         verdict, error = fault
-        return CompileKernelResult(ok=False, verdict="compile_error" if verdict == "compile_error" else "crashed",
-                                   summary=f"COMPILE_ERROR offline compile for sm_90: {error.message}".splitlines()[0],
-                                   error=error, launched=True, timings=Timings(total_s=0.0))
+        return CompileKernelResult(
+            ok=False,
+            verdict="compile_error" if verdict == "compile_error" else "crashed",
+            summary=f"COMPILE_ERROR offline compile for sm_90: {error.message}".splitlines()[0],
+            error=error,
+            launched=True,
+            timings=Timings(total_s=0.0),
+        )
     return unsupported + [_kernel(k) for k in job.meta.get("kernels", [])]
 
 
@@ -144,9 +233,15 @@ def _kernel(entry: dict) -> KernelInfo:
     if error:
         _, error = faults.user_error(error)
     return KernelInfo(
-        name=str(entry.get("name", "?")), target=str(entry.get("target", "?")), compiled=bool(entry.get("compiled")),
-        registers=entry.get("registers"), spills=entry.get("spills"), shared_memory=entry.get("shared_memory"),
-        num_warps=entry.get("num_warps"), num_stages=entry.get("num_stages"), error=error,
+        name=str(entry.get("name", "?")),
+        target=str(entry.get("target", "?")),
+        compiled=bool(entry.get("compiled")),
+        registers=entry.get("registers"),
+        spills=entry.get("spills"),
+        shared_memory=entry.get("shared_memory"),
+        num_warps=entry.get("num_warps"),
+        num_stages=entry.get("num_stages"),
+        error=error,
     )
 
 
@@ -158,5 +253,3 @@ def _finish(key: str, result: CompileKernelResult, started: float, cache: bool =
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
     return result
-
-

@@ -18,14 +18,23 @@ SIGNALS = {
 
 #: (text found in the error message, hint)
 HINTS = (
-    ("Torch not compiled with CUDA", "the cpu backend runs the Triton interpreter on CPU tensors: allocate with device=x.device, never 'cuda'"),
-    ("0 active drivers", "the kernel was compiled for a GPU: on the cpu backend the interpreter must be on; do not set triton.knobs / TRITON_INTERPRET yourself"),
+    (
+        "Torch not compiled with CUDA",
+        "the cpu backend runs the Triton interpreter on CPU tensors: allocate with device=x.device, never 'cuda'",
+    ),
+    (
+        "0 active drivers",
+        "the kernel was compiled for a GPU: on the cpu backend the interpreter must be on; do not set triton.knobs / TRITON_INTERPRET yourself",
+    ),
     ("MemoryError", "the job exceeded its memory budget (memory_mb); reduce sizes or raise memory_mb"),
     ("can't allocate memory", "the job exceeded its memory budget (memory_mb); reduce sizes or raise memory_mb"),
     ("out of memory", "the device ran out of memory"),
     ("arange's range must be a power of 2", "tl.arange needs a power-of-two length: round BLOCK up and mask the tail"),
     ("must have equal reduction dimensions", "the shapes given to tl.dot do not agree on K"),
-    ("CUDA error", "a CUDA fault (e.g. an illegal address from an unmasked load/store): check masks and pointer arithmetic"),
+    (
+        "CUDA error",
+        "a CUDA fault (e.g. an illegal address from an unmasked load/store): check masks and pointer arithmetic",
+    ),
     ("ModuleNotFoundError", "only torch, triton, numpy and the standard library exist in the sandbox"),
     ("Read-only file system", "the sandbox's filesystem is read-only except /tmp"),
     ("Operation not permitted", "the sandbox forbids network access, ptrace, mounts and new namespaces"),
@@ -50,28 +59,35 @@ def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[str, Err
     """(verdict, error) when the job did not end with a readable result; None when it did."""
     if job.reason == "timeout":
         return "timeout", ErrorInfo(
-            phase="run", type="timeout",
+            phase="run",
+            type="timeout",
             message=f"the {role} ran longer than {timeout_s:g} s (wall clock) and was killed",
             hint="an infinite loop, a grid that is far too large, or a problem too big for the interpreter; raise timeout_s if the work is real",
         )
     if job.reason == "zygote_died":  # the pool retried once already: the server's fault, not the kernel's
-        raise ServerFault(f"the sandbox failed while running the {role} (a fault of this server, not of the kernel; retry later)")
+        raise ServerFault(
+            f"the sandbox failed while running the {role} (a fault of this server, not of the kernel; retry later)"
+        )
     if job.reason in ("cancelled", "shutdown"):
         return "crashed", ErrorInfo(phase="run", type=job.reason, message=f"the {role} was {job.reason}")
     if job.signal:
         return "crashed", ErrorInfo(
-            phase="run", type=job.signal,
+            phase="run",
+            type=job.signal,
             message=f"the {role} process died: {SIGNALS.get(job.signal, job.signal)}"
             + (f". stderr: {_tail(job.stderr, 600)}" if job.stderr.strip() else ""),
         )
     if job.returncode not in (0, None):
         return "crashed", ErrorInfo(
-            phase="run", type="exit",
+            phase="run",
+            type="exit",
             message=f"the {role} exited with status {job.returncode} before writing a result (os._exit? a failure of the harness?)"
             + (f" stderr: {_tail(job.stderr, 600)}" if job.stderr.strip() else ""),
         )
     if job.bundle_error:
-        return "crashed", ErrorInfo(phase="run", type="result", message=f"the {role}'s result could not be read: {job.bundle_error}")
+        return "crashed", ErrorInfo(
+            phase="run", type="result", message=f"the {role}'s result could not be read: {job.bundle_error}"
+        )
     if job.meta is None:
         return "crashed", ErrorInfo(phase="run", type="result", message=f"the {role} ended without a result")
     return None

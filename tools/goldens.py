@@ -31,8 +31,17 @@ def key_for(reference_text: str, options: dict, backend) -> str:
     return task_key(reference_text, options, golden_device)
 
 
-def ensure(services: Services, backend, reference_text: str, reference_name: str, options: dict,
-           seeds: list[int], timeout_s: float, memory_mb: int, cancel: threading.Event | None) -> Goldens:
+def ensure(
+    services: Services,
+    backend,
+    reference_text: str,
+    reference_name: str,
+    options: dict,
+    seeds: list[int],
+    timeout_s: float,
+    memory_mb: int,
+    cancel: threading.Event | None,
+) -> Goldens:
     key = key_for(reference_text, options, backend)
     per_seed = {s: v for s in seeds if (v := services.goldens.get(key, s)) is not None}
     missing = [s for s in seeds if s not in per_seed]
@@ -42,8 +51,20 @@ def ensure(services: Services, backend, reference_text: str, reference_name: str
     with services.goldens.computing(key, missing, cancel):  # across processes: each golden once
         per_seed |= {s: v for s in missing if (v := services.goldens.get(key, s)) is not None}
         missing = [s for s in seeds if s not in per_seed]
-        seconds, golden_device = _compute(services, backend, key, reference_text, reference_name, options, missing,
-                                          timeout_s, memory_mb, cancel, per_seed, golden_device)
+        seconds, golden_device = _compute(
+            services,
+            backend,
+            key,
+            reference_text,
+            reference_name,
+            options,
+            missing,
+            timeout_s,
+            memory_mb,
+            cancel,
+            per_seed,
+            golden_device,
+        )
     return _goldens(key, seeds, per_seed, seconds, not missing, golden_device)
 
 
@@ -52,15 +73,34 @@ def _goldens(key, seeds, per_seed, seconds, cached, golden_device) -> Goldens:
     return Goldens(key, per_seed, seconds, cached, golden_device, cpu_missing)
 
 
-def _compute(services, backend, key, reference_text, reference_name, options, missing, timeout_s, memory_mb, cancel,
-             per_seed, golden_device) -> tuple[float, str]:
+def _compute(
+    services,
+    backend,
+    key,
+    reference_text,
+    reference_name,
+    options,
+    missing,
+    timeout_s,
+    memory_mb,
+    cancel,
+    per_seed,
+    golden_device,
+) -> tuple[float, str]:
     """Run the reference on the missing seeds; store and add their goldens to per_seed."""
     seconds = 0.0
     if missing:
         job = services.pool(backend).run(
-            JobRequest("reference", {"reference.py": reference_text}, {"reference.py": reference_name},
-                       missing, options, memory_mb=memory_mb),
-            timeout_s, cancel,
+            JobRequest(
+                "reference",
+                {"reference.py": reference_text},
+                {"reference.py": reference_name},
+                missing,
+                options,
+                memory_mb=memory_mb,
+            ),
+            timeout_s,
+            cancel,
         )
         fault = faults.process_fault(job, timeout_s, "reference")
         if fault is not None:

@@ -33,8 +33,14 @@ class Services:
     def backend_info(self, backend: backends.Backend, golden_device: str | None = None) -> BackendInfo:
         """Which backend ran, with the versions its zygote reported."""
         info = self.pool(backend).ready_info
-        return BackendInfo(name=backend.name, device=backend.device, interpreter=backend.interpreter,
-                           golden_device=golden_device, torch=info.get("torch"), triton=info.get("triton"))
+        return BackendInfo(
+            name=backend.name,
+            device=backend.device,
+            interpreter=backend.interpreter,
+            golden_device=golden_device,
+            torch=info.get("torch"),
+            triton=info.get("triton"),
+        )
 
 
 class _Sandbox:
@@ -55,8 +61,10 @@ class _Sandbox:
                 raise ToolInputError("cancelled by the caller") from None
             incident = secrets.token_hex(4)  # the details (a zygote's log) name server paths: they stay in its log
             log.error("sandbox failure (incident %s): %s", incident, exc)
-            raise ServerFault(f"the sandbox failed (a fault of this server, not of the kernel; retry later; "
-                              f"incident {incident} in the server's log)") from None
+            raise ServerFault(
+                f"the sandbox failed (a fault of this server, not of the kernel; retry later; "
+                f"incident {incident} in the server's log)"
+            ) from None
 
 
 _lock = threading.Lock()

@@ -64,7 +64,8 @@ def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
         raise ToolInputError(
             f"{role}: {stripped!r} is not readable by this server: a path must lie under the server's working "
             "directory, a --root directory or a root the client declared (symlinks resolved). Move the file there, "
-            "start the server with --root DIR, or pass the source text itself")
+            "start the server with --root DIR, or pass the source text itself"
+        )
     return real
 
 
@@ -75,7 +76,9 @@ def _looks_like_a_path(text: str) -> bool:
 
 def _not_found(role: str, text: str) -> ToolInputError:
     where = "" if Path(text).expanduser().is_absolute() else f" (relative paths resolve against {Path.cwd()})"
-    return ToolInputError(f"{role}: no such file {text!r}{where}; pass the Python source itself or the path of a .py file")
+    return ToolInputError(
+        f"{role}: no such file {text!r}{where}; pass the Python source itself or the path of a .py file"
+    )
 
 
 def resolve(value: str, role: str) -> tuple[str, str]:
@@ -89,8 +92,10 @@ def resolve(value: str, role: str) -> tuple[str, str]:
         roots = _roots.get()
         path = Path(stripped).expanduser() if roots is None else _confined_path(stripped, role, roots)
         if path.is_dir():
-            raise ToolInputError(f"{role}: {stripped} is a directory, not a .py file; pass the path of the .py file "
-                                 f"(e.g. {stripped.rstrip('/')}/{role}.py) or the Python source itself")
+            raise ToolInputError(
+                f"{role}: {stripped} is a directory, not a .py file; pass the path of the .py file "
+                f"(e.g. {stripped.rstrip('/')}/{role}.py) or the Python source itself"
+            )
         if not path.exists():
             raise _not_found(role, stripped)
         if path.suffix != ".py":

@@ -64,7 +64,9 @@ def load_tensors(path: str | Path, role: str = "tensor", key: str | None = None)
         raise TensorFileError(f"{where}: cannot be read as {suffix}: {first}") from None
     except Exception as exc:  # torch's weights_only unpickler raises its own types
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise TensorFileError(f"{where}: cannot be read as {suffix} (tensors only, no pickled objects): {first}") from None
+        raise TensorFileError(
+            f"{where}: cannot be read as {suffix} (tensors only, no pickled objects): {first}"
+        ) from None
     if key is not None:
         if not isinstance(value, dict) or key not in value:
             keys = ", ".join(map(str, value)) if isinstance(value, dict) else "none (not a dict)"

@@ -38,9 +38,15 @@ class DtypeThresholds:
         return MARE_FACTOR * self.precision
 
     def as_dict(self) -> dict:
-        return {"precision": self.precision, "mare": self.mare, "small_value": self.small_value,
-                "small_value_error": self.small_value_error, "cancel_boundary": self.cancel_boundary,
-                "cancel_zero": self.cancel_zero, "source": self.source}
+        return {
+            "precision": self.precision,
+            "mare": self.mare,
+            "small_value": self.small_value,
+            "small_value_error": self.small_value_error,
+            "cancel_boundary": self.cancel_boundary,
+            "cancel_zero": self.cancel_zero,
+            "source": self.source,
+        }
 
 
 THREE_DIM: dict[str, DtypeThresholds] = {
@@ -64,9 +70,7 @@ THREE_DIM: dict[str, DtypeThresholds] = {
     ),
     # float64 outputs (the golden is then no more precise than the output): by analogy with
     # float32's row, 13 bits below the significand for the threshold.
-    "float64": DtypeThresholds(
-        2**-39, 2**-40, 2**-60, 2**-20, 2**-20, "derived: float32 row scaled to 52 bits"
-    ),
+    "float64": DtypeThresholds(2**-39, 2**-40, 2**-60, 2**-20, 2**-20, "derived: float32 row scaled to 52 bits"),
 }
 
 #: The spec advises against a custom threshold above this multiple of the default.
@@ -82,6 +86,7 @@ def cpu_relative_bounds(name: str) -> tuple[float, float]:
     """(MERE bound, MARE bound) that cpu_relative never relaxes beyond, for a float dtype."""
     row = THREE_DIM[name]
     return CPU_RELATIVE_MAX_FACTOR * row.precision, CPU_RELATIVE_MAX_FACTOR * row.mare
+
 
 # --- catlass ------------------------------------------------------------------------------------
 
@@ -103,6 +108,7 @@ def cpu_error_floor(storage: torch.dtype) -> float:
     roundoff, far below any real rounding error, so it never changes a ratio otherwise.
     """
     return torch.finfo(storage).eps / 2 * 2**-10
+
 
 # --- assert_close (triton-ascend tutorial) --------------------------------------------------------
 

@@ -24,9 +24,14 @@ def _import_candidate(job_dir: str, user_files: dict) -> type:
         raise common.UserCodeError(errors.describe(exc, user_files, "import")) from None
     model_cls = getattr(module, "ModelNew", None)
     if not isinstance(model_cls, type):
-        raise common.UserCodeError(errors.error_info(
-            "import", "AttributeError", "the candidate defines no `class ModelNew(nn.Module)` (KernelBench format)",
-            user_files.get(path)))
+        raise common.UserCodeError(
+            errors.error_info(
+                "import",
+                "AttributeError",
+                "the candidate defines no `class ModelNew(nn.Module)` (KernelBench format)",
+                user_files.get(path),
+            )
+        )
     return model_cls
 
 
@@ -45,11 +50,18 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     common.synchronize(device)
     elapsed = time.perf_counter() - start
     mutated = [
-        i for i, (now, then) in enumerate(zip(common.tree_tensors(dev_inputs), common.tree_tensors(pristine), strict=True))
+        i
+        for i, (now, then) in enumerate(
+            zip(common.tree_tensors(dev_inputs), common.tree_tensors(pristine), strict=True)
+        )
         if not common.bitwise_equal(now, then)
     ]
-    info = {"launches": recorder.total - before, "mutated_inputs": mutated, "forward_s": elapsed,
-            "out_of_bounds_writes": monitor.guards.violations()}
+    info = {
+        "launches": recorder.total - before,
+        "mutated_inputs": mutated,
+        "forward_s": elapsed,
+        "out_of_bounds_writes": monitor.guards.violations(),
+    }
     return common.to_cpu(out), info
 
 
@@ -85,8 +97,17 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     meta = {"seeds": seeds_meta, "input_guard": guard_fill}
     for i, seed in enumerate(spec["seeds"]):
         try:
-            out, info = _forward(model_cls, given[f"s{i}/init"], given[f"s{i}/inputs"], seed,
-                                 backend.device, dtype, recorder, monitor, guard_fill)
+            out, info = _forward(
+                model_cls,
+                given[f"s{i}/init"],
+                given[f"s{i}/inputs"],
+                seed,
+                backend.device,
+                dtype,
+                recorder,
+                monitor,
+                guard_fill,
+            )
         except BaseException as exc:  # noqa: BLE001
             error = errors.describe(exc, user_files, f"forward (seed {seed})")
             meta.update(_summary(recorder, monitor))
@@ -96,11 +117,23 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
 
     if options.get("determinism", True) and spec["seeds"]:
         try:
-            again, _ = _forward(model_cls, given["s0/init"], given["s0/inputs"], spec["seeds"][0],
-                                backend.device, dtype, recorder, monitor, guard_fill)
+            again, _ = _forward(
+                model_cls,
+                given["s0/init"],
+                given["s0/inputs"],
+                spec["seeds"][0],
+                backend.device,
+                dtype,
+                recorder,
+                monitor,
+                guard_fill,
+            )
             meta["determinism"] = _determinism(values["s0/actual"], again)
         except BaseException as exc:  # noqa: BLE001
-            meta["determinism"] = {"checked": False, "error": errors.describe(exc, user_files, "determinism re-run")["message"]}
+            meta["determinism"] = {
+                "checked": False,
+                "error": errors.describe(exc, user_files, "determinism re-run")["message"],
+            }
     meta.update(_summary(recorder, monitor))
     return meta, values
 

@@ -53,8 +53,13 @@ def run_job(host_dir: str, plan: Plan, slot: int) -> None:
         result_fd = os.open(os.path.join(host_dir, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         files = {name: text.encode() for name, text in spec["files"].items()}
         writable = spec["limits"].get("writable", {})
-        limits = JobLimits(tmp_mb=spec["limits"]["tmp_mb"], rlimits=spec["limits"]["rlimits"],
-                           uid=spec["limits"]["uid_base"] + slot, gid=spec["limits"]["uid_base"] + slot, writable=writable)
+        limits = JobLimits(
+            tmp_mb=spec["limits"]["tmp_mb"],
+            rlimits=spec["limits"]["rlimits"],
+            uid=spec["limits"]["uid_base"] + slot,
+            gid=spec["limits"]["uid_base"] + slot,
+            writable=writable,
+        )
         backend = backends.by_name(spec["backend"])
         report = Report()
         job_dir = enter(plan, limits, files, report)

@@ -80,8 +80,12 @@ def _launch_record(name, jit, args, kwargs) -> dict:
     """A launched kernel's signature, in JSON, for the offline compile job."""
     try:
         signature, constexprs, options = _signature(jit, args, kwargs)
-        return {"kernel": name, "signature": signature, "options": options,
-                "constexprs": {k: _encode_constexpr(v) for k, v in constexprs.items()}}
+        return {
+            "kernel": name,
+            "signature": signature,
+            "options": options,
+            "constexprs": {k: _encode_constexpr(v) for k, v in constexprs.items()},
+        }
     except Exception as exc:  # noqa: BLE001
         return {"kernel": name, "unsupported": f"{type(exc).__name__}: {exc}"}
 
@@ -95,16 +99,18 @@ def _gpu_stats(recorder) -> list[dict]:
             kernel_cache = device_cache[0] if isinstance(device_cache, tuple) else device_cache
             for kernel in list(getattr(kernel_cache, "values", lambda: [])()):
                 md = getattr(kernel, "metadata", None)
-                out.append({
-                    "name": getattr(md, "name", name) if md is not None else name,
-                    "target": "device",
-                    "compiled": True,
-                    "registers": getattr(kernel, "n_regs", None),
-                    "spills": getattr(kernel, "n_spills", None),
-                    "shared_memory": getattr(md, "shared", None),
-                    "num_warps": getattr(md, "num_warps", None),
-                    "num_stages": getattr(md, "num_stages", None),
-                })
+                out.append(
+                    {
+                        "name": getattr(md, "name", name) if md is not None else name,
+                        "target": "device",
+                        "compiled": True,
+                        "registers": getattr(kernel, "n_regs", None),
+                        "spills": getattr(kernel, "n_spills", None),
+                        "shared_memory": getattr(md, "shared", None),
+                        "num_warps": getattr(md, "num_warps", None),
+                        "num_stages": getattr(md, "num_stages", None),
+                    }
+                )
     return out
 
 
@@ -123,14 +129,25 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         return meta, {}
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
     try:
-        _out, info = candidate_job._forward(model_cls, given["s0/init"], given["s0/inputs"], spec["seeds"][0],
-                                            backend.device, dtype, recorder, monitor, guard_fill="nan")
+        _out, info = candidate_job._forward(
+            model_cls,
+            given["s0/init"],
+            given["s0/inputs"],
+            spec["seeds"][0],
+            backend.device,
+            dtype,
+            recorder,
+            monitor,
+            guard_fill="nan",
+        )
     except BaseException as exc:  # noqa: BLE001
         raise common.UserCodeError(errors.describe(exc, user_files, "first launch") | {"partial_meta": meta}) from None
     meta.update(launched=True, launches=recorder.total, forward_s=info["forward_s"])
     if backend.interpreter:  # compiled by an `offline_compile` job on the compiler zygote
-        meta["launches"] = [_launch_record(name, _jit_of(jit), args, kwargs)
-                            for name, (jit, args, kwargs) in recorder.first_launch.items()]
+        meta["launches"] = [
+            _launch_record(name, _jit_of(jit), args, kwargs)
+            for name, (jit, args, kwargs) in recorder.first_launch.items()
+        ]
     else:
         meta["kernels"] = _gpu_stats(recorder)
     return meta, {}

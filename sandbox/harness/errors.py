@@ -38,7 +38,9 @@ def _innermost_compilation_error(exc):
 
 def _file_of(fn) -> str | None:
     """A JITFunction's file (Triton 3.9 has `file_name`; 3.6 only the function's code object)."""
-    return getattr(fn, "file_name", None) or getattr(getattr(getattr(fn, "fn", None), "__code__", None), "co_filename", None)
+    return getattr(fn, "file_name", None) or getattr(
+        getattr(getattr(fn, "fn", None), "__code__", None), "co_filename", None
+    )
 
 
 def _def_line(fn) -> int:
@@ -76,8 +78,16 @@ def _user_jit_functions(user_files: dict[str, str]) -> list:
 
 def error_info(phase: str, type_name: str, message: str, file: str | None = None) -> dict:
     """The error dict every job reports (tools.models.task.ErrorInfo's fields)."""
-    return {"phase": phase, "type": type_name, "message": message, "file": file, "line": None,
-            "column": None, "source_line": None, "traceback": []}
+    return {
+        "phase": phase,
+        "type": type_name,
+        "message": message,
+        "file": file,
+        "line": None,
+        "column": None,
+        "source_line": None,
+        "traceback": [],
+    }
 
 
 def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_functions=()) -> dict:
@@ -89,15 +99,24 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
         chain.append(original)
     info = error_info(phase, type(original).__name__, _first_lines(str(original) or type(original).__name__))
     if isinstance(original, SyntaxError) and original.filename in user_files:
-        info.update(file=user_files[original.filename], line=original.lineno, column=original.offset,
-                    source_line=(original.text or "").rstrip("\n") or None, message=original.msg)
+        info.update(
+            file=user_files[original.filename],
+            line=original.lineno,
+            column=original.offset,
+            source_line=(original.text or "").rstrip("\n") or None,
+            message=original.msg,
+        )
         return info
     if _is_compilation_error(original):
         position = _compilation_error_position(original, list(jit_functions) or _user_jit_functions(user_files))
         if position:
             path, line, col = position
-            info.update(file=user_files.get(path, path), line=line, column=col,
-                        source_line=linecache.getline(path, line).rstrip("\n") or None)
+            info.update(
+                file=user_files.get(path, path),
+                line=line,
+                column=col,
+                source_line=linecache.getline(path, line).rstrip("\n") or None,
+            )
         message = getattr(_innermost_compilation_error(original), "error_message", None)
         if message:
             info["message"] = _first_lines(str(message))
@@ -128,17 +147,23 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
 
 #: NotImplementedError messages of Triton's interpreter: (text in the message, reason, what to do).
 KNOWN_LIMITS = (
-    ("Block pointers have been removed",
-     "tl.make_block_ptr / tl.advance: block pointers were removed in Triton 3.9 (compiled and interpreted)",
-     "rewrite the loads and stores with tl.make_tensor_descriptor(base, shape, strides, block_shape) and "
-     "desc.load([offsets]) / desc.store([offsets], value), or run on backend='cuda' with a Triton that still "
-     "has block pointers (3.8 or older)"),
-    ("inline_asm not supported",
-     "tl.inline_asm_elementwise: the interpreter cannot run inline PTX",
-     "run on backend='cuda'"),
-    ("extern_elementwise not supported",
-     "tl.extern_elementwise: the interpreter cannot call external device libraries",
-     "use tl / libdevice functions, or run on backend='cuda'"),
+    (
+        "Block pointers have been removed",
+        "tl.make_block_ptr / tl.advance: block pointers were removed in Triton 3.9 (compiled and interpreted)",
+        "rewrite the loads and stores with tl.make_tensor_descriptor(base, shape, strides, block_shape) and "
+        "desc.load([offsets]) / desc.store([offsets], value), or run on backend='cuda' with a Triton that still "
+        "has block pointers (3.8 or older)",
+    ),
+    (
+        "inline_asm not supported",
+        "tl.inline_asm_elementwise: the interpreter cannot run inline PTX",
+        "run on backend='cuda'",
+    ),
+    (
+        "extern_elementwise not supported",
+        "tl.extern_elementwise: the interpreter cannot call external device libraries",
+        "use tl / libdevice functions, or run on backend='cuda'",
+    ),
 )
 
 
@@ -154,5 +179,8 @@ def interpreter_limitation(exc: BaseException, frames) -> tuple[str, str] | None
     for needle, reason, todo in KNOWN_LIMITS:
         if needle in text:
             return (f"the Triton interpreter (cpu backend) cannot run {reason}", todo)
-    return (f"the Triton interpreter (cpu backend) does not implement this: {text or 'NotImplementedError'} "
-            f"(in {frames[-1].name})", "run on backend='cuda' (compiled Triton)")
+    return (
+        f"the Triton interpreter (cpu backend) does not implement this: {text or 'NotImplementedError'} "
+        f"(in {frames[-1].name})",
+        "run on backend='cuda' (compiled Triton)",
+    )

@@ -36,7 +36,9 @@ def guard_input(t: torch.Tensor, fill: str) -> torch.Tensor:
     if not (_guardable(t) and t.is_floating_point()):
         return t
     margin = margin_elements(t)
-    buffer = torch.full((t.numel() + 2 * margin,), float("nan") if fill == "nan" else 0.0, dtype=t.dtype, device=t.device)
+    buffer = torch.full(
+        (t.numel() + 2 * margin,), float("nan") if fill == "nan" else 0.0, dtype=t.dtype, device=t.device
+    )
     inner = buffer.narrow(0, margin, t.numel())
     inner.copy_(t.reshape(-1))
     return inner.view(t.shape)
@@ -48,7 +50,9 @@ class OutputGuards:
     MAX_TRACKED = 256
 
     def __init__(self):
-        self.tracked: list[tuple[torch.Tensor, int, int, tuple]] = []  # (buffer bytes, margin bytes, inner bytes, shape)
+        self.tracked: list[
+            tuple[torch.Tensor, int, int, tuple]
+        ] = []  # (buffer bytes, margin bytes, inner bytes, shape)
 
     def allocate(self, out: torch.Tensor) -> torch.Tensor:
         """`out` re-made inside a guarded buffer (same shape, dtype, device), or `out` itself."""
@@ -68,7 +72,7 @@ class OutputGuards:
         found = []
         for raw, margin, inner, shape in self.tracked:
             before = int((raw[:margin] != _OUTPUT_GUARD_BYTE).sum())
-            after = int((raw[margin + inner:] != _OUTPUT_GUARD_BYTE).sum())
+            after = int((raw[margin + inner :] != _OUTPUT_GUARD_BYTE).sum())
             if before or after:
                 found.append({"shape": list(shape), "bytes_before": before, "bytes_after": after})
         return found

@@ -144,9 +144,17 @@ class LaunchRecorder:
         return max(self.launches, self.hook_launches)
 
 
-_NOT_WORTH_RECORDING = ("torch._C._set_grad_enabled", "torch.Tensor.numel", "torch.Tensor.dim", "torch.Tensor.size",
-                        "torch.Tensor.stride", "torch.Tensor.data_ptr", "torch.Tensor.is_contiguous",
-                        "torch.Tensor.element_size", "torch.Tensor.__getitem__")
+_NOT_WORTH_RECORDING = (
+    "torch._C._set_grad_enabled",
+    "torch.Tensor.numel",
+    "torch.Tensor.dim",
+    "torch.Tensor.size",
+    "torch.Tensor.stride",
+    "torch.Tensor.data_ptr",
+    "torch.Tensor.is_contiguous",
+    "torch.Tensor.element_size",
+    "torch.Tensor.__getitem__",
+)
 
 
 def _public_name(func) -> str | None:

@@ -101,6 +101,7 @@ def install(interpreter, limitation) -> None:
     def patch(name):
         def decorate(make):
             setattr(builder_cls, name, functools.wraps(getattr(builder_cls, name))(make(getattr(builder_cls, name))))
+
         return decorate
 
     @patch("create_masked_load")
@@ -109,12 +110,19 @@ def install(interpreter, limitation) -> None:
             if not _is_bf16(ptrs.get_element_ty()):
                 return original(self, ptrs, mask, other, *args, **kwargs)
             zeros = types.SimpleNamespace(data=np.zeros(np.shape(ptrs.data), dtype=np.uint16))
-            bits = original(self, types.SimpleNamespace(data=ptrs.data, get_element_ty=lambda: tl.uint16), mask, zeros,
-                            *args, **kwargs)
+            bits = original(
+                self,
+                types.SimpleNamespace(data=ptrs.data, get_element_ty=lambda: tl.uint16),
+                mask,
+                zeros,
+                *args,
+                **kwargs,
+            )
             values = bits_to_float32(bits.data)
             if other is not None:
                 values = np.where(mask.data, values, np.asarray(other.data, dtype=np.float32))
             return handle_cls(values, tl.bfloat16)
+
         return create_masked_load
 
     @patch("create_masked_store")
@@ -123,6 +131,7 @@ def install(interpreter, limitation) -> None:
             if _is_bf16(ptrs.get_element_ty()):
                 value = types.SimpleNamespace(data=np.ascontiguousarray(float32_to_bits(value.data)))
             return original(self, ptrs, value, mask, *args, **kwargs)
+
         return create_masked_store
 
     @patch("cast_impl")
@@ -134,6 +143,7 @@ def install(interpreter, limitation) -> None:
             if _is_bf16(src_ty):
                 return handle_cls(np.asarray(src.data).astype(get_np_dtype(dst_ty)), dst_ty)
             return original(self, src, dst_type)
+
         return cast_impl
 
     @patch("create_fp_to_fp")
@@ -146,12 +156,16 @@ def install(interpreter, limitation) -> None:
                 fp32 = handle_cls(np.asarray(src.data, dtype=np.float32), tl.float32)
                 if dst_ty == tl.float32:
                     return fp32
-                return original(self, fp32, dst_type, rounding_mode) if dst_ty.primitive_bitwidth == 8 \
+                return (
+                    original(self, fp32, dst_type, rounding_mode)
+                    if dst_ty.primitive_bitwidth == 8
                     else self.cast_impl(fp32, dst_type)
+                )
             if src_ty.primitive_bitwidth == 8:  # fp8 -> fp32 is exact
                 src = original(self, src, tl.float32, rounding_mode)
             toward_zero = rounding_mode == interpreter._ir.ROUNDING_MODE.RTZ
             return handle_cls(round_to_bf16(src.data, toward_zero=toward_zero), dst_ty)
+
         return create_fp_to_fp
 
     @patch("create_bitcast")
@@ -163,12 +177,14 @@ def install(interpreter, limitation) -> None:
             if _is_bf16(dst_ty) and not _is_bf16(src_ty):
                 return handle_cls(np.asarray(src.data).view(np.uint16), dst_ty)  # bit patterns
             return original(self, src, dst_type)
+
         return create_bitcast
 
     @patch("create_fabs")
     def _(original):
         def create_fabs(self, arg):
             return handle_cls(np.abs(arg.data), arg.dtype.scalar) if _is_bf16(arg.dtype.scalar) else original(self, arg)
+
         return create_fabs
 
     @patch("create_fma")
@@ -178,18 +194,23 @@ def install(interpreter, limitation) -> None:
                 return original(self, x, y, z)
             product = np.multiply(x.data, y.data, dtype=np.float64)  # exact; one rounding at the end
             return handle_cls(np.add(product, z.data, dtype=np.float64), z.dtype.scalar)
+
         return create_fma
 
     for name in ("create_atomic_rmw", "create_atomic_cas"):
+
         @patch(name)
         def _(original, name=name):
             def atomic(self, *args):
                 values = [a for a in args if isinstance(a, handle_cls)]
                 if any(_is_bf16(getattr(a, "dtype", None)) for a in values[1:]):
-                    raise limitation(f"tl.{name.removeprefix('create_')} on bfloat16",
-                                     "the interpreter's atomics write bf16 memory with the wrong width",
-                                     "use float32 atomics (accumulate in fp32, cast once), or run on backend='cuda'")
+                    raise limitation(
+                        f"tl.{name.removeprefix('create_')} on bfloat16",
+                        "the interpreter's atomics write bf16 memory with the wrong width",
+                        "use float32 atomics (accumulate in fp32, cast once), or run on backend='cuda'",
+                    )
                 return original(self, *args)
+
             return atomic
 
     _install_reductions(interpreter, tl)
@@ -216,7 +237,11 @@ def _install_reductions(interpreter, tl) -> None:
             return original_sum(self, input)
         total = _tree_sum_bf16(input.handle.data, self.axis)
         if self.keep_dims:
-            total = np.expand_dims(total, self.axis) if self.axis is not None else total.reshape((1,) * input.handle.data.ndim)
+            total = (
+                np.expand_dims(total, self.axis)
+                if self.axis is not None
+                else total.reshape((1,) * input.handle.data.ndim)
+            )
         return self.to_tensor(total if np.ndim(total) else total.item(), input.dtype)
 
     def scan_cumsum(self, input):

@@ -38,8 +38,15 @@ from sandbox.harness import interpreter_bf16, libdevice_numpy
 
 #: The device compile_kernel compiles for on the cpu backend (sm_90, H100/H200 class).
 TARGET_ARCH = 90
-DEVICE_PROPERTIES = {"max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
-                     "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 6144}
+DEVICE_PROPERTIES = {
+    "max_shared_mem": 232448,
+    "max_num_regs": 65536,
+    "multiprocessor_count": 132,
+    "warpSize": 32,
+    "sm_clock_rate": 1980000,
+    "mem_clock_rate": 2619000,
+    "mem_bus_width": 6144,
+}
 
 
 class InterpreterLimitation(Exception):
@@ -73,6 +80,7 @@ def install() -> None:
 
 # --- scalar arguments -------------------------------------------------------------------------
 
+
 def _install_scalar_arguments(interpreter) -> None:
     import triton.language as tl
 
@@ -95,6 +103,7 @@ def _install_scalar_arguments(interpreter) -> None:
 
 # --- libdevice --------------------------------------------------------------------------------
 
+
 def _install_libdevice(interpreter) -> None:
     import triton.language as tl
     from triton.language.extra import libdevice as stubs
@@ -105,6 +114,7 @@ def _install_libdevice(interpreter) -> None:
         def call(*args, **kwargs):
             kwargs.pop("_semantic", None)
             return member(*args, **kwargs, _semantic=interpreter.interpreter_semantic)
+
         return call
 
     bound = {}
@@ -125,8 +135,9 @@ def _install_libdevice(interpreter) -> None:
         except libdevice_numpy.LibdeviceUnsupported as exc:
             raise InterpreterLimitation(f"libdevice {symbol}", f"{exc}", RUN_ON_CUDA) from None
         shape = np.broadcast_shapes(*[np.shape(a.data) for a in arg_list]) if arg_list else (1,)
-        return interpreter.TensorHandle(np.ascontiguousarray(np.broadcast_to(data, shape)).astype(out_dtype),
-                                        ret_type.scalar)
+        return interpreter.TensorHandle(
+            np.ascontiguousarray(np.broadcast_to(data, shape)).astype(out_dtype), ret_type.scalar
+        )
 
     interpreter.InterpreterBuilder.create_extern_elementwise = create_extern_elementwise
 
@@ -141,11 +152,15 @@ def _hip_libdevice():
 
 def _missing_libdevice(name: str):
     def call(*_args, **_kwargs):
-        raise InterpreterLimitation(f"libdevice.{name}", "the cuda libdevice has no such function", "use a function tl or libdevice defines")
+        raise InterpreterLimitation(
+            f"libdevice.{name}", "the cuda libdevice has no such function", "use a function tl or libdevice defines"
+        )
+
     return call
 
 
 # --- tl.static_assert, tensor.__index__ and autotune ------------------------------------------------------------
+
 
 def _static_assert(cond, msg=""):
     if not cond:
@@ -199,6 +214,7 @@ def _install_autotune_pruning() -> None:
 
 
 # --- the active driver ------------------------------------------------------------------------
+
 
 def cpu_benchmark(kernel_call, quantiles=None, **_):
     """Wall-clock time of one call (the interpreter has no device timer)."""
@@ -261,6 +277,7 @@ def install_cpu_driver() -> None:
 
 # --- kernel.warmup ----------------------------------------------------------------------------
 
+
 class WarmedUpKernel:
     """What `kernel.warmup(...)` returns on the interpreter: launchable like a CompiledKernel.
     Nothing is compiled here, so the resource numbers are placeholders for grid-sizing code
@@ -271,17 +288,22 @@ class WarmedUpKernel:
     def __init__(self, fn, warmup_kwargs: dict):
         self.fn, self.warmup_kwargs = fn, warmup_kwargs
         self.name = getattr(fn, "__name__", "kernel")
-        self.metadata = types.SimpleNamespace(shared=1024, num_warps=warmup_kwargs.get("num_warps", 4),
-                                              num_stages=warmup_kwargs.get("num_stages", 3), name=self.name)
+        self.metadata = types.SimpleNamespace(
+            shared=1024,
+            num_warps=warmup_kwargs.get("num_warps", 4),
+            num_stages=warmup_kwargs.get("num_stages", 3),
+            name=self.name,
+        )
 
     def _init_handles(self) -> None:
         return None
 
     def __getitem__(self, grid):
         def launch(*args, stream=None):
-            given = set(self.fn.arg_names[:len(args)])
+            given = set(self.fn.arg_names[: len(args)])
             defaults = {k: v for k, v in self.warmup_kwargs.items() if k in self.fn.arg_names and k not in given}
             return self.fn.run(*args, grid=grid, warmup=False, **defaults)
+
         return launch
 
 

@@ -33,6 +33,7 @@ def _torch_special(name):
         import torch
 
         return getattr(torch.special, name)(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float64))).numpy()
+
     return run
 
 
@@ -51,6 +52,7 @@ def _tgamma(x):
             return math.gamma(a)
         except (ValueError, OverflowError):
             return math.inf if a > 0 or a == 0 else math.nan
+
     return _vectorized(one)(x)
 
 
@@ -60,6 +62,7 @@ def _lgamma(x):
             return math.lgamma(a)
         except (ValueError, OverflowError):
             return math.inf
+
     return _vectorized(one)(x)
 
 
@@ -71,30 +74,87 @@ def _round_half_away(x):
 #: `fast_`, the fp32 `f` suffix and the rounding suffix).
 FLOAT_FUNCTIONS = {
     # one argument
-    "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin, "asinh": np.arcsinh, "atan": np.arctan,
-    "atanh": np.arctanh, "cbrt": np.cbrt, "ceil": np.ceil, "cos": np.cos, "cosh": np.cosh,
-    "cospi": lambda x: np.cos(np.pi * x), "erf": _vectorized(math.erf), "erfc": _vectorized(math.erfc),
-    "erfinv": _torch_special("erfinv"), "erfcinv": lambda x: _torch_special("erfinv")(1.0 - x),
-    "erfcx": _torch_special("erfcx"), "exp": np.exp, "exp10": lambda x: np.power(10.0, x), "exp2": np.exp2,
-    "expm1": np.expm1, "fabs": np.abs, "abs": np.abs, "floor": np.floor, "j0": _torch_special("bessel_j0"),
-    "j1": _torch_special("bessel_j1"), "y0": _torch_special("bessel_y0"), "y1": _torch_special("bessel_y1"),
-    "lgamma": _lgamma, "tgamma": _tgamma, "log": np.log, "log10": np.log10, "log1p": np.log1p, "log2": np.log2,
-    "logb": lambda x: np.floor(np.log2(np.abs(x))), "nearbyint": np.rint, "rint": np.rint,
-    "round": _round_half_away, "trunc": np.trunc, "rcbrt": lambda x: 1.0 / np.cbrt(x),
-    "rsqrt": lambda x: 1.0 / np.sqrt(x), "frsqrt": lambda x: 1.0 / np.sqrt(x), "saturate": lambda x: np.clip(x, 0.0, 1.0),
-    "sin": np.sin, "sinh": np.sinh, "sinpi": lambda x: np.sin(np.pi * x), "sqrt": np.sqrt, "fsqrt": np.sqrt,
-    "dsqrt": np.sqrt, "tan": np.tan, "tanh": np.tanh, "normcdf": _torch_special("ndtr"),
-    "normcdfinv": _torch_special("ndtri"), "cyl_bessel_i0": _torch_special("i0"), "cyl_bessel_i1": _torch_special("i1"),
-    "frcp": lambda x: 1.0 / x, "drcp": lambda x: 1.0 / x,
+    "acos": np.arccos,
+    "acosh": np.arccosh,
+    "asin": np.arcsin,
+    "asinh": np.arcsinh,
+    "atan": np.arctan,
+    "atanh": np.arctanh,
+    "cbrt": np.cbrt,
+    "ceil": np.ceil,
+    "cos": np.cos,
+    "cosh": np.cosh,
+    "cospi": lambda x: np.cos(np.pi * x),
+    "erf": _vectorized(math.erf),
+    "erfc": _vectorized(math.erfc),
+    "erfinv": _torch_special("erfinv"),
+    "erfcinv": lambda x: _torch_special("erfinv")(1.0 - x),
+    "erfcx": _torch_special("erfcx"),
+    "exp": np.exp,
+    "exp10": lambda x: np.power(10.0, x),
+    "exp2": np.exp2,
+    "expm1": np.expm1,
+    "fabs": np.abs,
+    "abs": np.abs,
+    "floor": np.floor,
+    "j0": _torch_special("bessel_j0"),
+    "j1": _torch_special("bessel_j1"),
+    "y0": _torch_special("bessel_y0"),
+    "y1": _torch_special("bessel_y1"),
+    "lgamma": _lgamma,
+    "tgamma": _tgamma,
+    "log": np.log,
+    "log10": np.log10,
+    "log1p": np.log1p,
+    "log2": np.log2,
+    "logb": lambda x: np.floor(np.log2(np.abs(x))),
+    "nearbyint": np.rint,
+    "rint": np.rint,
+    "round": _round_half_away,
+    "trunc": np.trunc,
+    "rcbrt": lambda x: 1.0 / np.cbrt(x),
+    "rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "frsqrt": lambda x: 1.0 / np.sqrt(x),
+    "saturate": lambda x: np.clip(x, 0.0, 1.0),
+    "sin": np.sin,
+    "sinh": np.sinh,
+    "sinpi": lambda x: np.sin(np.pi * x),
+    "sqrt": np.sqrt,
+    "fsqrt": np.sqrt,
+    "dsqrt": np.sqrt,
+    "tan": np.tan,
+    "tanh": np.tanh,
+    "normcdf": _torch_special("ndtr"),
+    "normcdfinv": _torch_special("ndtri"),
+    "cyl_bessel_i0": _torch_special("i0"),
+    "cyl_bessel_i1": _torch_special("i1"),
+    "frcp": lambda x: 1.0 / x,
+    "drcp": lambda x: 1.0 / x,
     # two arguments
-    "atan2": np.arctan2, "copysign": np.copysign, "fdim": lambda x, y: np.where(x > y, x - y, 0.0),
-    "fmod": np.fmod, "hypot": np.hypot, "rhypot": lambda x, y: 1.0 / np.hypot(x, y), "pow": np.power,
-    "powi": np.power, "remainder": _ieee_remainder, "ldexp": lambda x, e: np.ldexp(x, e.astype(np.int32)),
-    "scalbn": lambda x, e: np.ldexp(x, e.astype(np.int32)), "fadd": np.add, "dadd": np.add, "fsub": np.subtract,
-    "dsub": np.subtract, "fmul": np.multiply, "dmul": np.multiply, "fdiv": np.divide, "ddiv": np.divide,
-    "fdivide": np.divide, "nextafter": None,  # handled at the result precision below
+    "atan2": np.arctan2,
+    "copysign": np.copysign,
+    "fdim": lambda x, y: np.where(x > y, x - y, 0.0),
+    "fmod": np.fmod,
+    "hypot": np.hypot,
+    "rhypot": lambda x, y: 1.0 / np.hypot(x, y),
+    "pow": np.power,
+    "powi": np.power,
+    "remainder": _ieee_remainder,
+    "ldexp": lambda x, e: np.ldexp(x, e.astype(np.int32)),
+    "scalbn": lambda x, e: np.ldexp(x, e.astype(np.int32)),
+    "fadd": np.add,
+    "dadd": np.add,
+    "fsub": np.subtract,
+    "dsub": np.subtract,
+    "fmul": np.multiply,
+    "dmul": np.multiply,
+    "fdiv": np.divide,
+    "ddiv": np.divide,
+    "fdivide": np.divide,
+    "nextafter": None,  # handled at the result precision below
     # three and four arguments
-    "fma": lambda x, y, z: x * y + z, "norm3d": lambda x, y, z: np.sqrt(x * x + y * y + z * z),
+    "fma": lambda x, y, z: x * y + z,
+    "norm3d": lambda x, y, z: np.sqrt(x * x + y * y + z * z),
     "rnorm3d": lambda x, y, z: 1.0 / np.sqrt(x * x + y * y + z * z),
     "norm4d": lambda x, y, z, w: np.sqrt(x * x + y * y + z * z + w * w),
     "rnorm4d": lambda x, y, z, w: 1.0 / np.sqrt(x * x + y * y + z * z + w * w),
@@ -102,8 +162,14 @@ FLOAT_FUNCTIONS = {
 
 #: Predicates and integer-valued functions of floats (result type from the signature).
 FLOAT_PREDICATES = {
-    "isinf": np.isinf, "isnan": np.isnan, "finite": np.isfinite, "isfinite": np.isfinite, "signbit": np.signbit,
-    "ilogb": lambda x: np.floor(np.log2(np.abs(x))), "llrint": np.rint, "llround": _round_half_away,
+    "isinf": np.isinf,
+    "isnan": np.isnan,
+    "finite": np.isfinite,
+    "isfinite": np.isfinite,
+    "signbit": np.signbit,
+    "ilogb": lambda x: np.floor(np.log2(np.abs(x))),
+    "llrint": np.rint,
+    "llround": _round_half_away,
 }
 
 _INT_ROUNDING = {"rn": np.rint, "rz": np.trunc, "rd": np.floor, "ru": np.ceil}
@@ -145,7 +211,7 @@ def _ffs(x):
 def _mulhi(x, y):
     bits = x.dtype.itemsize * 8
     if bits == 64:
-        f = np.vectorize(lambda a, b: ((int(a) * int(b)) >> 64), otypes=[object])
+        f = np.vectorize(lambda a, b: (int(a) * int(b)) >> 64, otypes=[object])
         r = f(x, y)
         mask = (1 << 64) - 1
         return np.array([int(v) & mask for v in np.ravel(r)], dtype=np.uint64).reshape(np.shape(r)).view(x.dtype)
@@ -161,9 +227,22 @@ def _mul24(x, y):
 
 
 INTEGER_FUNCTIONS = {
-    "clz": _clz, "clzll": _clz, "popc": _popc, "popcll": _popc, "brev": _brev, "brevll": _brev, "ffs": _ffs,
-    "ffsll": _ffs, "mulhi": _mulhi, "umulhi": _mulhi, "mul64hi": _mulhi, "umul64hi": _mulhi,
-    "mul24": _mul24, "umul24": _mul24, "abs": np.abs, "llabs": np.abs,
+    "clz": _clz,
+    "clzll": _clz,
+    "popc": _popc,
+    "popcll": _popc,
+    "brev": _brev,
+    "brevll": _brev,
+    "ffs": _ffs,
+    "ffsll": _ffs,
+    "mulhi": _mulhi,
+    "umulhi": _mulhi,
+    "mul64hi": _mulhi,
+    "umul64hi": _mulhi,
+    "mul24": _mul24,
+    "umul24": _mul24,
+    "abs": np.abs,
+    "llabs": np.abs,
     "hadd": lambda x, y: ((x.astype(np.int64) + y.astype(np.int64)) >> 1).astype(x.dtype),
     "rhadd": lambda x, y: ((x.astype(np.int64) + y.astype(np.int64) + 1) >> 1).astype(x.dtype),
     "uhadd": lambda x, y: ((x.astype(np.uint64) + y.astype(np.uint64)) >> np.uint64(1)).astype(x.dtype),
@@ -172,7 +251,14 @@ INTEGER_FUNCTIONS = {
     "usad": lambda x, y, z: (np.abs(x.astype(np.int64) - y.astype(np.int64)) + z).astype(z.dtype),
 }
 
-_BIT_CASTS = ("float_as_int", "float_as_uint", "int_as_float", "uint_as_float", "double_as_longlong", "longlong_as_double")
+_BIT_CASTS = (
+    "float_as_int",
+    "float_as_uint",
+    "int_as_float",
+    "uint_as_float",
+    "double_as_longlong",
+    "longlong_as_double",
+)
 
 
 def _round_to_float32(value64: np.ndarray, mode: str) -> np.ndarray:

@@ -38,8 +38,17 @@ def _ptxas_stats(ptx: str, capability: int) -> dict:
         path = Path(d) / "k.ptx"
         path.write_text(ptx)
         done = subprocess.run(
-            [get_ptxas(capability).path, "-v", f"--gpu-name={sm_arch_from_capability(capability)}", str(path), "-o", str(Path(d) / "k.o")],
-            capture_output=True, text=True, timeout=120,
+            [
+                get_ptxas(capability).path,
+                "-v",
+                f"--gpu-name={sm_arch_from_capability(capability)}",
+                str(path),
+                "-o",
+                str(Path(d) / "k.o"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
 
     def grab(pattern):
@@ -63,8 +72,12 @@ def _compile(jit, launch: dict, full: bool) -> dict:
     if full:
         kernel = triton.compile(src, target=target, options=launch["options"])
         stats = _ptxas_stats(kernel.asm["ptx"], OFFLINE_TARGET[1])
-        return {**stats, "shared_memory": kernel.metadata.shared, "num_warps": kernel.metadata.num_warps,
-                "num_stages": kernel.metadata.num_stages}
+        return {
+            **stats,
+            "shared_memory": kernel.metadata.shared,
+            "num_warps": kernel.metadata.num_warps,
+            "num_stages": kernel.metadata.num_stages,
+        }
     backend = make_backend(target)
     options = backend.parse_options(dict(launch["options"]))
     context = ir.context()
@@ -104,8 +117,10 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         jit = jits.get(name)
         if jit is None:
             entry["error"] = errors.error_info(
-                f"compile {name} for sm_90", "NotFound",
-                f"kernel {name} is not defined at module level: it cannot be compiled offline")
+                f"compile {name} for sm_90",
+                "NotFound",
+                f"kernel {name} is not defined at module level: it cannot be compiled offline",
+            )
         else:
             try:
                 entry.update(_compile(jit, launch, full))

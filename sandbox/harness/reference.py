@@ -31,7 +31,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
         module = common.load_module(path, "reference")
         for attr in ("Model", "get_inputs", "get_init_inputs"):
             if not hasattr(module, attr):
-                raise AttributeError(f"the reference defines no `{attr}` (KernelBench format: class Model, get_inputs(), get_init_inputs())")
+                raise AttributeError(
+                    f"the reference defines no `{attr}` (KernelBench format: class Model, get_inputs(), get_init_inputs())"
+                )
     except BaseException as exc:  # noqa: BLE001 - SystemExit in user code too
         raise common.UserCodeError(errors.describe(exc, user_files, "reference import")) from None
 
@@ -48,7 +50,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
             else:
                 common.seed_all(seed)
                 raw = list(module.get_inputs())
-                task_inputs = inputs.transform(raw, seed, dtype, options.get("value_range"), options.get("profile", "task"))
+                task_inputs = inputs.transform(
+                    raw, seed, dtype, options.get("value_range"), options.get("profile", "task")
+                )
             common.seed_all(seed)
             model = common.cast_model(module.Model(*init), dtype).eval()
             stamps["inputs_s"] = time.perf_counter() - start

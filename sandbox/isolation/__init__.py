@@ -113,7 +113,9 @@ class Report:
 
 def _ro_bind(source: str, target: str) -> None:
     linux.mount(source, target, None, linux.MS_BIND | linux.MS_REC)
-    linux.mount(None, target, None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
+    linux.mount(
+        None, target, None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV
+    )
 
 
 def _bind_path(root: str, path: str) -> None:
@@ -163,7 +165,9 @@ def _make_dev(root: str, plan: Plan) -> None:
         os.symlink(f"/proc/self/fd/{i}", f"{dev}/{name}")
     os.symlink("/proc/self/fd", f"{dev}/fd")
     os.mkdir(f"{dev}/shm")
-    linux.mount("tmpfs", f"{dev}/shm", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, "size=64m,mode=1777")
+    linux.mount(
+        "tmpfs", f"{dev}/shm", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, "size=64m,mode=1777"
+    )
 
 
 def _build_root(plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> None:
@@ -172,7 +176,10 @@ def _build_root(plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> None:
     # /tmp before the binds: a checkout or venv under the host's /tmp is bound inside it
     os.mkdir(root + "/tmp")
     linux.mount(
-        "tmpfs", root + "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+        "tmpfs",
+        root + "/tmp",
+        "tmpfs",
+        linux.MS_NOSUID | linux.MS_NODEV,
         f"size={limits.tmp_mb}m,mode=0700,uid={limits.uid},gid={limits.gid}",
     )
     for path in plan.readonly_paths:
@@ -208,8 +215,11 @@ def _apply_rlimits(limits: JobLimits, report: Report) -> None:
         except (ValueError, OSError) as exc:
             report.no(f"rlimit_{name}", str(exc))
     if "address_space" not in limits.rlimits:
-        report.no("memory_limit", "no address-space limit on this backend (GPU drivers reserve huge ranges) "
-                                  "and no cgroup: a job can use all host memory")
+        report.no(
+            "memory_limit",
+            "no address-space limit on this backend (GPU drivers reserve huge ranges) "
+            "and no cgroup: a job can use all host memory",
+        )
 
 
 def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report) -> str:

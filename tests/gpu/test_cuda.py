@@ -26,17 +26,25 @@ RECORD: dict = {}  # measurements the summary reports (scripts/gpu_check.sh)
 
 def run(folder: Path, candidate: str, **options):
     options.setdefault("num_seeds", 2)
-    return run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / candidate),
-                                           backend="cuda", **options))
+    return run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"), candidate=str(folder / candidate), backend="cuda", **options
+        )
+    )
 
 
 def record(name, result):
     output = result.seeds[0].outputs[0] if result.seeds and result.seeds[0].outputs else None
-    RECORD[name] = {"verdict": result.verdict, "summary": result.summary,
-                    "mere": output.mere if output else None, "mare": output.mare if output else None,
-                    "cpu_mare": output.cpu_control.mare if output and output.cpu_control else None,
-                    "determinism": result.checks.determinism.model_dump() if result.checks.determinism else None,
-                    "warnings": result.warnings, "total_s": result.timings.total_s}
+    RECORD[name] = {
+        "verdict": result.verdict,
+        "summary": result.summary,
+        "mere": output.mere if output else None,
+        "mare": output.mare if output else None,
+        "cpu_mare": output.cpu_control.mare if output and output.cpu_control else None,
+        "determinism": result.checks.determinism.model_dump() if result.checks.determinism else None,
+        "warnings": result.warnings,
+        "total_s": result.timings.total_s,
+    }
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -49,8 +57,11 @@ def _write_record(tmp_path_factory):
         Path(out).write_text(json.dumps(RECORD, indent=2, default=str))
 
 
-@pytest.mark.parametrize("entry", json.loads((LEVEL1 / "manifest.json").read_text()),
-                         ids=lambda e: f"{e['problem']}/{e['candidate']}/{e['profile']}")
+@pytest.mark.parametrize(
+    "entry",
+    json.loads((LEVEL1 / "manifest.json").read_text()),
+    ids=lambda e: f"{e['problem']}/{e['candidate']}/{e['profile']}",
+)
 def test_level1_examples_on_cuda(entry):
     result = run(LEVEL1 / entry["problem"], entry["candidate"], input_profile=entry["profile"])
     record(f"level1/{entry['problem']}/{entry['candidate']}/{entry['profile']}", result)
@@ -75,7 +86,11 @@ def test_comparator_on_device_tensors_matches_cpu():
 
 def test_compile_kernel_reports_registers_spills_and_shared_memory():
     folder = LEVEL1 / "01_square_matmul"
-    result = compile_kernel(CompileKernelRequest(candidate=str(folder / "candidate.py"), reference=str(folder / "reference.py"), backend="cuda"))
+    result = compile_kernel(
+        CompileKernelRequest(
+            candidate=str(folder / "candidate.py"), reference=str(folder / "reference.py"), backend="cuda"
+        )
+    )
     assert result.ok and result.kernels, result.summary
     kernel = result.kernels[0]
     RECORD["compile_kernel"] = [k.model_dump() for k in result.kernels]
@@ -93,11 +108,16 @@ def wild_store_kernel(out_ptr, far):
 
 def test_cuda_fault_is_a_crash_and_the_next_job_passes():
     body = "out = triton_add(x, y)\nwild_store_kernel[(1,)](out, 1 << 40)\ntorch.cuda.synchronize()\nreturn out"
-    crashed = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=candidate_with(body, FAULTY_PRELUDE),
-                                              backend="cuda", num_seeds=1))
+    crashed = run_accuracy(
+        RunAccuracyRequest(
+            reference=VECTOR_ADD_REFERENCE, candidate=candidate_with(body, FAULTY_PRELUDE), backend="cuda", num_seeds=1
+        )
+    )
     RECORD["cuda_fault"] = {"verdict": crashed.verdict, "error": crashed.error.model_dump() if crashed.error else None}
     assert crashed.verdict == "crashed", crashed.summary
-    after = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cuda", num_seeds=1))
+    after = run_accuracy(
+        RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cuda", num_seeds=1)
+    )
     assert after.verdict == "pass", after.summary
 
 
@@ -132,7 +152,9 @@ def test_splitk_atomics_are_flagged_nondeterministic_and_two_pass_is_not():
     assert two_pass.verdict == "pass" and two_pass.checks.determinism.bitwise_equal is True
 
 
-GPU_CORPUS = [e for e in json.loads((ROOT / "tests" / "diagnosis_corpus" / "manifest.json").read_text()) if e["gpu_only"]]
+GPU_CORPUS = [
+    e for e in json.loads((ROOT / "tests" / "diagnosis_corpus" / "manifest.json").read_text()) if e["gpu_only"]
+]
 
 
 @pytest.mark.parametrize("entry", GPU_CORPUS, ids=lambda e: e["pattern"])

@@ -43,7 +43,9 @@ def test_cpu_bf16_emulation_matches_the_gpu(entry):
 
     outputs = {}
     for backend in ("cpu", "cuda"):
-        result = run_accuracy(RunAccuracyRequest(**request_options(entry), backend=backend, seeds=[7], determinism_check=False))
+        result = run_accuracy(
+            RunAccuracyRequest(**request_options(entry), backend=backend, seeds=[7], determinism_check=False)
+        )
         assert result.verdict == "pass", f"{backend}: {result.summary}"
         outputs[backend] = services().runs.tensors(result.run_id)["s0/actual"]
     ulps = _bf16_ulps(outputs["cpu"], outputs["cuda"])

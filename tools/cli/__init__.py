@@ -46,7 +46,9 @@ def _cmd_compare(ns: argparse.Namespace) -> int:
 def _print_error(error) -> None:
     if error is None:
         return
-    where = f"{error.file}:{error.line}" + (f":{error.column}" if error.column else "") if error.line else error.file or ""
+    where = (
+        f"{error.file}:{error.line}" + (f":{error.column}" if error.column else "") if error.line else error.file or ""
+    )
     print(f"  error ({error.phase}): {error.type}: {error.message}".rstrip())
     if where:
         print(f"    at {where}")
@@ -82,9 +84,21 @@ def _cmd_compile(ns: argparse.Namespace) -> int:
     else:
         print(result.summary)
         for kernel in result.kernels:
-            stats = ", ".join(f"{k} {v}" for k, v in (("registers", kernel.registers), ("spills", kernel.spills),
-                              ("shared", kernel.shared_memory), ("warps", kernel.num_warps), ("stages", kernel.num_stages)) if v is not None)
-            print(f"  kernel {kernel.name} [{kernel.target}]: {'compiled' if kernel.compiled else 'FAILED'}" + (f"; {stats}" if stats else ""))
+            stats = ", ".join(
+                f"{k} {v}"
+                for k, v in (
+                    ("registers", kernel.registers),
+                    ("spills", kernel.spills),
+                    ("shared", kernel.shared_memory),
+                    ("warps", kernel.num_warps),
+                    ("stages", kernel.num_stages),
+                )
+                if v is not None
+            )
+            print(
+                f"  kernel {kernel.name} [{kernel.target}]: {'compiled' if kernel.compiled else 'FAILED'}"
+                + (f"; {stats}" if stats else "")
+            )
         _print_error(result.error)
         for warning in result.warnings:
             print(f"  warning: {warning}")
@@ -104,14 +118,20 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
         for outcome in result.experiments:
             print(f"  experiment {outcome.id}: {outcome.finding}")
             for trial in outcome.trials:
-                metrics = ", ".join(f"{k} {float(v):.3g}" for k, v in (("MERE", trial.mere), ("MARE", trial.mare))
-                                    if v is not None)
+                metrics = ", ".join(
+                    f"{k} {float(v):.3g}" for k, v in (("MERE", trial.mere), ("MARE", trial.mare)) if v is not None
+                )
                 state = "pass" if trial.passed else "fail" if trial.ran else f"not run: {trial.note}"
-                print(f"    - {trial.label}: {state}" + (f", {metrics}" if metrics else "")
-                      + (f", {trial.nonfinite} NaN/Inf" if trial.nonfinite else ""))
+                print(
+                    f"    - {trial.label}: {state}"
+                    + (f", {metrics}" if metrics else "")
+                    + (f", {trial.nonfinite} NaN/Inf" if trial.nonfinite else "")
+                )
         if result.fingerprint:
-            print("  precision fingerprint (closest first): " + "; ".join(
-                f"{p.model} {float(p.mere_vs_candidate):.2g}" for p in result.fingerprint[:3]))
+            print(
+                "  precision fingerprint (closest first): "
+                + "; ".join(f"{p.model} {float(p.mere_vs_candidate):.2g}" for p in result.fingerprint[:3])
+            )
         if result.heatmap:
             from tools.diagnosis import HEATMAP_NAME
             from tools.services import services
@@ -130,8 +150,14 @@ def _cmd_fix(ns: argparse.Namespace) -> int:
     else:
         print(result.summary)
         for fix in result.fixes:
-            state = "verified" if fix.verified else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
-            print(f"\n## {fix.fix}: {fix.title} {('(' + state + ')') if state else ''}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
+            state = (
+                "verified"
+                if fix.verified
+                else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
+            )
+            print(
+                f"\n## {fix.fix}: {fix.title} {('(' + state + ')') if state else ''}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}"
+            )
             if fix.verification:
                 print(f"  measured: {fix.verification.describe()}")
             if fix.patch:
@@ -156,8 +182,11 @@ def _cmd_mutate(ns: argparse.Namespace) -> int:
             print(f"  {op:22} {killed}/{total} caught")
         for m in result.mutants:
             if not m.caught:
-                print(f"  survivor {m.operator} #{m.site}" + (f" (caught with {m.caught_with})" if m.caught_with else "")
-                      + f"\n{m.diff}")
+                print(
+                    f"  survivor {m.operator} #{m.site}"
+                    + (f" (caught with {m.caught_with})" if m.caught_with else "")
+                    + f"\n{m.diff}"
+                )
         for line in result.advice:
             print(f"  advice: {line}")
     return EXIT_OK if result.survived == 0 else EXIT_NEGATIVE
@@ -190,32 +219,45 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--json", action="store_true", help="print the full JSON report")
     compare.set_defaults(handler=_cmd_compare)
 
-    run = sub.add_parser("run", help="run_accuracy: reference vs candidate in the sandbox, judged against the FP64 golden",
-                         description=RunAccuracyRequest.__doc__)
+    run = sub.add_parser(
+        "run",
+        help="run_accuracy: reference vs candidate in the sandbox, judged against the FP64 golden",
+        description=RunAccuracyRequest.__doc__,
+    )
     add_model_arguments(run, RunAccuracyRequest)
     run.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
     run.set_defaults(handler=_cmd_run)
 
-    compile_ = sub.add_parser("compile", help="compile_kernel: does the candidate import and compile; per-kernel resources",
-                              description=CompileKernelRequest.__doc__)
+    compile_ = sub.add_parser(
+        "compile",
+        help="compile_kernel: does the candidate import and compile; per-kernel resources",
+        description=CompileKernelRequest.__doc__,
+    )
     add_model_arguments(compile_, CompileKernelRequest)
     compile_.add_argument("--json", action="store_true", help="print the full JSON result")
     compile_.set_defaults(handler=_cmd_compile)
 
-    explain = sub.add_parser("explain", help="explain_failure: the failure pattern of a run, with evidence",
-                             description=ExplainRequest.__doc__)
+    explain = sub.add_parser(
+        "explain",
+        help="explain_failure: the failure pattern of a run, with evidence",
+        description=ExplainRequest.__doc__,
+    )
     add_model_arguments(explain, ExplainRequest, aliases={"run_id": ["--run"]})
     explain.add_argument("--json", action="store_true", help="print the full JSON result")
     explain.set_defaults(handler=_cmd_explain)
 
-    fix = sub.add_parser("fix", help="suggest_fix: patches for a run's failure, optionally verified",
-                         description=FixRequest.__doc__)
+    fix = sub.add_parser(
+        "fix", help="suggest_fix: patches for a run's failure, optionally verified", description=FixRequest.__doc__
+    )
     add_model_arguments(fix, FixRequest, aliases={"run_id": ["--run"]})
     fix.add_argument("--json", action="store_true", help="print the full JSON result")
     fix.set_defaults(handler=_cmd_fix, verify=False)
 
-    mutate = sub.add_parser("mutate", help="plant known bugs in a correct candidate: which does the task's test catch?",
-                            description=MutateRequest.__doc__)
+    mutate = sub.add_parser(
+        "mutate",
+        help="plant known bugs in a correct candidate: which does the task's test catch?",
+        description=MutateRequest.__doc__,
+    )
     add_model_arguments(mutate, MutateRequest)
     mutate.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
     mutate.add_argument("--json", action="store_true", help="print the full JSON result")

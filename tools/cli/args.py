@@ -38,8 +38,12 @@ def flag_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
-def add_model_arguments(parser: argparse.ArgumentParser, model: type[BaseModel], skip: tuple[str, ...] = (),
-                        aliases: dict[str, list[str]] | None = None) -> None:
+def add_model_arguments(
+    parser: argparse.ArgumentParser,
+    model: type[BaseModel],
+    skip: tuple[str, ...] = (),
+    aliases: dict[str, list[str]] | None = None,
+) -> None:
     """`aliases` adds shorter spellings, e.g. {"run_id": ["--run"]}."""
     for name, field in model.model_fields.items():
         if name in skip:

@@ -42,9 +42,7 @@ GPU_CHUNK = 1 << 24
 
 def _check_options(options: CompareOptions) -> None:
     if options.standard not in STANDARDS:
-        raise CompareInputError(
-            f"unknown standard {options.standard!r}; use one of: {', '.join(STANDARDS)}"
-        )
+        raise CompareInputError(f"unknown standard {options.standard!r}; use one of: {', '.join(STANDARDS)}")
     if options.normal_range not in NORMAL_RANGE_MODES:
         raise CompareInputError(
             f"unknown normal_range {options.normal_range!r}; use one of: {', '.join(NORMAL_RANGE_MODES)}"
@@ -118,7 +116,9 @@ def compare_tensors(
     if cpu is not None and not isinstance(cpu, torch.Tensor):
         raise CompareInputError(f"CPU control {name} is not a tensor (got {type(cpu).__name__})")
     if golden.is_complex() or (isinstance(actual, torch.Tensor) and actual.is_complex()):
-        raise CompareInputError(f"{name}: complex outputs are not supported; compare real and imaginary parts as two outputs")
+        raise CompareInputError(
+            f"{name}: complex outputs are not supported; compare real and imaginary parts as two outputs"
+        )
     default = cpu.dtype if cpu is not None else actual.dtype if isinstance(actual, torch.Tensor) else golden.dtype
     try:
         dtype_name = T.canonical_dtype_name(dtype if dtype is not None else default)
@@ -128,15 +128,21 @@ def compare_tensors(
 
     if not isinstance(actual, torch.Tensor):
         return _structural(
-            name, "not_a_tensor",
+            name,
+            "not_a_tensor",
             f"expected a {dtype_name} tensor of shape {tuple(golden.shape)}, got {type(actual).__name__}",
-            actual, dtype_name, options.standard,
+            actual,
+            dtype_name,
+            options.standard,
         )
     if tuple(actual.shape) != tuple(golden.shape):
         return _structural(
-            name, "shape_mismatch",
+            name,
+            "shape_mismatch",
             f"shape mismatch: actual {tuple(actual.shape)} vs golden {tuple(golden.shape)}",
-            actual, dtype_name, options.standard,
+            actual,
+            dtype_name,
+            options.standard,
         )
     if cpu is not None and tuple(cpu.shape) != tuple(golden.shape):
         raise CompareInputError(
@@ -147,9 +153,12 @@ def compare_tensors(
         wider = actual.is_floating_point() and actual.dtype.itemsize > storage.itemsize
         hint = "; its values are not all exact in that dtype" if options.allow_lossless_upcast and wider else ""
         return _structural(
-            name, "dtype_mismatch",
+            name,
+            "dtype_mismatch",
             f"dtype mismatch: actual {str(actual.dtype).removeprefix('torch.')} vs expected {dtype_name}{hint}",
-            actual, dtype_name, options.standard,
+            actual,
+            dtype_name,
+            options.standard,
         )
     if cpu is not None:
         cpu_fitted = _fit_dtype(cpu, storage, options)
@@ -204,18 +213,20 @@ def compare_outputs(
             f"({', '.join(names)})"
         )
         return CompareReport(
-            passed=False, verdict="fail", standard=options.standard,  # type: ignore[arg-type]
-            summary=f"FAIL output_count_mismatch: {message}", outputs=[],
-            error_kind="output_count_mismatch", error_msg=message,
+            passed=False,
+            verdict="fail",
+            standard=options.standard,  # type: ignore[arg-type]
+            summary=f"FAIL output_count_mismatch: {message}",
+            outputs=[],
+            error_kind="output_count_mismatch",
+            error_msg=message,
         )
     results = []
     for i, ((leaf_name, g), (_, a)) in enumerate(zip(golden_leaves, actual_leaves, strict=True)):
         c = cpu_leaves[i][1] if cpu_leaves is not None else None
         if g is None and a is None:
             continue
-        results.append(
-            compare_tensors(a, g, c, dtype=_dtype_for(dtype, i, names), options=options, name=leaf_name)
-        )
+        results.append(compare_tensors(a, g, c, dtype=_dtype_for(dtype, i, names), options=options, name=leaf_name))
     return combine(results, options.standard)
 
 

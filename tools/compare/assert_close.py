@@ -104,16 +104,25 @@ def compare_assert_close(
         nan_mismatch_count=nan_mis,
         dimensions=Dimensions(tolerance=passed, nan_positions=nan_mis == 0),
         cpu_control=(
-            CpuControl(mere=0.0, mare=0.0, max_diff=0.0, normal_passed=cpu_errors == 0,
-                       mismatch_count=cpu_errors, nan_count=cpu_nan)
+            CpuControl(
+                mere=0.0,
+                mare=0.0,
+                max_diff=0.0,
+                normal_passed=cpu_errors == 0,
+                mismatch_count=cpu_errors,
+                nan_count=cpu_nan,
+            )
             if c_flat is not None
             else None
         ),
         worst=worst_elements(worst, actual, golden, cpu, ("tolerance",), None, golden_as=storage),
         thresholds_used={"rtol": rtol, "atol": atol},
         details=AssertCloseDetails(
-            rtol=rtol, atol=atol, compared_in=str(ctype).removeprefix("torch."),
-            greatest_abs_diff=greatest_abs, greatest_rel_diff=greatest_rel,
+            rtol=rtol,
+            atol=atol,
+            compared_in=str(ctype).removeprefix("torch."),
+            greatest_abs_diff=greatest_abs,
+            greatest_rel_diff=greatest_rel,
         ),
     )
     head = f"{'PASS' if passed else 'FAIL'} assert_close {dtype_name} {name}"

@@ -125,8 +125,12 @@ def compare_catlass(
             "rmse": _ratio(cand.rmse, ctrl.rmse, max(rms_floor, 1e-30)),
         }
         metrics = {
-            "mare": cand.rel_max, "mere": cand.mere, "rmse": cand.rmse,
-            "cpu_mare": ctrl.rel_max, "cpu_mere": ctrl.mere, "cpu_rmse": ctrl.rmse,
+            "mare": cand.rel_max,
+            "mere": cand.mere,
+            "rmse": cand.rmse,
+            "cpu_mare": ctrl.rel_max,
+            "cpu_mere": ctrl.mere,
+            "cpu_rmse": ctrl.rmse,
             **{f"{k}_ratio": v for k, v in ratios.items()},
         }
         metrics_ok = all(ratios[k] <= T.CATLASS_METRIC_LIMITS[k] for k in ratios)
@@ -153,8 +157,12 @@ def compare_catlass(
         dimensions=Dimensions(tolerance=errors == 0, error_metrics=metrics_ok, nan_positions=nan_mis == 0),
         cpu_control=(
             CpuControl(
-                mere=ctrl.mere, mare=ctrl.rel_max, max_diff=ctrl.diff_max,
-                normal_passed=cpu_errors == 0, mismatch_count=cpu_errors, nan_count=ctrl.nan_count,
+                mere=ctrl.mere,
+                mare=ctrl.rel_max,
+                max_diff=ctrl.diff_max,
+                normal_passed=cpu_errors == 0,
+                mismatch_count=cpu_errors,
+                nan_count=ctrl.nan_count,
             )
             if c_flat is not None
             else None
@@ -191,4 +199,3 @@ def compare_catlass(
         )
     result.summary = f"{head}: {'; '.join(parts)}." + ("" if passed else describe_worst(result.worst))
     return result
-

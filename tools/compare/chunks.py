@@ -135,4 +135,3 @@ def unravel(flat_index: int, shape: tuple[int, ...]) -> list[int]:
         index.append(flat_index % size)
         flat_index //= size
     return list(reversed(index))
-

@@ -198,7 +198,9 @@ def _cpu_licence_problem(ctrl: _SideTotals, dtype_name: str) -> str | None:
     """
     mere_bound, mare_bound = T.cpu_relative_bounds(dtype_name)
     if ctrl.nan_mismatches:
-        return f"the CPU control's NaN positions differ from the golden's at {fmt_count(ctrl.nan_mismatches)} element(s)"
+        return (
+            f"the CPU control's NaN positions differ from the golden's at {fmt_count(ctrl.nan_mismatches)} element(s)"
+        )
     if ctrl.saturated:
         return f"the CPU control and the golden disagree about Inf / overflow at {fmt_count(ctrl.saturated)} element(s)"
     if ctrl.normal == 0:
@@ -237,9 +239,15 @@ def _cpu_relative_rule(cand: _SideTotals, ctrl: _SideTotals, dtype_name: str, st
     mere_bound, mare_bound = T.cpu_relative_bounds(dtype_name)
     mere, mare = cand.mere, cand.rel_max
     checks = [
-        (mere / max(ctrl.mere, floor) <= limits["mere"], f"MERE {fmt(mere)} <= {limits['mere']:g} x cpu {fmt(ctrl.mere)}"),
+        (
+            mere / max(ctrl.mere, floor) <= limits["mere"],
+            f"MERE {fmt(mere)} <= {limits['mere']:g} x cpu {fmt(ctrl.mere)}",
+        ),
         (mere < mere_bound, f"MERE {fmt(mere)} < {fmt(mere_bound)}"),
-        (mare / max(ctrl.rel_max, floor) <= limits["mare"], f"MARE {fmt(mare)} <= {limits['mare']:g} x cpu {fmt(ctrl.rel_max)}"),
+        (
+            mare / max(ctrl.rel_max, floor) <= limits["mare"],
+            f"MARE {fmt(mare)} <= {limits['mare']:g} x cpu {fmt(ctrl.rel_max)}",
+        ),
         (mare < mare_bound, f"MARE {fmt(mare)} < {fmt(mare_bound)}"),
     ]
     bound = f"{T.CPU_RELATIVE_MAX_FACTOR:g}x the default thresholds"
@@ -263,8 +271,7 @@ def _judge_normal(cand, ctrl, has_cpu, row, dtype_name, storage, options) -> _No
         return _NormalRange(
             False,
             f"{absolute.rule}; cpu_relative not applied: {problem}",
-            f"normal_range='cpu_relative' was asked for but not applied ({problem}): judged by the "
-            f"absolute thresholds",
+            f"normal_range='cpu_relative' was asked for but not applied ({problem}): judged by the absolute thresholds",
         )
     return _cpu_relative_rule(cand, ctrl, dtype_name, storage)
 
@@ -447,7 +454,9 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal: _NormalRange, row, dtype_
                 f"result errs both ways about equally): {cause}, even if the thresholds pass"
             )
     if cand.saturated:
-        out.append(f"{cand.saturated} element(s) were Inf or out of range on one side only and were compared as the dtype's largest value")
+        out.append(
+            f"{cand.saturated} element(s) were Inf or out of range on one side only and were compared as the dtype's largest value"
+        )
     return out
 
 
@@ -474,8 +483,7 @@ def _summary(r: CompareResult, normal: _NormalRange, small_ratio: float, cancel_
             f"(ratio {cancel_ratio:.3g} > 2)"
         )
     mismatched = (
-        f"Mismatched elements: {fmt_count(r.mismatch_count)} / {fmt_count(r.total_count)} "
-        f"({r.mismatch_ratio:.1%})"
+        f"Mismatched elements: {fmt_count(r.mismatch_count)} / {fmt_count(r.total_count)} ({r.mismatch_ratio:.1%})"
     )
     if r.passed:
         return (

@@ -41,14 +41,20 @@ def _rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
 
 
 def _heatmap(target: context.OutputData, tile: int | None) -> bytes | None:
-    if target.actual is None or target.golden is None or target.actual.shape != target.golden.shape or target.actual.numel() == 0:
+    if (
+        target.actual is None
+        or target.golden is None
+        or target.actual.shape != target.golden.shape
+        or target.actual.numel() == 0
+    ):
         return None
     a, g = target.a, target.g
     rel = (a - g).abs() / (g.abs() + T.RELATIVE_ERROR_EPS)
     nan_mismatch = torch.isnan(a) ^ torch.isnan(g)
     unwritten = target.unwritten()
-    return heatmap.render(target.as_2d(rel), target.as_2d(nan_mismatch),
-                          target.as_2d(unwritten) if unwritten.numel() else unwritten, tile)
+    return heatmap.render(
+        target.as_2d(rel), target.as_2d(nan_mismatch), target.as_2d(unwritten) if unwritten.numel() else unwritten, tile
+    )
 
 
 def _fingerprint(ctx: context.RunContext) -> None:
@@ -59,13 +65,20 @@ def _fingerprint(ctx: context.RunContext) -> None:
     seed = ctx.result.seeds[0].seed
     first = next((o for o in ctx.outputs if o.seed == seed), None)
     if len(floats) >= 2 and first is not None and first.actual is not None and first.actual.is_floating_point():
-        ctx.fingerprint, ctx.fingerprint_seed = fingerprint.matmul_models(floats[0], floats[1], first.actual, ctx.source), seed
+        ctx.fingerprint, ctx.fingerprint_seed = (
+            fingerprint.matmul_models(floats[0], floats[1], first.actual, ctx.source),
+            seed,
+        )
 
 
 def detect(ctx: context.RunContext, facts: source.SourceFacts) -> list[Diagnosis]:
     """Every registered detector, in registry order; per output of the primary seed."""
     found: list[Diagnosis] = []
-    outputs = [o for o in ctx.outputs if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape]
+    outputs = [
+        o
+        for o in ctx.outputs
+        if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape
+    ]
     suppressed: dict[str, set[str]] = {o.name: set() for o in outputs}
     for det in DETECTORS.values():
         if det.scope == "run":
@@ -100,8 +113,9 @@ def _apply(diagnoses: list[Diagnosis], outcome: ExperimentOutcome) -> None:
             d.confidence = round(d.confidence * REFUTED_FACTOR, 3)
 
 
-def run_experiments(ctx: context.RunContext, facts: source.SourceFacts, diagnoses: list[Diagnosis], budget_s: float,
-                    report, cancel) -> list[ExperimentOutcome]:
+def run_experiments(
+    ctx: context.RunContext, facts: source.SourceFacts, diagnoses: list[Diagnosis], budget_s: float, report, cancel
+) -> list[ExperimentOutcome]:
     """Every applicable registered experiment, within the budget; their findings applied to `diagnoses`."""
     runner = TrialRunner(ctx, budget_s, cancel, report=lambda label: report(0.5, f"experiment: {label}"))
     outcomes = []
@@ -110,8 +124,13 @@ def run_experiments(ctx: context.RunContext, facts: source.SourceFacts, diagnose
         try:
             result = exp.fn(ctx, runner, facts, diagnoses)
         except TrialBudgetExceeded:
-            outcomes.append(ExperimentOutcome(id=exp.id, question=exp.question,
-                                              finding=f"not run: the experiment budget ({budget_s:g} s) was spent or the call was cancelled"))
+            outcomes.append(
+                ExperimentOutcome(
+                    id=exp.id,
+                    question=exp.question,
+                    finding=f"not run: the experiment budget ({budget_s:g} s) was spent or the call was cancelled",
+                )
+            )
             break
         if result is None:
             continue
@@ -145,12 +164,22 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     diagnoses = _rank(diagnoses)
 
     heatmap_ref = None
-    outputs = [o for o in ctx.outputs if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape]
+    outputs = [
+        o
+        for o in ctx.outputs
+        if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape
+    ]
     if request.heatmap and outputs:
         report(0.85, "heatmap")
         target = next((o for o in outputs if o.failed), outputs[0])
-        tile = next((d.location.tile[0] for d in diagnoses
-                     if d.output == target.name and d.seed == target.seed and d.location and d.location.tile), None)
+        tile = next(
+            (
+                d.location.tile[0]
+                for d in diagnoses
+                if d.output == target.name and d.seed == target.seed and d.location and d.location.tile
+            ),
+            None,
+        )
         png = _heatmap(target, tile)
         if png is not None:
             services().runs.save_file(request.run_id, HEATMAP_NAME, png)
@@ -159,11 +188,15 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     credible = [d for d in diagnoses if d.tested != "refuted"]
     if credible:
         primary = credible[0]
-        summary = f"{primary.pattern}: {primary.summary}" + (" [confirmed by experiment]" if primary.tested == "confirmed" else "")
+        summary = f"{primary.pattern}: {primary.summary}" + (
+            " [confirmed by experiment]" if primary.tested == "confirmed" else ""
+        )
         next_step = f"call suggest_fix(run_id='{request.run_id}', verify=true) for {', '.join(primary.suggested_fixes) or 'a fix'}"
     elif _without_tensors(ctx):
         summary = "fail: the run kept no tensors (store_tensors=false), so the failure cannot be diagnosed"
-        next_step = "re-run run_accuracy with store_tensors=true (and the same seeds) and call explain_failure on that run"
+        next_step = (
+            "re-run run_accuracy with store_tensors=true (and the same seeds) and call explain_failure on that run"
+        )
     elif ctx.result.verdict == "pass":
         summary = "no failure pattern: the run passed and shows no latent defect"
         next_step = "nothing to fix; optimise for speed"
@@ -172,7 +205,14 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         next_step = "inspect the worst elements of the run's seeds"
     report(1.0, "done")
     return ExplainResult(
-        run_id=request.run_id, verdict=ctx.result.verdict, summary=summary, diagnoses=diagnoses, fingerprint=ctx.fingerprint,
-        experiments=outcomes, compute_num=ctx.compute_num, heatmap=heatmap_ref, timings=Timings(total_s=time.perf_counter() - started),
+        run_id=request.run_id,
+        verdict=ctx.result.verdict,
+        summary=summary,
+        diagnoses=diagnoses,
+        fingerprint=ctx.fingerprint,
+        experiments=outcomes,
+        compute_num=ctx.compute_num,
+        heatmap=heatmap_ref,
+        timings=Timings(total_s=time.perf_counter() - started),
         next_step=next_step,
     )

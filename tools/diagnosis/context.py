@@ -171,7 +171,12 @@ def _infer_compute(ctx: RunContext) -> None:
     golden = ctx.outputs[0].golden if ctx.outputs else None
     if len(floats) >= 2 and golden is not None:
         a, b = floats[0], floats[1]
-        if a.dim() >= 2 and b.dim() >= 2 and a.shape[-1] == b.shape[-2] and golden.shape[-2:] == (a.shape[-2], b.shape[-1]):
+        if (
+            a.dim() >= 2
+            and b.dim() >= 2
+            and a.shape[-1] == b.shape[-2]
+            and golden.shape[-2:] == (a.shape[-2], b.shape[-1])
+        ):
             rows = min(8, a.shape[-2])
             probe = a[..., :rows, :].to(torch.float64) @ b.to(torch.float64)
             expected = golden[..., :rows, :].to(torch.float64)

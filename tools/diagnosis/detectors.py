@@ -60,46 +60,114 @@ def _tile_of(start: int, block_sizes: list[int]) -> int | None:
 # --- verdicts that produced no numbers -------------------------------------------------------
 
 
-@detector("verdict", ("no_kernel_launched", "input_mutation", "unsupported", "timeout", "crash", "boundary_mask_error",
-                      "compile_error", "runtime_error"), scope="run")
+@detector(
+    "verdict",
+    (
+        "no_kernel_launched",
+        "input_mutation",
+        "unsupported",
+        "timeout",
+        "crash",
+        "boundary_mask_error",
+        "compile_error",
+        "runtime_error",
+    ),
+    scope="run",
+)
 def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     result = ctx.result
     error = result.error
     if result.verdict in ("pass", "fail") or error is None:
         return []
     where = error.where
-    evidence = {"type": error.type, "message": error.message[:300], "file": error.file, "line": error.line,
-                "source_line": error.source_line}
+    evidence = {
+        "type": error.type,
+        "message": error.message[:300],
+        "file": error.file,
+        "line": error.line,
+        "source_line": error.source_line,
+    }
     if result.verdict == "rejected":
         if error.type == "no_kernel_launched":
-            return [Diagnosis(pattern="no_kernel_launched", confidence=0.99,
-                              summary=f"the forward launched no Triton kernel; it computed with torch ({', '.join(result.checks.torch_calls) or 'no torch call either'})",
-                              evidence={"kernel_launches": result.checks.kernel_launches, "torch_calls": list(result.checks.torch_calls)},
-                              suggested_fixes=["use_kernel"])]
-        return [Diagnosis(pattern="input_mutation", confidence=0.99,
-                          summary=f"the forward wrote into its input(s) {result.checks.input_mutation}: callers see their inputs change",
-                          evidence={"mutated_inputs": result.checks.input_mutation}, suggested_fixes=["do_not_mutate_inputs"])]
+            return [
+                Diagnosis(
+                    pattern="no_kernel_launched",
+                    confidence=0.99,
+                    summary=f"the forward launched no Triton kernel; it computed with torch ({', '.join(result.checks.torch_calls) or 'no torch call either'})",
+                    evidence={
+                        "kernel_launches": result.checks.kernel_launches,
+                        "torch_calls": list(result.checks.torch_calls),
+                    },
+                    suggested_fixes=["use_kernel"],
+                )
+            ]
+        return [
+            Diagnosis(
+                pattern="input_mutation",
+                confidence=0.99,
+                summary=f"the forward wrote into its input(s) {result.checks.input_mutation}: callers see their inputs change",
+                evidence={"mutated_inputs": result.checks.input_mutation},
+                suggested_fixes=["do_not_mutate_inputs"],
+            )
+        ]
     if result.verdict == "unsupported":
         return [Diagnosis(pattern="unsupported", confidence=0.99, summary=error.message, evidence=evidence)]
     if result.verdict == "timeout":
-        return [Diagnosis(pattern="timeout", confidence=0.9, summary=f"{error.message}; an endless loop or a grid far too large is typical",
-                          evidence=evidence, suggested_fixes=["fix_error"])]
+        return [
+            Diagnosis(
+                pattern="timeout",
+                confidence=0.9,
+                summary=f"{error.message}; an endless loop or a grid far too large is typical",
+                evidence=evidence,
+                suggested_fixes=["fix_error"],
+            )
+        ]
     if result.verdict == "crashed":
-        out = [Diagnosis(pattern="crash", confidence=0.8, summary=f"{error.message.splitlines()[0]}{where}", evidence=evidence,
-                         suggested_fixes=["fix_error"])]
-        if error.type in ("SIGSEGV", "SIGBUS") or any(m in error.message for m in ("illegal memory access", "illegal address")):
-            out.insert(0, Diagnosis(pattern="boundary_mask_error", confidence=0.85,
-                                    summary="an invalid memory access: a tl.load or tl.store reached outside its tensor (a missing mask or a grid larger than the data)",
-                                    evidence=evidence, suggested_fixes=["boundary_mask"]))
+        out = [
+            Diagnosis(
+                pattern="crash",
+                confidence=0.8,
+                summary=f"{error.message.splitlines()[0]}{where}",
+                evidence=evidence,
+                suggested_fixes=["fix_error"],
+            )
+        ]
+        if error.type in ("SIGSEGV", "SIGBUS") or any(
+            m in error.message for m in ("illegal memory access", "illegal address")
+        ):
+            out.insert(
+                0,
+                Diagnosis(
+                    pattern="boundary_mask_error",
+                    confidence=0.85,
+                    summary="an invalid memory access: a tl.load or tl.store reached outside its tensor (a missing mask or a grid larger than the data)",
+                    evidence=evidence,
+                    suggested_fixes=["boundary_mask"],
+                ),
+            )
             if facts.swapped_strides:  # rows walked with the column stride also leave the tensor
-                out.insert(1, Diagnosis(pattern="layout_mismatch", confidence=0.6,
-                                        summary=f"strides passed as (stride(1), stride(0)) at {_lines(facts.swapped_strides)}: "
-                                                "walking rows with the column stride leaves the tensor",
-                                        evidence={"swapped_strides": _lines(facts.swapped_strides)}, suggested_fixes=["fix_layout"]))
+                out.insert(
+                    1,
+                    Diagnosis(
+                        pattern="layout_mismatch",
+                        confidence=0.6,
+                        summary=f"strides passed as (stride(1), stride(0)) at {_lines(facts.swapped_strides)}: "
+                        "walking rows with the column stride leaves the tensor",
+                        evidence={"swapped_strides": _lines(facts.swapped_strides)},
+                        suggested_fixes=["fix_layout"],
+                    ),
+                )
         return out
     pattern = "compile_error" if result.verdict == "compile_error" else "runtime_error"
-    return [Diagnosis(pattern=pattern, confidence=0.95, summary=f"{error.type}: {error.message.splitlines()[0]}{where}",
-                      evidence=evidence, suggested_fixes=["fix_error"])]
+    return [
+        Diagnosis(
+            pattern=pattern,
+            confidence=0.95,
+            summary=f"{error.type}: {error.message.splitlines()[0]}{where}",
+            evidence=evidence,
+            suggested_fixes=["fix_error"],
+        )
+    ]
 
 
 # --- structure -------------------------------------------------------------------------------
@@ -110,15 +178,38 @@ def structural(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     out = []
     for seed in ctx.result.seeds:
         if not seed.outputs and "output_count_mismatch" in seed.summary:
-            out.append(Diagnosis(pattern="shape_mismatch", confidence=0.95, seed=seed.seed,
-                                 summary=seed.summary.split(": ", 1)[-1], evidence={"kind": "output_count_mismatch"}))
+            out.append(
+                Diagnosis(
+                    pattern="shape_mismatch",
+                    confidence=0.95,
+                    seed=seed.seed,
+                    summary=seed.summary.split(": ", 1)[-1],
+                    evidence={"kind": "output_count_mismatch"},
+                )
+            )
         for o in seed.outputs:
             if o.error_kind in ("shape_mismatch", "not_a_tensor", "output_count_mismatch"):
-                out.append(Diagnosis(pattern="shape_mismatch", confidence=0.97, seed=seed.seed, output=o.name,
-                                     summary=o.error_msg or o.summary, evidence={"kind": o.error_kind}))
+                out.append(
+                    Diagnosis(
+                        pattern="shape_mismatch",
+                        confidence=0.97,
+                        seed=seed.seed,
+                        output=o.name,
+                        summary=o.error_msg or o.summary,
+                        evidence={"kind": o.error_kind},
+                    )
+                )
             elif o.error_kind == "dtype_mismatch":
-                out.append(Diagnosis(pattern="dtype_mismatch", confidence=0.97, seed=seed.seed, output=o.name,
-                                     summary=o.error_msg or o.summary, evidence={"kind": o.error_kind}))
+                out.append(
+                    Diagnosis(
+                        pattern="dtype_mismatch",
+                        confidence=0.97,
+                        seed=seed.seed,
+                        output=o.name,
+                        summary=o.error_msg or o.summary,
+                        evidence={"kind": o.error_kind},
+                    )
+                )
         if out:
             break
     return out
@@ -142,14 +233,21 @@ def out_of_bounds_write(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
         return []
     w = writes[0]
     stores = _lines(facts.unmasked_stores) if facts.unmasked_stores else None
-    return [Diagnosis(
-        pattern="boundary_mask_error", confidence=0.97, seed=w.seed,
-        summary=f"a store wrote {w.bytes_before + w.bytes_after} byte(s) past the end of a {tuple(w.shape)} output allocation "
-                "(caught in the guard margin around it): a tl.store without a mask for the last partial block"
-                + (f" (unmasked tl.store at {stores})" if stores else ""),
-        evidence={"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores},
-        suggested_fixes=["boundary_mask"],
-        location=Location(description=f"bytes written past the allocation: {w.bytes_after} after its end, {w.bytes_before} before its start"))]
+    return [
+        Diagnosis(
+            pattern="boundary_mask_error",
+            confidence=0.97,
+            seed=w.seed,
+            summary=f"a store wrote {w.bytes_before + w.bytes_after} byte(s) past the end of a {tuple(w.shape)} output allocation "
+            "(caught in the guard margin around it): a tl.store without a mask for the last partial block"
+            + (f" (unmasked tl.store at {stores})" if stores else ""),
+            evidence={"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores},
+            suggested_fixes=["boundary_mask"],
+            location=Location(
+                description=f"bytes written past the allocation: {w.bytes_after} after its end, {w.bytes_before} before its start"
+            ),
+        )
+    ]
 
 
 @detector("unwritten", ("boundary_mask_error", "unwritten_output"), suppresses=("precision", "layout"), proof=True)
@@ -168,8 +266,13 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
         tail[r0:] = True
     if c0 is not None:
         tail[:, c0:] = True
-    evidence = {"unwritten_elements": count, "total": total, "fraction": count / total,
-                "rows_with_unwritten": int(rows_hit.sum()), "cols_with_unwritten": int(cols_hit.sum())}
+    evidence = {
+        "unwritten_elements": count,
+        "total": total,
+        "fraction": count / total,
+        "rows_with_unwritten": int(rows_hit.sum()),
+        "cols_with_unwritten": int(cols_hit.sum()),
+    }
     if bool(tail.any()) and bool((tail == m2).all()):
         parts = []
         if r0 is not None:
@@ -178,19 +281,40 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
             parts.append(f"columns {c0}..{m2.shape[1] - 1}")
         tile = _tile_of(r0 if r0 is not None else c0, facts.blocks())
         evidence.update({"first_unwritten_row": r0, "first_unwritten_col": c0, "tile": tile})
-        return [Diagnosis(
-            pattern="boundary_mask_error", confidence=0.95, seed=o.seed, output=o.name,
-            summary=f"{' and '.join(parts)} were never written (NaN poison survived): the grid misses the last partial "
-                    f"tile{f' of {tile}' if tile else ''}; size it with triton.cdiv and mask the tail",
-            evidence=evidence, suggested_fixes=["boundary_mask"],
-            location=Location(description=" and ".join(parts) + " never written", indices=element_indices(mask, tuple(o.actual.shape)),
-                              rows=[r0, m2.shape[0] - 1] if r0 is not None else None,
-                              cols=[c0, m2.shape[1] - 1] if c0 is not None else None, tile=[tile] if tile else None),
-        )]
-    return [Diagnosis(pattern="unwritten_output", confidence=0.9, seed=o.seed, output=o.name,
-                      summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: the kernel's stores do not cover the output",
-                      evidence=evidence, suggested_fixes=["boundary_mask", "initialize_output"],
-                      location=Location(description="elements still holding the allocation's poison", indices=element_indices(mask, tuple(o.actual.shape))))]
+        return [
+            Diagnosis(
+                pattern="boundary_mask_error",
+                confidence=0.95,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{' and '.join(parts)} were never written (NaN poison survived): the grid misses the last partial "
+                f"tile{f' of {tile}' if tile else ''}; size it with triton.cdiv and mask the tail",
+                evidence=evidence,
+                suggested_fixes=["boundary_mask"],
+                location=Location(
+                    description=" and ".join(parts) + " never written",
+                    indices=element_indices(mask, tuple(o.actual.shape)),
+                    rows=[r0, m2.shape[0] - 1] if r0 is not None else None,
+                    cols=[c0, m2.shape[1] - 1] if c0 is not None else None,
+                    tile=[tile] if tile else None,
+                ),
+            )
+        ]
+    return [
+        Diagnosis(
+            pattern="unwritten_output",
+            confidence=0.9,
+            seed=o.seed,
+            output=o.name,
+            summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: the kernel's stores do not cover the output",
+            evidence=evidence,
+            suggested_fixes=["boundary_mask", "initialize_output"],
+            location=Location(
+                description="elements still holding the allocation's poison",
+                indices=element_indices(mask, tuple(o.actual.shape)),
+            ),
+        )
+    ]
 
 
 @detector("all_zero", ("all_zero_output",), suppresses=("precision", "layout"))
@@ -198,11 +322,22 @@ def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnos
     a = o.a
     if a.numel() == 0 or bool((a != 0).any()) or not bool((o.g != 0).any()):
         return []
-    return [Diagnosis(pattern="all_zero_output", confidence=0.9, seed=o.seed, output=o.name,
-                      summary="the output is all zeros where the golden is not: the kernel's results never reached the returned tensor (wrong buffer, store skipped, or a zero-initialised output never written)",
-                      evidence={"nonzero_golden_elements": int((o.g != 0).sum()),
-                                "floor_division_grid": _lines(facts.floor_division_grid)},
-                      suggested_fixes=["boundary_mask", "initialize_output"] if facts.floor_division_grid else ["initialize_output"])]
+    return [
+        Diagnosis(
+            pattern="all_zero_output",
+            confidence=0.9,
+            seed=o.seed,
+            output=o.name,
+            summary="the output is all zeros where the golden is not: the kernel's results never reached the returned tensor (wrong buffer, store skipped, or a zero-initialised output never written)",
+            evidence={
+                "nonzero_golden_elements": int((o.g != 0).sum()),
+                "floor_division_grid": _lines(facts.floor_division_grid),
+            },
+            suggested_fixes=["boundary_mask", "initialize_output"]
+            if facts.floor_division_grid
+            else ["initialize_output"],
+        )
+    ]
 
 
 def _max_input_magnitude(ctx: RunContext) -> float:
@@ -227,32 +362,71 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
         count = int(computed_nan.sum()) + int(bad_inf.sum())
         magnitude = _max_input_magnitude(ctx)
         overflow_limit = math.log(float(torch.finfo(o.actual.dtype).max)) if o.actual.is_floating_point() else math.inf
-        evidence = {"nan_where_golden_finite": int(computed_nan.sum()), "inf_where_golden_finite": int(bad_inf.sum()),
-                    "max_abs_input": magnitude, "exp_overflows_above": overflow_limit,
-                    "input_profile": ctx.task.get("input_profile")}
+        evidence = {
+            "nan_where_golden_finite": int(computed_nan.sum()),
+            "inf_where_golden_finite": int(bad_inf.sum()),
+            "max_abs_input": magnitude,
+            "exp_overflows_above": overflow_limit,
+            "input_profile": ctx.task.get("input_profile"),
+        }
         if facts.exp_without_max:
             evidence["exp_without_max_subtraction"] = _lines(facts.exp_without_max)
         large = magnitude > overflow_limit / 2 or ctx.task.get("input_profile") == "large_magnitude"
         if large or facts.exp_without_max:
             fixes = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["stable_formula"]
-            out.append(Diagnosis(
-                pattern="inf_overflow", confidence=0.9 if facts.exp_without_max else 0.75, seed=o.seed, output=o.name,
-                summary=f"{count} element(s) became Inf/NaN where the golden is finite: an intermediate overflowed "
-                        f"(inputs reach {magnitude:.3g}; exp overflows above {overflow_limit:.3g})"
-                        + (f"; exp without max subtraction at {_lines(facts.exp_without_max)}" if facts.exp_without_max else ""),
-                evidence=evidence, suggested_fixes=fixes,
-                location=Location(description="non-finite outputs", indices=element_indices(computed_nan | bad_inf, tuple(a.shape)))))
+            out.append(
+                Diagnosis(
+                    pattern="inf_overflow",
+                    confidence=0.9 if facts.exp_without_max else 0.75,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"{count} element(s) became Inf/NaN where the golden is finite: an intermediate overflowed "
+                    f"(inputs reach {magnitude:.3g}; exp overflows above {overflow_limit:.3g})"
+                    + (
+                        f"; exp without max subtraction at {_lines(facts.exp_without_max)}"
+                        if facts.exp_without_max
+                        else ""
+                    ),
+                    evidence=evidence,
+                    suggested_fixes=fixes,
+                    location=Location(
+                        description="non-finite outputs",
+                        indices=element_indices(computed_nan | bad_inf, tuple(a.shape)),
+                    ),
+                )
+            )
         else:
-            out.append(Diagnosis(pattern="nan_mismatch", confidence=0.8, seed=o.seed, output=o.name,
-                                 summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation (0/0, inf-inf, log of a negative, sqrt of a negative)",
-                                 evidence=evidence, suggested_fixes=["stable_formula"],
-                                 location=Location(description="NaN/Inf outputs", indices=element_indices(computed_nan | bad_inf, tuple(a.shape)))))
+            out.append(
+                Diagnosis(
+                    pattern="nan_mismatch",
+                    confidence=0.8,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation (0/0, inf-inf, log of a negative, sqrt of a negative)",
+                    evidence=evidence,
+                    suggested_fixes=["stable_formula"],
+                    location=Location(
+                        description="NaN/Inf outputs", indices=element_indices(computed_nan | bad_inf, tuple(a.shape))
+                    ),
+                )
+            )
     if bool(dropped_nan.any()):
-        out.append(Diagnosis(pattern="nan_mismatch", confidence=0.85, seed=o.seed, output=o.name,
-                             summary=f"{int(dropped_nan.sum())} element(s) are finite where the golden is NaN: the kernel drops NaN inputs "
-                                     f"(e.g. tl.where(x > 0, x, 0) or max/min that ignore NaN) instead of propagating them",
-                             evidence={"finite_where_golden_nan": int(dropped_nan.sum())}, suggested_fixes=["nan_propagation"],
-                             location=Location(description="NaN in the golden, a number in the output", indices=element_indices(dropped_nan, tuple(a.shape)))))
+        out.append(
+            Diagnosis(
+                pattern="nan_mismatch",
+                confidence=0.85,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{int(dropped_nan.sum())} element(s) are finite where the golden is NaN: the kernel drops NaN inputs "
+                f"(e.g. tl.where(x > 0, x, 0) or max/min that ignore NaN) instead of propagating them",
+                evidence={"finite_where_golden_nan": int(dropped_nan.sum())},
+                suggested_fixes=["nan_propagation"],
+                location=Location(
+                    description="NaN in the golden, a number in the output",
+                    indices=element_indices(dropped_nan, tuple(a.shape)),
+                ),
+            )
+        )
     return out
 
 
@@ -264,6 +438,7 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     a, g = o.a, o.g
     if a.dim() < 2 or a.numel() < 4 or not bool(torch.isfinite(a).all()) or not bool(torch.isfinite(g).all()):
         return []
+
     def close(x, y):
         """Equal up to rounding: the error against |y| floored at 1e-3 of y's scale, so values
         near zero (cancellation in randn matmuls) do not decide; a real mismatch is off by O(1)."""
@@ -277,22 +452,46 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
     for description, transformed in candidates:
         if transformed.shape == a.shape and close(a, transformed):
-            return [Diagnosis(pattern="layout_mismatch", confidence=0.95, seed=o.seed, output=o.name,
-                              summary=f"the output equals {description}: rows and columns (strides) are swapped in the store or the launch",
-                              evidence={"matches": description}, suggested_fixes=["fix_layout"], tested="proven")]
+            return [
+                Diagnosis(
+                    pattern="layout_mismatch",
+                    confidence=0.95,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"the output equals {description}: rows and columns (strides) are swapped in the store or the launch",
+                    evidence={"matches": description},
+                    suggested_fixes=["fix_layout"],
+                    tested="proven",
+                )
+            ]
     eps = float(torch.finfo(o.actual.dtype).eps) if o.actual.is_floating_point() else 0.0
     scale = _scale_factor(a, g, eps)
     if scale is None:
         return []
     # A missing factor is a property of the kernel, not of one input: the other seeds must show the same one.
-    others = [_scale_factor(x.a, x.g, eps) for x in ctx.outputs if x.name == o.name and x.seed != o.seed and x.actual is not None
-              and x.actual.shape == x.golden.shape and bool(torch.isfinite(x.a).all())]
+    others = [
+        _scale_factor(x.a, x.g, eps)
+        for x in ctx.outputs
+        if x.name == o.name
+        and x.seed != o.seed
+        and x.actual is not None
+        and x.actual.shape == x.golden.shape
+        and bool(torch.isfinite(x.a).all())
+    ]
     if any(other is None or abs(other - scale) > 1e-3 * abs(scale) for other in others):
         return []
-    return [Diagnosis(pattern="layout_mismatch", confidence=0.85, seed=o.seed, output=o.name,
-                      summary=f"the output is the golden scaled by {scale:.6g} (the same factor on {len(others) + 1} seed(s), "
-                              "exact up to rounding): a missing or doubled normalisation/scale factor",
-                      evidence={"scale": scale, "seeds_with_same_scale": len(others) + 1}, suggested_fixes=["fix_layout"])]
+    return [
+        Diagnosis(
+            pattern="layout_mismatch",
+            confidence=0.85,
+            seed=o.seed,
+            output=o.name,
+            summary=f"the output is the golden scaled by {scale:.6g} (the same factor on {len(others) + 1} seed(s), "
+            "exact up to rounding): a missing or doubled normalisation/scale factor",
+            evidence={"scale": scale, "seeds_with_same_scale": len(others) + 1},
+            suggested_fixes=["fix_layout"],
+        )
+    ]
 
 
 def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
@@ -317,22 +516,46 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
     out = []
     if facts.unmasked_loads or facts.unmasked_stores:
         lines = _lines(facts.unmasked_loads + facts.unmasked_stores)
-        out.append(Diagnosis(pattern="boundary_mask_error", confidence=0.45, seed=o.seed, output=o.name,
-                             summary=f"tl.load / tl.store without a mask ({lines}): a partial last block reads or writes past "
-                                     "the data (within a tensor that is the next row's elements)",
-                             evidence={"unmasked": lines}, suggested_fixes=["boundary_mask"]))
+        out.append(
+            Diagnosis(
+                pattern="boundary_mask_error",
+                confidence=0.45,
+                seed=o.seed,
+                output=o.name,
+                summary=f"tl.load / tl.store without a mask ({lines}): a partial last block reads or writes past "
+                "the data (within a tensor that is the next row's elements)",
+                evidence={"unmasked": lines},
+                suggested_fixes=["boundary_mask"],
+            )
+        )
     gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
     fp32_inputs = any(isinstance(t, torch.Tensor) and t.dtype == torch.float32 for t in ctx.inputs)
     if gpu and facts.dot_without_ieee and fp32_inputs:
-        out.append(Diagnosis(pattern="reduced_precision_dot", confidence=0.45, seed=o.seed, output=o.name,
-                             summary=f"tl.dot on fp32 data without input_precision='ieee' ({_lines(facts.dot_without_ieee)}): "
-                                     "the GPU multiplies tf32 (10-bit mantissas)",
-                             evidence={"dot_without_ieee": _lines(facts.dot_without_ieee)}, suggested_fixes=["ieee_dot_precision"]))
+        out.append(
+            Diagnosis(
+                pattern="reduced_precision_dot",
+                confidence=0.45,
+                seed=o.seed,
+                output=o.name,
+                summary=f"tl.dot on fp32 data without input_precision='ieee' ({_lines(facts.dot_without_ieee)}): "
+                "the GPU multiplies tf32 (10-bit mantissas)",
+                evidence={"dot_without_ieee": _lines(facts.dot_without_ieee)},
+                suggested_fixes=["ieee_dot_precision"],
+            )
+        )
     if facts.swapped_strides:
-        out.append(Diagnosis(pattern="layout_mismatch", confidence=0.45, seed=o.seed, output=o.name,
-                             summary=f"strides passed as (stride(1), stride(0)) ({_lines(facts.swapped_strides)}): "
-                                     "rows and columns may be swapped",
-                             evidence={"swapped_strides": _lines(facts.swapped_strides)}, suggested_fixes=["fix_layout"]))
+        out.append(
+            Diagnosis(
+                pattern="layout_mismatch",
+                confidence=0.45,
+                seed=o.seed,
+                output=o.name,
+                summary=f"strides passed as (stride(1), stride(0)) ({_lines(facts.swapped_strides)}): "
+                "rows and columns may be swapped",
+                evidence={"swapped_strides": _lines(facts.swapped_strides)},
+                suggested_fixes=["fix_layout"],
+            )
+        )
     return out
 
 
@@ -340,7 +563,12 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
 def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     """Integer outputs off by one step, every step toward zero: a truncating float -> int cast
     where the reference rounds (to nearest even, as torch.round)."""
-    if o.actual is None or o.actual.is_floating_point() or o.actual.dtype == torch.bool or o.actual.shape != o.golden.shape:
+    if (
+        o.actual is None
+        or o.actual.is_floating_point()
+        or o.actual.dtype == torch.bool
+        or o.actual.shape != o.golden.shape
+    ):
         return []
     a, g = o.actual.to(torch.int64), o.golden.to(torch.float64).round().to(torch.int64)
     diff = a - g
@@ -354,14 +582,26 @@ def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list
     if share < 0.95 or not one_step:
         return []
     casts = _lines(facts.float_to_int_cast)
-    return [Diagnosis(pattern="rounding_mode_bias", confidence=0.93, seed=o.seed, output=o.name,
-                      summary=f"{count} integer outputs are one step toward zero from the golden ({share:.0%} of the differences): "
-                              "the float -> int cast truncates where the reference rounds to nearest"
-                              + (f" ({casts})" if casts else ""),
-                      evidence={"differing": count, "toward_zero_fraction": share, "max_abs_difference": int(diff.abs().max()),
-                                "float_to_int_casts": casts},
-                      suggested_fixes=["cast_round_mode_rint"],
-                      location=Location(description="integer outputs truncated toward zero", indices=element_indices(wrong, tuple(a.shape))))]
+    return [
+        Diagnosis(
+            pattern="rounding_mode_bias",
+            confidence=0.93,
+            seed=o.seed,
+            output=o.name,
+            summary=f"{count} integer outputs are one step toward zero from the golden ({share:.0%} of the differences): "
+            "the float -> int cast truncates where the reference rounds to nearest" + (f" ({casts})" if casts else ""),
+            evidence={
+                "differing": count,
+                "toward_zero_fraction": share,
+                "max_abs_difference": int(diff.abs().max()),
+                "float_to_int_casts": casts,
+            },
+            suggested_fixes=["cast_round_mode_rint"],
+            location=Location(
+                description="integer outputs truncated toward zero", indices=element_indices(wrong, tuple(a.shape))
+            ),
+        )
+    ]
 
 
 # --- precision ---------------------------------------------------------------------------------
@@ -386,8 +626,18 @@ def error_by_magnitude(o: OutputData) -> list | None:
     return bins
 
 
-@detector("precision", ("reduced_precision_dot", "low_precision_accumulation", "large_k_accumulation_drift",
-                        "rounding_mode_bias", "small_value_outliers", "cancellation_error", "threshold_too_strict"))
+@detector(
+    "precision",
+    (
+        "reduced_precision_dot",
+        "low_precision_accumulation",
+        "large_k_accumulation_drift",
+        "rounding_mode_bias",
+        "small_value_outliers",
+        "cancellation_error",
+        "threshold_too_strict",
+    ),
+)
 def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     fingerprint = ctx.fingerprint if o.seed == ctx.fingerprint_seed else []
     r = o.neutral
@@ -399,42 +649,84 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
     normal_failed, small_failed, cancel_failed = o.normal_failed, o.small_failed, o.cancel_failed
     toward_zero = o.toward_zero
     closest = fingerprint[0].model if fingerprint else None
-    evidence = {"mere": mere, "mare": mare, "cpu_mere": cpu_mere, "threshold": threshold,
-                "mere_over_cpu": mere / cpu_mere if cpu_mere else None, "toward_zero_fraction": toward_zero,
-                "compute_num": ctx.compute_num, "compute_num_source": ctx.compute_num_source,
-                "backend": ctx.result.backend.name if ctx.result.backend else None,
-                "rel_error_by_golden_magnitude": error_by_magnitude(o)}
+    evidence = {
+        "mere": mere,
+        "mare": mare,
+        "cpu_mere": cpu_mere,
+        "threshold": threshold,
+        "mere_over_cpu": mere / cpu_mere if cpu_mere else None,
+        "toward_zero_fraction": toward_zero,
+        "compute_num": ctx.compute_num,
+        "compute_num_source": ctx.compute_num_source,
+        "backend": ctx.result.backend.name if ctx.result.backend else None,
+        "rel_error_by_golden_magnitude": error_by_magnitude(o),
+    }
     if closest:
         evidence["closest_precision_model"] = closest
     gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
 
     exact = next((float(p.mere_vs_candidate) for p in fingerprint if p.model.startswith("exact")), None)
-    tf32_better = closest is not None and closest.startswith("tf32") and exact is not None \
-        and float(fingerprint[0].mere_vs_candidate) < 0.5 * exact  # fp16 inputs: tf32 rounding changes nothing
+    tf32_better = (
+        closest is not None
+        and closest.startswith("tf32")
+        and exact is not None
+        and float(fingerprint[0].mere_vs_candidate) < 0.5 * exact
+    )  # fp16 inputs: tf32 rounding changes nothing
     if tf32_better and (normal_failed or mere > threshold / 4):
-        out.append(Diagnosis(pattern="reduced_precision_dot", confidence=0.95, seed=o.seed, output=o.name,
-                             summary=f"the output matches tf32-rounded inputs (MERE {fingerprint[0].mere_vs_candidate:.2g} against that emulation vs "
-                                     f"{mere:.2g} against the golden): tl.dot used tf32 on fp32 inputs"
-                                     + (f" ({_lines(facts.dot_without_ieee)})" if facts.dot_without_ieee else ""),
-                             evidence=evidence, suggested_fixes=["ieee_dot_precision"]))
+        out.append(
+            Diagnosis(
+                pattern="reduced_precision_dot",
+                confidence=0.95,
+                seed=o.seed,
+                output=o.name,
+                summary=f"the output matches tf32-rounded inputs (MERE {fingerprint[0].mere_vs_candidate:.2g} against that emulation vs "
+                f"{mere:.2g} against the golden): tl.dot used tf32 on fp32 inputs"
+                + (f" ({_lines(facts.dot_without_ieee)})" if facts.dot_without_ieee else ""),
+                evidence=evidence,
+                suggested_fixes=["ieee_dot_precision"],
+            )
+        )
     if facts.low_precision_accumulator or (closest or "").startswith("fp16 accumulator"):
         if normal_failed or small_failed or cancel_failed:
-            out.append(Diagnosis(pattern="low_precision_accumulation", confidence=0.93 if facts.low_precision_accumulator else 0.8,
-                                 seed=o.seed, output=o.name,
-                                 summary="partial sums are kept in low precision: every addition rounds relative to the running sum, "
-                                         f"so error grows with the reduction (MERE {mere:.2g} vs CPU {cpu_mere:.2g})"
-                                         + (f"; low-precision accumulator at {_lines(facts.low_precision_accumulator)}" if facts.low_precision_accumulator else ""),
-                                 evidence=evidence | {"low_precision_accumulator": _lines(facts.low_precision_accumulator)},
-                                 suggested_fixes=["fp32_accumulator", "kahan_summation"]))
+            out.append(
+                Diagnosis(
+                    pattern="low_precision_accumulation",
+                    confidence=0.93 if facts.low_precision_accumulator else 0.8,
+                    seed=o.seed,
+                    output=o.name,
+                    summary="partial sums are kept in low precision: every addition rounds relative to the running sum, "
+                    f"so error grows with the reduction (MERE {mere:.2g} vs CPU {cpu_mere:.2g})"
+                    + (
+                        f"; low-precision accumulator at {_lines(facts.low_precision_accumulator)}"
+                        if facts.low_precision_accumulator
+                        else ""
+                    ),
+                    evidence=evidence | {"low_precision_accumulator": _lines(facts.low_precision_accumulator)},
+                    suggested_fixes=["fp32_accumulator", "kahan_summation"],
+                )
+            )
     uniform = mare > 0 and mere > 0 and mare / mere < 4
     long_reduction = (ctx.compute_num or 0) >= 2048
-    if normal_failed and long_reduction and (toward_zero or 0) >= 0.9 and (facts.dot_accumulate_in_loop or gpu) and not out:
-        out.append(Diagnosis(pattern="large_k_accumulation_drift", confidence=0.9 if uniform else 0.75, seed=o.seed, output=o.name,
-                             summary=f"over a reduction of {ctx.compute_num}, the accumulation drifts toward zero ({toward_zero:.0%} of errors) "
-                                     f"by a nearly uniform relative error (MERE {mere:.2g}, MARE {mare:.2g}): per-block additions into a large "
-                                     f"accumulator lose low bits (tensor cores truncate)",
-                             evidence=evidence | {"acc_plus_dot_in_loop": _lines(facts.dot_accumulate_in_loop)},
-                             suggested_fixes=["kahan_summation", "fp32_accumulator"]))
+    if (
+        normal_failed
+        and long_reduction
+        and (toward_zero or 0) >= 0.9
+        and (facts.dot_accumulate_in_loop or gpu)
+        and not out
+    ):
+        out.append(
+            Diagnosis(
+                pattern="large_k_accumulation_drift",
+                confidence=0.9 if uniform else 0.75,
+                seed=o.seed,
+                output=o.name,
+                summary=f"over a reduction of {ctx.compute_num}, the accumulation drifts toward zero ({toward_zero:.0%} of errors) "
+                f"by a nearly uniform relative error (MERE {mere:.2g}, MARE {mare:.2g}): per-block additions into a large "
+                f"accumulator lose low bits (tensor cores truncate)",
+                evidence=evidence | {"acc_plus_dot_in_loop": _lines(facts.dot_accumulate_in_loop)},
+                suggested_fixes=["kahan_summation", "fp32_accumulator"],
+            )
+        )
     # A truncating conversion errs by less than one unit in the last place of the output dtype;
     # a one-sided error far larger than that is a formula or scale error, not a rounding mode.
     ulp = float(torch.finfo(o.actual.dtype).eps) if o.actual is not None and o.actual.is_floating_point() else 0.0
@@ -445,46 +737,120 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
             # Without a truncating cast in the source, a bias on a passing run is the hardware's
             # (tensor cores truncate inside tl.dot): worth knowing, not a defect to fix.
             confidence = 0.95 if facts.rtz_cast else 0.6 if o.failed else 0.3
-            cause = (f" (fp_downcast_rounding='rtz' at {_lines(facts.rtz_cast)})" if facts.rtz_cast else
-                     " (no truncating cast in the source: likely tensor-core truncation inside tl.dot)" if gpu else "")
-            out.append(Diagnosis(pattern="rounding_mode_bias", confidence=confidence, seed=o.seed, output=o.name,
-                                 summary=f"{toward_zero:.0%} of the inexact elements err toward zero (CPU: {cpu_toward if cpu_toward is not None else 0.5:.0%}): "
-                                         f"a truncating conversion{cause}",
-                                 evidence=evidence | {"rtz_cast": _lines(facts.rtz_cast)},
-                                 suggested_fixes=["cast_round_mode_rint"] if facts.rtz_cast or o.failed else []))
+            cause = (
+                f" (fp_downcast_rounding='rtz' at {_lines(facts.rtz_cast)})"
+                if facts.rtz_cast
+                else " (no truncating cast in the source: likely tensor-core truncation inside tl.dot)"
+                if gpu
+                else ""
+            )
+            out.append(
+                Diagnosis(
+                    pattern="rounding_mode_bias",
+                    confidence=confidence,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"{toward_zero:.0%} of the inexact elements err toward zero (CPU: {cpu_toward if cpu_toward is not None else 0.5:.0%}): "
+                    f"a truncating conversion{cause}",
+                    evidence=evidence | {"rtz_cast": _lines(facts.rtz_cast)},
+                    suggested_fixes=["cast_round_mode_rint"] if facts.rtz_cast or o.failed else [],
+                )
+            )
     if small_failed and not any(d.pattern == "low_precision_accumulation" for d in out):
         fixes = ["stable_formula"] if facts.log_one_plus else ["fp32_accumulator", "stable_formula"]
-        out.append(Diagnosis(pattern="small_value_outliers", confidence=0.8 if facts.log_one_plus else 0.7, seed=o.seed, output=o.name,
-                             summary=f"{r.small_value_error_count} errors among small golden values vs {r.small_value_cpu_error_count} for the CPU: "
-                                     "precision is lost where results are tiny"
-                                     + (f" (log(1 + x) at {_lines(facts.log_one_plus)} loses x when x is small: use log1p)" if facts.log_one_plus else ""),
-                             evidence=evidence | {"small_value_errors": r.small_value_error_count,
-                                                  "cpu_small_value_errors": r.small_value_cpu_error_count},
-                             suggested_fixes=fixes))
-    if (cancel_failed or (normal_failed and facts.one_pass_variance)) and not any(d.pattern == "low_precision_accumulation" for d in out):
-        counted = f"{r.cancel_error_count} results cancel to ~0 wrongly vs {r.cancel_cpu_error_count} for the CPU" \
-            if r.cancel_error_count else f"the error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU control's"
-        out.append(Diagnosis(pattern="cancellation_error", confidence=0.85 if facts.one_pass_variance else 0.7, seed=o.seed, output=o.name,
-                             summary=f"{counted}: large nearly equal terms are subtracted in low precision"
-                                     + (f" (one-pass E[x^2] - E[x]^2 at {_lines(facts.one_pass_variance)})" if facts.one_pass_variance else ""),
-                             evidence=evidence | {"cancellation_errors": r.cancel_error_count,
-                                                  "cpu_cancellation_errors": r.cancel_cpu_error_count},
-                             suggested_fixes=["stable_formula", "kahan_summation"] if facts.one_pass_variance else ["fp32_accumulator", "kahan_summation"]))
+        out.append(
+            Diagnosis(
+                pattern="small_value_outliers",
+                confidence=0.8 if facts.log_one_plus else 0.7,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{r.small_value_error_count} errors among small golden values vs {r.small_value_cpu_error_count} for the CPU: "
+                "precision is lost where results are tiny"
+                + (
+                    f" (log(1 + x) at {_lines(facts.log_one_plus)} loses x when x is small: use log1p)"
+                    if facts.log_one_plus
+                    else ""
+                ),
+                evidence=evidence
+                | {
+                    "small_value_errors": r.small_value_error_count,
+                    "cpu_small_value_errors": r.small_value_cpu_error_count,
+                },
+                suggested_fixes=fixes,
+            )
+        )
+    if (cancel_failed or (normal_failed and facts.one_pass_variance)) and not any(
+        d.pattern == "low_precision_accumulation" for d in out
+    ):
+        counted = (
+            f"{r.cancel_error_count} results cancel to ~0 wrongly vs {r.cancel_cpu_error_count} for the CPU"
+            if r.cancel_error_count
+            else f"the error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU control's"
+        )
+        out.append(
+            Diagnosis(
+                pattern="cancellation_error",
+                confidence=0.85 if facts.one_pass_variance else 0.7,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{counted}: large nearly equal terms are subtracted in low precision"
+                + (
+                    f" (one-pass E[x^2] - E[x]^2 at {_lines(facts.one_pass_variance)})"
+                    if facts.one_pass_variance
+                    else ""
+                ),
+                evidence=evidence
+                | {"cancellation_errors": r.cancel_error_count, "cpu_cancellation_errors": r.cancel_cpu_error_count},
+                suggested_fixes=["stable_formula", "kahan_summation"]
+                if facts.one_pass_variance
+                else ["fp32_accumulator", "kahan_summation"],
+            )
+        )
     if normal_failed and not out:
-        if cpu is not None and cpu.normal_passed is False and cpu_mere and mere <= 2 * cpu_mere and mare <= 5 * (cpu_mare or mare):
-            out.append(Diagnosis(pattern="threshold_too_strict", confidence=0.8, seed=o.seed, output=o.name,
-                                 summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, MARE {cpu_mare:.2g}) "
-                                         "and the candidate is within its error: the threshold, not the kernel, is at issue",
-                                 evidence=evidence, suggested_fixes=["relax_threshold"]))
+        if (
+            cpu is not None
+            and cpu.normal_passed is False
+            and cpu_mere
+            and mere <= 2 * cpu_mere
+            and mare <= 5 * (cpu_mare or mare)
+        ):
+            out.append(
+                Diagnosis(
+                    pattern="threshold_too_strict",
+                    confidence=0.8,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, MARE {cpu_mare:.2g}) "
+                    "and the candidate is within its error: the threshold, not the kernel, is at issue",
+                    evidence=evidence,
+                    suggested_fixes=["relax_threshold"],
+                )
+            )
         elif facts.dot_accumulate_in_loop and long_reduction:
-            out.append(Diagnosis(pattern="large_k_accumulation_drift", confidence=0.6, seed=o.seed, output=o.name,
-                                 summary=f"error grows over a reduction of {ctx.compute_num} accumulated block by block (MERE {mere:.2g} vs CPU {cpu_mere:.2g})",
-                                 evidence=evidence, suggested_fixes=["kahan_summation", "fp32_accumulator"]))
+            out.append(
+                Diagnosis(
+                    pattern="large_k_accumulation_drift",
+                    confidence=0.6,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"error grows over a reduction of {ctx.compute_num} accumulated block by block (MERE {mere:.2g} vs CPU {cpu_mere:.2g})",
+                    evidence=evidence,
+                    suggested_fixes=["kahan_summation", "fp32_accumulator"],
+                )
+            )
         else:
-            out.append(Diagnosis(pattern="low_precision_accumulation", confidence=0.5, seed=o.seed, output=o.name,
-                                 summary=f"the normal-range error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU's "
-                                         f"(MERE {mere:.2g} vs {cpu_mere:.2g}): somewhere the kernel computes in lower precision than the op needs",
-                                 evidence=evidence, suggested_fixes=["fp32_accumulator"]))
+            out.append(
+                Diagnosis(
+                    pattern="low_precision_accumulation",
+                    confidence=0.5,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"the normal-range error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU's "
+                    f"(MERE {mere:.2g} vs {cpu_mere:.2g}): somewhere the kernel computes in lower precision than the op needs",
+                    evidence=evidence,
+                    suggested_fixes=["fp32_accumulator"],
+                )
+            )
     return out
 
 
@@ -493,10 +859,18 @@ def nondeterminism(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     det = ctx.result.checks.determinism
     if det is None or det.bitwise_equal is not False:
         return []
-    return [Diagnosis(pattern="nondeterminism", confidence=0.9,
-                      summary=f"re-running seed {ctx.result.seeds[0].seed if ctx.result.seeds else '?'} changed {det.differing_elements} element(s) "
-                              f"(max |diff| {det.max_abs_diff:g}): the order of floating-point additions depends on scheduling"
-                              + (f" (tl.atomic_add at {_lines(facts.atomic_add)})" if facts.atomic_add else ""),
-                      evidence={"differing_elements": det.differing_elements, "max_abs_diff": det.max_abs_diff,
-                                "atomic_add": _lines(facts.atomic_add)},
-                      suggested_fixes=["deterministic_reduction"])]
+    return [
+        Diagnosis(
+            pattern="nondeterminism",
+            confidence=0.9,
+            summary=f"re-running seed {ctx.result.seeds[0].seed if ctx.result.seeds else '?'} changed {det.differing_elements} element(s) "
+            f"(max |diff| {det.max_abs_diff:g}): the order of floating-point additions depends on scheduling"
+            + (f" (tl.atomic_add at {_lines(facts.atomic_add)})" if facts.atomic_add else ""),
+            evidence={
+                "differing_elements": det.differing_elements,
+                "max_abs_diff": det.max_abs_diff,
+                "atomic_add": _lines(facts.atomic_add),
+            },
+            suggested_fixes=["deterministic_reduction"],
+        )
+    ]

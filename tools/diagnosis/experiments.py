@@ -64,9 +64,15 @@ def _summary(trial: Trial, name: str) -> TrialSummary:
         return TrialSummary(label=trial.label, ran=False, note=trial.error)
     r = trial.neutral.get(name)
     bad = _trial_nonfinite(trial, name)
-    return TrialSummary(label=trial.label, ran=True, passed=trial.passed, mere=r.mere if r else None, mare=r.mare if r else None,
-                        cpu_mere=r.cpu_control.mere if r and r.cpu_control else None,
-                        nonfinite=int(bad.sum()) if bad is not None else None)
+    return TrialSummary(
+        label=trial.label,
+        ran=True,
+        passed=trial.passed,
+        mere=r.mere if r else None,
+        mare=r.mare if r else None,
+        cpu_mere=r.cpu_control.mere if r and r.cpu_control else None,
+        nonfinite=int(bad.sum()) if bad is not None else None,
+    )
 
 
 def relative_error(actual: torch.Tensor | None, golden: torch.Tensor | None) -> float | None:
@@ -93,60 +99,131 @@ def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
     proven = {d.output for d in diagnoses if d.tested == "proven"}
     if None in proven:
         return None
-    return next((o for o in ctx.outputs if o.seed == ctx.primary_seed and o.failed and o.actual is not None
-                 and o.actual.shape == o.golden.shape and o.name not in proven), None)
+    return next(
+        (
+            o
+            for o in ctx.outputs
+            if o.seed == ctx.primary_seed
+            and o.failed
+            and o.actual is not None
+            and o.actual.shape == o.golden.shape
+            and o.name not in proven
+        ),
+        None,
+    )
 
 
 def _rows(mask: torch.Tensor, o: OutputData) -> Location:
     m2 = o.as_2d(mask)
     rows = torch.nonzero(m2.any(dim=1)).flatten()
-    return Location(description=f"{int(mask.sum())} output element(s) in {rows.numel()} row(s) of the 2-D view",
-                    indices=element_indices(mask, tuple(o.actual.shape)),
-                    rows=[int(rows.min()), int(rows.max())] if rows.numel() else None)
+    return Location(
+        description=f"{int(mask.sum())} output element(s) in {rows.numel()} row(s) of the 2-D view",
+        indices=element_indices(mask, tuple(o.actual.shape)),
+        rows=[int(rows.min()), int(rows.max())] if rows.numel() else None,
+    )
 
 
 # --- out-of-bounds reads -----------------------------------------------------------------------------------
 
 
-@experiment("margin_fill", "do the NaN/Inf outputs come from loads past the inputs' ends (NaN guard margins)?",
-            tests=("boundary_mask_error", "nan_mismatch", "inf_overflow"))
+@experiment(
+    "margin_fill",
+    "do the NaN/Inf outputs come from loads past the inputs' ends (NaN guard margins)?",
+    tests=("boundary_mask_error", "nan_mismatch", "inf_overflow"),
+)
 def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = next((o for o in ctx.outputs if o.seed == ctx.primary_seed and o.failed
-                   and (m := _computed_nonfinite(o)) is not None and bool(m.any())), None)
+    target = next(
+        (
+            o
+            for o in ctx.outputs
+            if o.seed == ctx.primary_seed and o.failed and (m := _computed_nonfinite(o)) is not None and bool(m.any())
+        ),
+        None,
+    )
     if target is None or ctx.result.checks.input_guard != "nan":
         return None
     base = _computed_nonfinite(target)
     trial = runner.run("NaN guard margins around the inputs replaced by zeros", guard_fill="zero")
-    summaries = [TrialSummary(label="the run (NaN margins)", ran=True, passed=False, mere=target.neutral.mere,
-                              mare=target.neutral.mare, nonfinite=int(base.sum())), _summary(trial, target.name)]
+    summaries = [
+        TrialSummary(
+            label="the run (NaN margins)",
+            ran=True,
+            passed=False,
+            mere=target.neutral.mere,
+            mare=target.neutral.mare,
+            nonfinite=int(base.sum()),
+        ),
+        _summary(trial, target.name),
+    ]
     after = _trial_nonfinite(trial, target.name) if trial.ok else None
     if after is None:
-        return Result(ExperimentOutcome(id="margin_fill", question=_question("margin_fill"), trials=summaries,
-                                        finding=f"inconclusive: {trial.error or 'the trial output is not comparable'}"))
+        return Result(
+            ExperimentOutcome(
+                id="margin_fill",
+                question=_question("margin_fill"),
+                trials=summaries,
+                finding=f"inconclusive: {trial.error or 'the trial output is not comparable'}",
+            )
+        )
     gone = base & ~after
     share = int(gone.sum()) / int(base.sum())
     if share >= 0.9:
-        loads = f" (unmasked tl.load at {', '.join(f'line {n}' for n in facts.unmasked_loads[:4])})" if facts.unmasked_loads else ""
-        finding = (f"{int(gone.sum())} of {int(base.sum())} NaN/Inf outputs vanish when the margins past the inputs hold zeros "
-                   "instead of NaN: those outputs read memory outside their inputs")
-        found = Diagnosis(pattern="boundary_mask_error", confidence=0.96, seed=target.seed, output=target.name,
-                          summary=f"loads read past the ends of the inputs{loads}: {finding.split(': ')[0]}; mask the loads of the "
-                                  "last partial block (mask=offs < n, other=0)",
-                          evidence={"nonfinite_with_nan_margins": int(base.sum()), "nonfinite_with_zero_margins": int(after.sum()),
-                                    "unmasked_loads": [f"line {n}" for n in facts.unmasked_loads[:4]]},
-                          location=_rows(gone, target), suggested_fixes=["boundary_mask"], tested="confirmed", experiment=finding)
-        return Result(ExperimentOutcome(id="margin_fill", question=_question("margin_fill"), trials=summaries, finding=finding,
-                                        confirms=["boundary_mask_error"], refutes=["nan_mismatch", "inf_overflow"]), [found])
+        loads = (
+            f" (unmasked tl.load at {', '.join(f'line {n}' for n in facts.unmasked_loads[:4])})"
+            if facts.unmasked_loads
+            else ""
+        )
+        finding = (
+            f"{int(gone.sum())} of {int(base.sum())} NaN/Inf outputs vanish when the margins past the inputs hold zeros "
+            "instead of NaN: those outputs read memory outside their inputs"
+        )
+        found = Diagnosis(
+            pattern="boundary_mask_error",
+            confidence=0.96,
+            seed=target.seed,
+            output=target.name,
+            summary=f"loads read past the ends of the inputs{loads}: {finding.split(': ')[0]}; mask the loads of the "
+            "last partial block (mask=offs < n, other=0)",
+            evidence={
+                "nonfinite_with_nan_margins": int(base.sum()),
+                "nonfinite_with_zero_margins": int(after.sum()),
+                "unmasked_loads": [f"line {n}" for n in facts.unmasked_loads[:4]],
+            },
+            location=_rows(gone, target),
+            suggested_fixes=["boundary_mask"],
+            tested="confirmed",
+            experiment=finding,
+        )
+        return Result(
+            ExperimentOutcome(
+                id="margin_fill",
+                question=_question("margin_fill"),
+                trials=summaries,
+                finding=finding,
+                confirms=["boundary_mask_error"],
+                refutes=["nan_mismatch", "inf_overflow"],
+            ),
+            [found],
+        )
     finding = f"the NaN/Inf outputs stay ({int(after.sum())} of {int(base.sum())}) with zero margins: the kernel computes them"
-    return Result(ExperimentOutcome(id="margin_fill", question=_question("margin_fill"), trials=summaries, finding=finding))
+    return Result(
+        ExperimentOutcome(id="margin_fill", question=_question("margin_fill"), trials=summaries, finding=finding)
+    )
 
 
 # --- logic or rounding ---------------------------------------------------------------------------------
 
 #: A mean relative error no rounding of a sane kernel reaches (fp16's is ~2^-11).
 GROSS_ERROR = 0.05
-PRECISION_PATTERNS = ("low_precision_accumulation", "large_k_accumulation_drift", "reduced_precision_dot", "rounding_mode_bias",
-                      "small_value_outliers", "cancellation_error", "threshold_too_strict")
+PRECISION_PATTERNS = (
+    "low_precision_accumulation",
+    "large_k_accumulation_drift",
+    "reduced_precision_dot",
+    "rounding_mode_bias",
+    "small_value_outliers",
+    "cancellation_error",
+    "threshold_too_strict",
+)
 
 
 def _signs(seed: int):
@@ -156,19 +233,25 @@ def _signs(seed: int):
 
     def transform(t: torch.Tensor) -> torch.Tensor:
         return torch.randint(-1, 2, t.shape, generator=generator).to(t.dtype)
+
     return transform
 
 
 def _low_precision_possible(ctx: RunContext, facts: SourceFacts) -> bool:
     stored = ctx.inputs_of(ctx.primary_seed) or []
     narrow = [t for t in stored if isinstance(t, torch.Tensor) and t.is_floating_point() and t.element_size() < 4]
-    outputs = [o for o in ctx.outputs if o.actual is not None and o.actual.is_floating_point() and o.actual.element_size() < 4]
+    outputs = [
+        o for o in ctx.outputs if o.actual is not None and o.actual.is_floating_point() and o.actual.element_size() < 4
+    ]
     gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
     return bool(narrow or outputs or facts.mentions_low_precision or (gpu and facts.dot_without_ieee))
 
 
-@experiment("exact_inputs", "does the error survive inputs on which the arithmetic is exact (random -1, 0, +1)?",
-            tests=(*PRECISION_PATTERNS, "formula_error", "layout_mismatch"))
+@experiment(
+    "exact_inputs",
+    "does the error survive inputs on which the arithmetic is exact (random -1, 0, +1)?",
+    tests=(*PRECISION_PATTERNS, "formula_error", "layout_mismatch"),
+)
 def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     target = _target(ctx, diagnoses)
     if target is None or not _float_inputs(ctx) or not target.actual.is_floating_point():
@@ -176,17 +259,40 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     if any(d.output == target.name and d.tested == "confirmed" for d in diagnoses):
         return None  # already explained by an experiment
     trial = runner.run("inputs replaced by random -1, 0, +1 (exact arithmetic)", _signs(ctx.primary_seed or 0))
-    summaries = [TrialSummary(label="the run", ran=True, passed=False, mere=target.neutral.mere, mare=target.neutral.mare,
-                              cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None),
-                 _summary(trial, target.name)]
+    summaries = [
+        TrialSummary(
+            label="the run",
+            ran=True,
+            passed=False,
+            mere=target.neutral.mere,
+            mare=target.neutral.mare,
+            cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
+        ),
+        _summary(trial, target.name),
+    ]
     r = trial.neutral.get(target.name) if trial.ok else None
     if r is None or _saturated(trial, target.name):
-        return Result(ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries,
-                                        finding=f"inconclusive: {trial.error or 'the trial output is not comparable'}"))
+        return Result(
+            ExperimentOutcome(
+                id="exact_inputs",
+                question=_question("exact_inputs"),
+                trials=summaries,
+                finding=f"inconclusive: {trial.error or 'the trial output is not comparable'}",
+            )
+        )
     if trial.passed:
-        finding = "with exact arithmetic the output passes: the failure comes from rounding or range, not from the logic"
-        return Result(ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries, finding=finding,
-                                        refutes=["layout_mismatch"]))
+        finding = (
+            "with exact arithmetic the output passes: the failure comes from rounding or range, not from the logic"
+        )
+        return Result(
+            ExperimentOutcome(
+                id="exact_inputs",
+                question=_question("exact_inputs"),
+                trials=summaries,
+                finding=finding,
+                refutes=["layout_mismatch"],
+            )
+        )
     # the error over the whole output (normal-range MERE can be empty when the outputs are small)
     mere = relative_error(trial.actual.get(target.name), trial.golden.get(target.name)) or 0.0
     cpu_out = trial.cpu.get(target.name)
@@ -199,22 +305,50 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     # no tf32 dot): an error far beyond the CPU's cannot be a precision loss
     fp32_only = not _low_precision_possible(ctx, facts) and mere >= 100 * max(cpu, 2.0**-23)
     if not (exact_op and mere > 0) and not (mere >= GROSS_ERROR and mere >= 100 * cpu) and not fp32_only:
-        return Result(ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries,
-                                        finding="inconclusive: on these inputs the op itself rounds (the CPU control errs too) "
-                                                f"and the candidate's error ({mere:.3g} of the output, CPU {cpu:.3g}) is not gross"))
-    finding = (f"with exact arithmetic the output still fails (error {mere:.3g} of the output, CPU control {cpu:.3g}): no rounding explains it; "
-               "the kernel computes something else (indexing, offsets, strides, masks or the formula)")
-    outcome = ExperimentOutcome(id="exact_inputs", question=_question("exact_inputs"), trials=summaries, finding=finding,
-                                refutes=[*PRECISION_PATTERNS, "inf_overflow"])
+        return Result(
+            ExperimentOutcome(
+                id="exact_inputs",
+                question=_question("exact_inputs"),
+                trials=summaries,
+                finding="inconclusive: on these inputs the op itself rounds (the CPU control errs too) "
+                f"and the candidate's error ({mere:.3g} of the output, CPU {cpu:.3g}) is not gross",
+            )
+        )
+    finding = (
+        f"with exact arithmetic the output still fails (error {mere:.3g} of the output, CPU control {cpu:.3g}): no rounding explains it; "
+        "the kernel computes something else (indexing, offsets, strides, masks or the formula)"
+    )
+    outcome = ExperimentOutcome(
+        id="exact_inputs",
+        question=_question("exact_inputs"),
+        trials=summaries,
+        finding=finding,
+        refutes=[*PRECISION_PATTERNS, "inf_overflow"],
+    )
     found = []
-    explained = any(d.output in (target.name, None) and d.tested != "refuted" and d.pattern not in PRECISION_PATTERNS
-                    and (d.confidence >= 0.5 or d.tested != "untested") for d in diagnoses)
+    explained = any(
+        d.output in (target.name, None)
+        and d.tested != "refuted"
+        and d.pattern not in PRECISION_PATTERNS
+        and (d.confidence >= 0.5 or d.tested != "untested")
+        for d in diagnoses
+    )
     if not explained:
-        found.append(Diagnosis(pattern="formula_error", confidence=0.8, seed=target.seed, output=target.name,
-                               summary="the kernel computes a different function: " + finding.split(": ", 1)[1].split("; ", 1)[1]
-                                       + "; compare its indexing and formula with the reference",
-                               evidence={"experiment": "exact_inputs", "mere_exact_inputs": mere, "cpu_mere_exact_inputs": cpu},
-                               suggested_fixes=["fix_formula"], tested="confirmed", experiment=finding))
+        found.append(
+            Diagnosis(
+                pattern="formula_error",
+                confidence=0.8,
+                seed=target.seed,
+                output=target.name,
+                summary="the kernel computes a different function: "
+                + finding.split(": ", 1)[1].split("; ", 1)[1]
+                + "; compare its indexing and formula with the reference",
+                evidence={"experiment": "exact_inputs", "mere_exact_inputs": mere, "cpu_mere_exact_inputs": cpu},
+                suggested_fixes=["fix_formula"],
+                tested="confirmed",
+                experiment=finding,
+            )
+        )
     return Result(outcome, found)
 
 
@@ -287,21 +421,36 @@ def _clear_failure(target: OutputData, nonfinite: int) -> bool:
     the cause went away, rather than that a marginal error moved by its own scatter."""
     r = target.neutral
     mere_bound, mare_bound = float(r.threshold or 0), float(r.mare_threshold or 0)
-    return nonfinite > 0 or (mere_bound > 0 and _mere(r.mere) >= 2 * mere_bound) or (mare_bound > 0 and _mere(r.mare) >= 2 * mare_bound)
+    return (
+        nonfinite > 0
+        or (mere_bound > 0 and _mere(r.mere) >= 2 * mere_bound)
+        or (mare_bound > 0 and _mere(r.mare) >= 2 * mare_bound)
+    )
 
 
-def _magnitude_finding(trials: list[tuple[int, Trial]], target: OutputData, facts: SourceFacts,
-                       nonfinite: int) -> tuple[str, list[str], list[str], str | None]:
+def _magnitude_finding(
+    trials: list[tuple[int, Trial]], target: OutputData, facts: SourceFacts, nonfinite: int
+) -> tuple[str, list[str], list[str], str | None]:
     """(finding, confirms, refutes, pattern found) from the scaled trials.
 
     A power-of-two scale changes no rounding: where only rounding is at work the relative error
     stays the same. A scale that removes the failure (passes, with at least SAME_ERROR_FACTOR
     less error) shows that range or an additive constant is at work."""
-    ran = [(k, t) for k, t in trials if t.ok and target.name in t.neutral and not _saturated(t, target.name)
-           and _same_domain(t, target)]
+    ran = [
+        (k, t)
+        for k, t in trials
+        if t.ok and target.name in t.neutral and not _saturated(t, target.name) and _same_domain(t, target)
+    ]
     if not ran:
-        return ("inconclusive: the scaled trials did not run, saturated the output dtype or moved the outputs into the "
-                "small-value domain"), [], [], None
+        return (
+            (
+                "inconclusive: the scaled trials did not run, saturated the output dtype or moved the outputs into the "
+                "small-value domain"
+            ),
+            [],
+            [],
+            None,
+        )
     base = _mere(target.neutral.mere)
 
     def fixed(t: Trial) -> bool:
@@ -315,6 +464,7 @@ def _magnitude_finding(trials: list[tuple[int, Trial]], target: OutputData, fact
         return normal_ok and (trial_bad is None or int(trial_bad.sum()) == 0) and (error_gone or nonfinite_gone)
 
     clear = _clear_failure(target, nonfinite)
+
     # Only a homogeneous op (a norm, a sum, a matmul: f(2^k x) = 2^(k d) f(x)) keeps its rounding
     # under scaling; for exp, softmax, tanh a scale changes the function, and only NaN/Inf that
     # vanish (overflow) or a misplaced eps (the hypothesis is about a constant) still read.
@@ -331,30 +481,67 @@ def _magnitude_finding(trials: list[tuple[int, Trial]], target: OutputData, fact
     def within(value: float, reference: float) -> bool:
         return reference > 0 and 1 / SAME_ERROR_FACTOR <= value / reference <= SAME_ERROR_FACTOR
 
-    same = [k for k, t in ran if not fixed(t) and within(_mere(t.neutral[target.name].mere), base)
-            and within(_mere(t.neutral[target.name].mare), base_mare)]
+    same = [
+        k
+        for k, t in ran
+        if not fixed(t)
+        and within(_mere(t.neutral[target.name].mere), base)
+        and within(_mere(t.neutral[target.name].mare), base_mare)
+    ]
     if down and not up:
         what = "the Inf/NaN vanish and the output passes" if nonfinite else "the output passes"
-        return (f"with inputs x 2^{min(down)} {what}: an intermediate overflows at the task's magnitudes (range, not rounding)",
-                ["inf_overflow"], ["nan_mismatch", "all_zero_output", "layout_mismatch", "low_precision_accumulation",
-                                   "large_k_accumulation_drift"], "inf_overflow")
+        return (
+            f"with inputs x 2^{min(down)} {what}: an intermediate overflows at the task's magnitudes (range, not rounding)",
+            ["inf_overflow"],
+            [
+                "nan_mismatch",
+                "all_zero_output",
+                "layout_mismatch",
+                "low_precision_accumulation",
+                "large_k_accumulation_drift",
+            ],
+            "inf_overflow",
+        )
     if up and not down:
         eps = bool(facts.eps_outside_sqrt)
-        cause = ("an additive constant (eps) is applied outside the square root" if eps else
-                 "an absolute constant or an underflow matters at small magnitudes")
+        cause = (
+            "an additive constant (eps) is applied outside the square root"
+            if eps
+            else "an absolute constant or an underflow matters at small magnitudes"
+        )
         pattern = "formula_error" if eps else "small_value_outliers"
-        return (f"with inputs x 2^{max(up)} the output passes, at the task's magnitudes it fails: {cause}", [pattern],
-                ["layout_mismatch", "low_precision_accumulation", "large_k_accumulation_drift", "inf_overflow"], pattern)
+        return (
+            f"with inputs x 2^{max(up)} the output passes, at the task's magnitudes it fails: {cause}",
+            [pattern],
+            ["layout_mismatch", "low_precision_accumulation", "large_k_accumulation_drift", "inf_overflow"],
+            pattern,
+        )
     if len(same) == len(ran):
         scales = ", ".join(f"2^{k}" for k, _ in ran)
-        return (f"the same error at input scales {scales} (within {SAME_ERROR_FACTOR:g}x): it does not depend on magnitude "
-                "(rounding or logic, not range)", [], ["inf_overflow", "formula_error"], None)
+        return (
+            f"the same error at input scales {scales} (within {SAME_ERROR_FACTOR:g}x): it does not depend on magnitude "
+            "(rounding or logic, not range)",
+            [],
+            ["inf_overflow", "formula_error"],
+            None,
+        )
     return "inconclusive: the error changes with scale, but no scale removes it", [], [], None
 
 
-@experiment("input_scale", "does the failure depend on the magnitude of the inputs (inputs x powers of two)?",
-            tests=("inf_overflow", "formula_error", "small_value_outliers", "nan_mismatch", "all_zero_output",
-                   "layout_mismatch", "low_precision_accumulation", "large_k_accumulation_drift"))
+@experiment(
+    "input_scale",
+    "does the failure depend on the magnitude of the inputs (inputs x powers of two)?",
+    tests=(
+        "inf_overflow",
+        "formula_error",
+        "small_value_outliers",
+        "nan_mismatch",
+        "all_zero_output",
+        "layout_mismatch",
+        "low_precision_accumulation",
+        "large_k_accumulation_drift",
+    ),
+)
 def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     target = _target(ctx, diagnoses)
     floats = _float_inputs(ctx)
@@ -365,25 +552,53 @@ def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     base = _computed_nonfinite(target)
     nonfinite = int(base.sum()) if base is not None else 0
     finding, confirms, refutes, pattern = _magnitude_finding(trials, target, facts, nonfinite)
-    summaries = [TrialSummary(label="the run", ran=True, passed=False, mere=target.neutral.mere, mare=target.neutral.mare,
-                              cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
-                              nonfinite=nonfinite)]
-    summaries += [_summary(t, target.name).model_copy(update={"note": "golden outside the dtype's range: not used"})
-                  if t.ok and _saturated(t, target.name) else _summary(t, target.name) for _, t in trials]
-    outcome = ExperimentOutcome(id="input_scale", question=_question("input_scale"), trials=summaries, finding=finding,
-                                confirms=confirms, refutes=refutes)
+    summaries = [
+        TrialSummary(
+            label="the run",
+            ran=True,
+            passed=False,
+            mere=target.neutral.mere,
+            mare=target.neutral.mare,
+            cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
+            nonfinite=nonfinite,
+        )
+    ]
+    summaries += [
+        _summary(t, target.name).model_copy(update={"note": "golden outside the dtype's range: not used"})
+        if t.ok and _saturated(t, target.name)
+        else _summary(t, target.name)
+        for _, t in trials
+    ]
+    outcome = ExperimentOutcome(
+        id="input_scale",
+        question=_question("input_scale"),
+        trials=summaries,
+        finding=finding,
+        confirms=confirms,
+        refutes=refutes,
+    )
     found = []
     if pattern is not None and not any(d.pattern == pattern and d.output == target.name for d in diagnoses):
         found.append(_magnitude_diagnosis(pattern, target, facts, finding, nonfinite))
     return Result(outcome, found)
 
 
-def _magnitude_diagnosis(pattern: str, target: OutputData, facts: SourceFacts, finding: str, nonfinite: int) -> Diagnosis:
+def _magnitude_diagnosis(
+    pattern: str, target: OutputData, facts: SourceFacts, finding: str, nonfinite: int
+) -> Diagnosis:
     if pattern == "inf_overflow":
-        fixes = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["fp32_accumulator", "stable_formula"]
-        summary = ("an intermediate overflows at the task's input magnitudes"
-                   + (f" ({nonfinite} NaN/Inf outputs)" if nonfinite else " (no Inf reaches the output: it is absorbed, e.g. "
-                      "1/sqrt(inf) = 0)") + ": compute the intermediate in fp32 or rescale it")
+        fixes = (
+            ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["fp32_accumulator", "stable_formula"]
+        )
+        summary = (
+            "an intermediate overflows at the task's input magnitudes"
+            + (
+                f" ({nonfinite} NaN/Inf outputs)"
+                if nonfinite
+                else " (no Inf reaches the output: it is absorbed, e.g. 1/sqrt(inf) = 0)"
+            )
+            + ": compute the intermediate in fp32 or rescale it"
+        )
     elif pattern == "formula_error":
         lines = ", ".join(f"line {n}" for n in facts.eps_outside_sqrt[:3])
         fixes = ["fix_formula"]
@@ -391,19 +606,33 @@ def _magnitude_diagnosis(pattern: str, target: OutputData, facts: SourceFacts, f
     else:
         fixes = ["stable_formula", "fp32_accumulator"]
         summary = "the error appears only at small input magnitudes: an absolute constant or an underflow in the kernel"
-    return Diagnosis(pattern=pattern, confidence=0.9, seed=target.seed, output=target.name, summary=summary,
-                     evidence={"experiment": "input_scale"}, suggested_fixes=fixes, tested="confirmed", experiment=finding)
+    return Diagnosis(
+        pattern=pattern,
+        confidence=0.9,
+        seed=target.seed,
+        output=target.name,
+        summary=summary,
+        evidence={"experiment": "input_scale"},
+        suggested_fixes=fixes,
+        tested="confirmed",
+        experiment=finding,
+    )
 
 
 # --- cancellation ------------------------------------------------------------------------------------------
 
 
-@experiment("input_offset", "does the error come from subtracting large equal terms (inputs centred, and shifted)?",
-            tests=("cancellation_error", "small_value_outliers", "low_precision_accumulation"))
+@experiment(
+    "input_offset",
+    "does the error come from subtracting large equal terms (inputs centred, and shifted)?",
+    tests=("cancellation_error", "small_value_outliers", "low_precision_accumulation"),
+)
 def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     target = _target(ctx, diagnoses)
     floats = _float_inputs(ctx)
-    suspected = facts.one_pass_variance or any(d.pattern in ("cancellation_error", "small_value_outliers") for d in diagnoses)
+    suspected = facts.one_pass_variance or any(
+        d.pattern in ("cancellation_error", "small_value_outliers") for d in diagnoses
+    )
     if target is None or not floats or not suspected or not target.actual.is_floating_point():
         return None
     rms = math.sqrt(sum(float(t.to(torch.float64).nan_to_num(0, 0, 0).pow(2).mean()) for t in floats) / len(floats))
@@ -413,9 +642,18 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     shift = 2.0 ** (8 if wide else 4) * rms
     centred = runner.run("inputs centred (each minus its mean)", lambda t: t - t.mean())
     shifted = runner.run(f"inputs + {shift:.3g}", lambda t: t + shift)
-    summaries = [TrialSummary(label="the run", ran=True, passed=False, mere=target.neutral.mere, mare=target.neutral.mare,
-                              cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None),
-                 _summary(centred, target.name), _summary(shifted, target.name)]
+    summaries = [
+        TrialSummary(
+            label="the run",
+            ran=True,
+            passed=False,
+            mere=target.neutral.mere,
+            mare=target.neutral.mare,
+            cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
+        ),
+        _summary(centred, target.name),
+        _summary(shifted, target.name),
+    ]
 
     def ratio(trial: Trial) -> float:
         r = trial.neutral.get(target.name)
@@ -426,22 +664,45 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
 
     if centred.ok and shifted.ok and centred.passed and not shifted.passed and ratio(shifted) >= 10:
         lines = ", ".join(f"line {n}" for n in facts.one_pass_variance[:3])
-        finding = (f"centred inputs pass; shifted by {shift:.3g} the error is {ratio(shifted):.3g}x the CPU control's: the kernel "
-                   "subtracts large nearly equal terms" + (f" (E[x^2] - E[x]^2 at {lines})" if lines else ""))
-        outcome = ExperimentOutcome(id="input_offset", question=_question("input_offset"), trials=summaries, finding=finding,
-                                    confirms=["cancellation_error"], refutes=["small_value_outliers", "low_precision_accumulation"])
+        finding = (
+            f"centred inputs pass; shifted by {shift:.3g} the error is {ratio(shifted):.3g}x the CPU control's: the kernel "
+            "subtracts large nearly equal terms" + (f" (E[x^2] - E[x]^2 at {lines})" if lines else "")
+        )
+        outcome = ExperimentOutcome(
+            id="input_offset",
+            question=_question("input_offset"),
+            trials=summaries,
+            finding=finding,
+            confirms=["cancellation_error"],
+            refutes=["small_value_outliers", "low_precision_accumulation"],
+        )
         found = []
         if not any(d.pattern == "cancellation_error" and d.output == target.name for d in diagnoses):
-            found.append(Diagnosis(pattern="cancellation_error", confidence=0.9, seed=target.seed, output=target.name,
-                                   summary="catastrophic cancellation: " + finding.split(": ", 1)[-1],
-                                   evidence={"experiment": "input_offset"}, suggested_fixes=["stable_formula", "kahan_summation"],
-                                   tested="confirmed", experiment=finding))
+            found.append(
+                Diagnosis(
+                    pattern="cancellation_error",
+                    confidence=0.9,
+                    seed=target.seed,
+                    output=target.name,
+                    summary="catastrophic cancellation: " + finding.split(": ", 1)[-1],
+                    evidence={"experiment": "input_offset"},
+                    suggested_fixes=["stable_formula", "kahan_summation"],
+                    tested="confirmed",
+                    experiment=finding,
+                )
+            )
         return Result(outcome, found)
-    finding = "inconclusive: centring and shifting the inputs do not separate the failure" if not (centred.ok and shifted.ok) else \
-        "no cancellation: the error does not grow with a shift of the inputs beyond the CPU control's"
+    finding = (
+        "inconclusive: centring and shifting the inputs do not separate the failure"
+        if not (centred.ok and shifted.ok)
+        else "no cancellation: the error does not grow with a shift of the inputs beyond the CPU control's"
+    )
     refutes = ["cancellation_error"] if centred.ok and shifted.ok and not centred.passed else []
-    return Result(ExperimentOutcome(id="input_offset", question=_question("input_offset"), trials=summaries, finding=finding,
-                                    refutes=refutes))
+    return Result(
+        ExperimentOutcome(
+            id="input_offset", question=_question("input_offset"), trials=summaries, finding=finding, refutes=refutes
+        )
+    )
 
 
 # --- intervention: the fix itself ---------------------------------------------------------------------
@@ -449,20 +710,39 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
 MAX_PATCH_TRIALS = 3
 
 
-@experiment("patch_trial", "does the fix of a hypothesis, applied to the candidate, make it pass (an intervention)?",
-            tests=("boundary_mask_error", "layout_mismatch", "low_precision_accumulation", "inf_overflow", "rounding_mode_bias",
-                   "cancellation_error", "small_value_outliers", "nan_mismatch", "formula_error", "large_k_accumulation_drift",
-                   "reduced_precision_dot", "all_zero_output", "unwritten_output"))
+@experiment(
+    "patch_trial",
+    "does the fix of a hypothesis, applied to the candidate, make it pass (an intervention)?",
+    tests=(
+        "boundary_mask_error",
+        "layout_mismatch",
+        "low_precision_accumulation",
+        "inf_overflow",
+        "rounding_mode_bias",
+        "cancellation_error",
+        "small_value_outliers",
+        "nan_mismatch",
+        "formula_error",
+        "large_k_accumulation_drift",
+        "reduced_precision_dot",
+        "all_zero_output",
+        "unwritten_output",
+    ),
+)
 def patch_trial(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     from tools.fixes.registry import FIXES  # the fixes use diagnosis: imported at call time
 
     # after a proven or specifically confirmed cause there is nothing to decide; the generic
     # formula_error (logic somewhere) still leaves which logic open
-    if ctx.result.verdict != "fail" or any(d.tested in ("confirmed", "proven") and d.pattern != "formula_error" for d in diagnoses):
+    if ctx.result.verdict != "fail" or any(
+        d.tested in ("confirmed", "proven") and d.pattern != "formula_error" for d in diagnoses
+    ):
         return None
     tried: list[tuple[Diagnosis, str, Trial]] = []
     seen: set[str] = set()
-    for d in sorted((d for d in diagnoses if d.tested == "untested" and d.pattern != "formula_error"), key=lambda d: -d.confidence):
+    for d in sorted(
+        (d for d in diagnoses if d.tested == "untested" and d.pattern != "formula_error"), key=lambda d: -d.confidence
+    ):
         for fix in d.suggested_fixes:
             patched = FIXES[fix].patch(ctx.source) if fix in FIXES and fix not in seen else None
             seen.add(fix)
@@ -478,9 +758,18 @@ def patch_trial(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     summaries = [_summary(t, d.output or next(iter(t.neutral), "output")) for d, _, t in tried]
     winner = next(((d, fix) for d, fix, t in tried if t.passed), None)
     if winner is None:
-        return Result(ExperimentOutcome(id="patch_trial", question=_question("patch_trial"), trials=summaries,
-                                        finding=f"no tried fix ({', '.join(f for _, f, _ in tried)}) makes the candidate pass"))
+        return Result(
+            ExperimentOutcome(
+                id="patch_trial",
+                question=_question("patch_trial"),
+                trials=summaries,
+                finding=f"no tried fix ({', '.join(f for _, f, _ in tried)}) makes the candidate pass",
+            )
+        )
     d, fix = winner
     finding = f"the candidate patched with {fix} passes on the same inputs: {d.pattern} is the cause"
-    return Result(ExperimentOutcome(id="patch_trial", question=_question("patch_trial"), trials=summaries, finding=finding,
-                                    confirms=[d.pattern]))
+    return Result(
+        ExperimentOutcome(
+            id="patch_trial", question=_question("patch_trial"), trials=summaries, finding=finding, confirms=[d.pattern]
+        )
+    )

@@ -63,15 +63,19 @@ def matmul_models(a: torch.Tensor, b: torch.Tensor, actual: torch.Tensor, source
     models = {
         "exact product rounded to the output dtype": exact.to(out_dtype),
         "fp32 accumulation (a correct kernel)": f32.to(out_dtype),
-        "tf32 inputs (tl.dot default on fp32 inputs)": (_round_mantissa(a, 10).double() @ _round_mantissa(b, 10).double()).to(out_dtype),
-        "tf32 inputs, truncated (tensor cores)": (_round_mantissa(a, 10, True).double() @ _round_mantissa(b, 10, True).double()).to(out_dtype),
+        "tf32 inputs (tl.dot default on fp32 inputs)": (
+            _round_mantissa(a, 10).double() @ _round_mantissa(b, 10).double()
+        ).to(out_dtype),
+        "tf32 inputs, truncated (tensor cores)": (
+            _round_mantissa(a, 10, True).double() @ _round_mantissa(b, 10, True).double()
+        ).to(out_dtype),
         "bf16 inputs": (a.to(torch.bfloat16).double() @ b.to(torch.bfloat16).double()).to(out_dtype),
         "round-toward-zero output cast": _rtz(f32.double(), out_dtype) if out_dtype != torch.float64 else exact,
     }
     for block in _block_k(source):
         acc = torch.zeros(m, n, dtype=torch.float16)
         for k0 in range(0, k, block):
-            partial = (a[:, k0:k0 + block].float() @ b[k0:k0 + block].float()).half()  # tl.dot(...).to(fp16)
+            partial = (a[:, k0 : k0 + block].float() @ b[k0 : k0 + block].float()).half()  # tl.dot(...).to(fp16)
             acc = (acc.float() + partial.float()).half()  # an fp16 add
         models[f"fp16 accumulator between K-blocks of {block}"] = acc.to(out_dtype)
     ranked = sorted(((_mere(actual, model), name) for name, model in models.items()), key=lambda x: x[0])

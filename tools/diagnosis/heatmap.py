@@ -49,11 +49,15 @@ def _pool(t: torch.Tensor, rows: int, cols: int) -> tuple[torch.Tensor, int, int
     """Max-pool a 2-D tensor to at most rows x cols cells (NaN-free input); also the pooling factors."""
     r, c = t.shape
     fr, fc = math.ceil(r / rows), math.ceil(c / cols)
-    padded = torch.nn.functional.pad(t, (0, fc * math.ceil(c / fc) - c, 0, fr * math.ceil(r / fr) - r), value=float("-inf"))
+    padded = torch.nn.functional.pad(
+        t, (0, fc * math.ceil(c / fc) - c, 0, fr * math.ceil(r / fr) - r), value=float("-inf")
+    )
     return padded.reshape(padded.shape[0] // fr, fr, padded.shape[1] // fc, fc).amax(dim=(1, 3)), fr, fc
 
 
-def _cells(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor) -> tuple[torch.Tensor, int, int]:
+def _cells(
+    rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor
+) -> tuple[torch.Tensor, int, int]:
     """Pooled cells: 0..1 = log10 rel error from -8 to 0; 2 = NaN mismatch; 3 = never written."""
     score = torch.log10(rel_error.to(torch.float64).nan_to_num(0.0).clamp(min=1e-12))
     score = ((score + 8.0) / 8.0).clamp(0.0, 1.0)
@@ -63,7 +67,9 @@ def _cells(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch
     return _pool(score, MAX_CELLS, MAX_CELLS)
 
 
-def render(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None) -> bytes:
+def render(
+    rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None
+) -> bytes:
     """All three are 2-D and of one shape; returns PNG bytes (matplotlib when installed)."""
     try:
         import matplotlib  # noqa: F401 - optional: the `plot` extra
@@ -72,8 +78,9 @@ def render(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch
     return render_matplotlib(rel_error, nan_mismatch, unwritten, tile)
 
 
-def render_matplotlib(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor,
-                      tile: int | None = None) -> bytes:
+def render_matplotlib(
+    rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None
+) -> bytes:
     """The heatmap with a colour bar, index axes and a legend for the special cells."""
     import io
 
@@ -111,8 +118,11 @@ def render_matplotlib(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwri
     ax.set_ylabel("row (leading dimensions flattened)")
     pooled = f", max over {fr} x {fc} blocks" if fr > 1 or fc > 1 else ""
     ax.set_title(f"relative error, {rows} x {cols}{pooled}", fontsize=10)
-    legend = [Patch(facecolor=tuple(v / 255 for v in c), edgecolor="black", label=label) for c, label, code in
-              ((_NAN, "NaN mismatch", 2), (_UNWRITTEN, "never written", 3)) if (values == code).any()]
+    legend = [
+        Patch(facecolor=tuple(v / 255 for v in c), edgecolor="black", label=label)
+        for c, label, code in ((_NAN, "NaN mismatch", 2), (_UNWRITTEN, "never written", 3))
+        if (values == code).any()
+    ]
     if legend:
         ax.legend(handles=legend, loc="upper right", fontsize=8, framealpha=0.9, edgecolor="black")
     buffer = io.BytesIO()
@@ -120,8 +130,9 @@ def render_matplotlib(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwri
     return buffer.getvalue()
 
 
-def render_plain(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor,
-                 tile: int | None = None) -> bytes:
+def render_plain(
+    rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None
+) -> bytes:
     """The same cells as a bare PNG, written without any plotting library."""
     cells, fr, fc = _cells(rel_error, nan_mismatch, unwritten)
     h, w = cells.shape

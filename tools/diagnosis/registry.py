@@ -44,13 +44,20 @@ DETECTORS: dict[str, Detector] = {}
 EXPERIMENTS: dict[str, Experiment] = {}
 
 
-def detector(id: str, patterns: tuple[str, ...], scope: Scope = "output", suppresses: tuple[str, ...] = (),
-             only_failed: bool = False, proof: bool = False):
+def detector(
+    id: str,
+    patterns: tuple[str, ...],
+    scope: Scope = "output",
+    suppresses: tuple[str, ...] = (),
+    only_failed: bool = False,
+    proof: bool = False,
+):
     def register(fn):
         if id in DETECTORS:
             raise ValueError(f"detector {id!r} registered twice")
         DETECTORS[id] = Detector(id, patterns, scope, fn, suppresses, only_failed, proof)
         return fn
+
     return register
 
 
@@ -60,6 +67,7 @@ def experiment(id: str, question: str, tests: tuple[str, ...]):
             raise ValueError(f"experiment {id!r} registered twice")
         EXPERIMENTS[id] = Experiment(id, question, tests, fn)
         return fn
+
     return register
 
 

@@ -33,6 +33,7 @@ class SourceFacts:
 
     def blocks(self, contains: str = "") -> list[int]:
         return sorted({v for name, values in self.block_sizes.items() if contains in name for v in values})
+
     parse_error: str | None = None
 
 
@@ -105,8 +106,11 @@ def analyze(source: str) -> SourceFacts:
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             for root, other in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(root, ast.Call) and _attr_name(root.func).split(".")[-1] == "sqrt" \
-                        and "eps" in _attr_name(other).lower():
+                if (
+                    isinstance(root, ast.Call)
+                    and _attr_name(root.func).split(".")[-1] == "sqrt"
+                    and "eps" in _attr_name(other).lower()
+                ):
                     facts.eps_outside_sqrt.append(node.lineno)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     for fn in functions:
@@ -127,9 +131,14 @@ def analyze(source: str) -> SourceFacts:
                     facts.one_pass_variance.append(node.lineno)
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         codes = [ast.unparse(a) for a in call.args]
-        if any(a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10] for a, b in zip(codes, codes[1:], strict=False)):
+        if any(
+            a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10]
+            for a, b in zip(codes, codes[1:], strict=False)
+        ):
             facts.swapped_strides.append(call.lineno)
-    facts.mentions_low_precision = any(isinstance(n, ast.Attribute) and n.attr in LOW_PRECISION | {"half"} for n in ast.walk(tree))
+    facts.mentions_low_precision = any(
+        isinstance(n, ast.Attribute) and n.attr in LOW_PRECISION | {"half"} for n in ast.walk(tree)
+    )
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
     return facts
@@ -141,12 +150,23 @@ def _is_square(node) -> bool:
 
 def _accumulated_squares(fn) -> set[str]:
     """Names that a loop accumulates squares into (`acc += x * x`), and names summed from them."""
-    names = {n.target.id for loop in ast.walk(fn) if isinstance(loop, ast.For) for n in ast.walk(loop)
-             if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name)
-             and _is_square(n.value)}
+    names = {
+        n.target.id
+        for loop in ast.walk(fn)
+        if isinstance(loop, ast.For)
+        for n in ast.walk(loop)
+        if isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Add)
+        and isinstance(n.target, ast.Name)
+        and _is_square(n.value)
+    }
     for node in ast.walk(fn):  # s = tl.sum(acc) / n
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value))
+        ):
             names.add(node.targets[0].id)
     return names
 
@@ -156,8 +176,13 @@ def _block_sizes(tree) -> dict[str, list[int]]:
     found: dict[str, set[int]] = {}
 
     def add(name: str, value) -> None:
-        if "BLOCK" in name.upper() and isinstance(value, ast.Constant) and isinstance(value.value, int) \
-                and not isinstance(value.value, bool) and value.value > 0:
+        if (
+            "BLOCK" in name.upper()
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, int)
+            and not isinstance(value.value, bool)
+            and value.value > 0
+        ):
             found.setdefault(name.upper(), set()).add(value.value)
 
     for node in ast.walk(tree):

@@ -66,14 +66,20 @@ def _floats(transform: InputTransform | None):
         if transform is None or not t.is_floating_point():
             return t
         return transform(t.to(torch.float64)).to(t.dtype)
+
     return apply
 
 
 class TrialRunner:
     """Runs trials for one stored run within a wall-clock budget; cancellable."""
 
-    def __init__(self, ctx: RunContext, budget_s: float, cancel: threading.Event | None = None,
-                 report: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        ctx: RunContext,
+        budget_s: float,
+        cancel: threading.Event | None = None,
+        report: Callable[[str], None] | None = None,
+    ):
         self.ctx = ctx
         self.deadline = time.monotonic() + budget_s
         self.cancel = cancel
@@ -82,9 +88,15 @@ class TrialRunner:
         self._references: dict[str, object] = {}  # reference jobs by the inputs they ran on
         task = ctx.task
         self.backend = resolve_backend(task.get("backend_resolved") or task.get("backend") or "auto")
-        self.options = goldens.input_options(task.get("dtype"), task.get("value_range"), task.get("input_profile", "task"))
-        self.compare = CompareOptions(standard=task.get("standard", "three_dim"), thresholds=dict(task.get("thresholds") or {}),
-                                      compute_num=task.get("compute_num"), normal_range=task.get("normal_range", "absolute"))
+        self.options = goldens.input_options(
+            task.get("dtype"), task.get("value_range"), task.get("input_profile", "task")
+        )
+        self.compare = CompareOptions(
+            standard=task.get("standard", "three_dim"),
+            thresholds=dict(task.get("thresholds") or {}),
+            compute_num=task.get("compute_num"),
+            normal_range=task.get("normal_range", "absolute"),
+        )
         self.seed = ctx.primary_seed
         self.timeout_s = float(task.get("timeout_s") or 120.0)
         self.memory_mb = int(task.get("memory_mb") or 4096)
@@ -93,8 +105,14 @@ class TrialRunner:
     def remaining_s(self) -> float:
         return self.deadline - time.monotonic()
 
-    def run(self, label: str, transform: InputTransform | None = None, guard_fill: str | None = "nan",
-            candidate: str | None = None, inputs_key: str | None = None) -> Trial:
+    def run(
+        self,
+        label: str,
+        transform: InputTransform | None = None,
+        guard_fill: str | None = "nan",
+        candidate: str | None = None,
+        inputs_key: str | None = None,
+    ) -> Trial:
         """Reference and candidate (or a patched `candidate` source) on the primary seed's inputs,
         transformed; raises TrialBudgetExceeded when no time is left or the caller cancelled."""
         if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
@@ -108,8 +126,15 @@ class TrialRunner:
 
     def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict):
         timeout = max(1.0, min(self.timeout_s, self.remaining_s + 5.0))
-        job = services().pool(self.backend).run(
-            JobRequest(kind, files, names, [self.seed], options, inputs=inputs, memory_mb=self.memory_mb), timeout, self.cancel)
+        job = (
+            services()
+            .pool(self.backend)
+            .run(
+                JobRequest(kind, files, names, [self.seed], options, inputs=inputs, memory_mb=self.memory_mb),
+                timeout,
+                self.cancel,
+            )
+        )
         fault = faults.process_fault(job, timeout, kind)
         if fault is not None:
             return None, fault[1].message
@@ -125,34 +150,51 @@ class TrialRunner:
             if stored is None:
                 return None, "the run kept no inputs for this seed"
             task = self.ctx.task
-            self._references[key] = self._job("reference", {"reference.py": task.get("reference", "")},
-                                              {"reference.py": task.get("reference_name") or "reference.py"}, self.options,
-                                              {"s0/inputs": tree_map(_floats(transform), stored)})
+            self._references[key] = self._job(
+                "reference",
+                {"reference.py": task.get("reference", "")},
+                {"reference.py": task.get("reference_name") or "reference.py"},
+                self.options,
+                {"s0/inputs": tree_map(_floats(transform), stored)},
+            )
         return self._references[key]
 
-    def _run(self, label: str, transform: InputTransform | None, guard_fill: str | None, candidate: str, key: str) -> Trial:
+    def _run(
+        self, label: str, transform: InputTransform | None, guard_fill: str | None, candidate: str, key: str
+    ) -> Trial:
         task = self.ctx.task
         ref, error = self._reference(transform, key)
         if ref is None:
             return Trial(label, ok=False, error=f"reference: {error}")
         given = {"s0/init": ref.values.get("s0/init"), "s0/inputs": ref.values.get("s0/inputs")}
-        cand, error = self._job("candidate", {"candidate.py": candidate},
-                                {"candidate.py": task.get("candidate_name") or "candidate.py"},
-                                self.options | {"determinism": False, "poison": True, "guard_fill": guard_fill}, given)
+        cand, error = self._job(
+            "candidate",
+            {"candidate.py": candidate},
+            {"candidate.py": task.get("candidate_name") or "candidate.py"},
+            self.options | {"determinism": False, "poison": True, "guard_fill": guard_fill},
+            given,
+        )
         if cand is None:
             return Trial(label, ok=False, error=f"candidate: {error}")
         outputs = cand.values.get("s0/actual"), ref.values.get("s0/golden"), ref.values.get("s0/cpu")
         try:
             report = compare_outputs(*outputs, options=self.compare)
-            neutral = report if self.compare.standard == "three_dim" else compare_outputs(*outputs, options=CompareOptions())
+            neutral = (
+                report if self.compare.standard == "three_dim" else compare_outputs(*outputs, options=CompareOptions())
+            )
         except CompareInputError as exc:
             return Trial(label, ok=False, error=str(exc))
         actual = dict(normalize_outputs(cand.values.get("s0/actual")))
         golden = dict(normalize_outputs(ref.values.get("s0/golden")))
         cpu = dict(normalize_outputs(ref.values.get("s0/cpu"))) if ref.values.get("s0/cpu") is not None else {}
         overruns = sum(len(s.get("out_of_bounds_writes", [])) for s in cand.meta.get("seeds", []))
-        return Trial(label, ok=True, outputs={o.name: o for o in report.outputs}, neutral={o.name: o for o in neutral.outputs},
-                     actual={k: v for k, v in actual.items() if isinstance(v, torch.Tensor)},
-                     golden={k: v for k, v in golden.items() if isinstance(v, torch.Tensor)},
-                     cpu={k: v for k, v in cpu.items() if isinstance(v, torch.Tensor)},
-                     out_of_bounds_writes=overruns)
+        return Trial(
+            label,
+            ok=True,
+            outputs={o.name: o for o in report.outputs},
+            neutral={o.name: o for o in neutral.outputs},
+            actual={k: v for k, v in actual.items() if isinstance(v, torch.Tensor)},
+            golden={k: v for k, v in golden.items() if isinstance(v, torch.Tensor)},
+            cpu={k: v for k, v in cpu.items() if isinstance(v, torch.Tensor)},
+            out_of_bounds_writes=overruns,
+        )

@@ -21,8 +21,11 @@ from tools.services import progress_reporter, services
 
 
 def _diff(before: str, after: str, name: str) -> str:
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{name}", tofile=f"b/{name}"))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
+        )
+    )
 
 
 def _metrics(result) -> dict:
@@ -45,7 +48,9 @@ def _verify(task: dict, candidate: str, before: dict, cancel, **overrides) -> Ve
     from tools.accuracy import run_accuracy
 
     result = run_accuracy(_request_for(task, candidate, **overrides), cancel=cancel)
-    return Verification(verdict=result.verdict, summary=result.summary, run_id=result.run_id, before=before, after=_metrics(result))
+    return Verification(
+        verdict=result.verdict, summary=result.summary, run_id=result.run_id, before=before, after=_metrics(result)
+    )
 
 
 def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
@@ -70,8 +75,11 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     for i, (fix, diagnosis) in enumerate(chosen):
         entry = FIXES[fix]
         suggestion = FixSuggestion(
-            fix=fix, title=entry.title, for_pattern=diagnosis.pattern,
-            why=f"{diagnosis.pattern}: {diagnosis.summary}", guidance=entry.guidance(),
+            fix=fix,
+            title=entry.title,
+            for_pattern=diagnosis.pattern,
+            why=f"{diagnosis.pattern}: {diagnosis.summary}",
+            guidance=entry.guidance(),
         )
         patched = entry.patch(source) if source else None
         if patched is not None:
@@ -94,13 +102,30 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
         summary = "no fix to suggest: " + explained.summary
     else:
         top = fixes[0]
-        state = "verified: the patched candidate passes" if top.verified else \
-            f"not verified ({top.verification.verdict})" if top.verification else "patch ready" if top.patch else "guidance only"
+        state = (
+            "verified: the patched candidate passes"
+            if top.verified
+            else f"not verified ({top.verification.verdict})"
+            if top.verification
+            else "patch ready"
+            if top.patch
+            else "guidance only"
+        )
         summary = f"{top.fix} for {top.for_pattern} ({state})"
     verified = next((f for f in fixes if f.verified), None)
-    next_step = ("apply the verified patch (patched_source) and continue" if verified else
-                 "apply the top patch and call run_accuracy, or call suggest_fix with verify=true" if fixes else
-                 "nothing to fix")
+    next_step = (
+        "apply the verified patch (patched_source) and continue"
+        if verified
+        else "apply the top patch and call run_accuracy, or call suggest_fix with verify=true"
+        if fixes
+        else "nothing to fix"
+    )
     report(1.0, "done")
-    return FixResult(run_id=request.run_id, verdict=explained.verdict, summary=summary, fixes=fixes,
-                     timings=Timings(total_s=time.perf_counter() - started), next_step=next_step)
+    return FixResult(
+        run_id=request.run_id,
+        verdict=explained.verdict,
+        summary=summary,
+        fixes=fixes,
+        timings=Timings(total_s=time.perf_counter() - started),
+        next_step=next_step,
+    )

@@ -21,7 +21,11 @@ class _Log1p(Transformer):
     """tl.log(1 + x) -> Goldberg's log1p, accurate for tiny x (u = 1 + x; log(u) * x / (u - 1))."""
 
     def leave_Call(self, original, updated):
-        if m.matches(updated.func, _tl("log")) and updated.args and isinstance(updated.args[0].value, cst.BinaryOperation):
+        if (
+            m.matches(updated.func, _tl("log"))
+            and updated.args
+            and isinstance(updated.args[0].value, cst.BinaryOperation)
+        ):
             expr = updated.args[0].value
             if isinstance(expr.operator, cst.Add):
                 x = expr.right if m.matches(expr.left, ONE) else expr.left if m.matches(expr.right, ONE) else None
@@ -29,7 +33,8 @@ class _Log1p(Transformer):
                     self.changed = True
                     xs = _code(x)
                     return cst.parse_expression(
-                        f"tl.where((1.0 + {xs}) == 1.0, {xs}, tl.log(1.0 + {xs}) * (({xs}) / ((1.0 + {xs}) - 1.0)))")
+                        f"tl.where((1.0 + {xs}) == 1.0, {xs}, tl.log(1.0 + {xs}) * (({xs}) / ((1.0 + {xs}) - 1.0)))"
+                    )
         return updated
 
 
@@ -37,12 +42,17 @@ class _Expm1(Transformer):
     """tl.exp(x) - 1 -> Kahan's expm1 (u = exp(x); (u - 1) * x / log(u)), accurate for tiny x."""
 
     def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.Subtract) and m.matches(updated.right, ONE) \
-                and m.matches(updated.left, m.Call(func=_tl("exp"))) and updated.left.args:
+        if (
+            isinstance(updated.operator, cst.Subtract)
+            and m.matches(updated.right, ONE)
+            and m.matches(updated.left, m.Call(func=_tl("exp")))
+            and updated.left.args
+        ):
             xs = _code(updated.left.args[0].value)
             self.changed = True
             return cst.parse_expression(
-                f"tl.where(tl.exp({xs}) == 1.0, {xs}, (tl.exp({xs}) - 1.0) * (({xs}) / tl.log(tl.exp({xs}))))")
+                f"tl.where(tl.exp({xs}) == 1.0, {xs}, (tl.exp({xs}) - 1.0) * (({xs}) / tl.log(tl.exp({xs}))))"
+            )
         return updated
 
 
@@ -53,8 +63,11 @@ class _EpsInsideSqrt(Transformer):
         if not isinstance(updated.operator, cst.Add):
             return updated
         for root, other in ((updated.left, updated.right), (updated.right, updated.left)):
-            if m.matches(root, m.Call(func=m.Attribute(attr=m.Name("sqrt")) | m.Name("sqrt"))) and root.args \
-                    and "eps" in _code(other).lower():
+            if (
+                m.matches(root, m.Call(func=m.Attribute(attr=m.Name("sqrt")) | m.Name("sqrt")))
+                and root.args
+                and "eps" in _code(other).lower()
+            ):
                 self.changed = True
                 inner = f"{_code(root.args[0].value)} + {_code(other)}"
                 return root.with_changes(args=[root.args[0].with_changes(value=cst.parse_expression(inner))])
@@ -72,13 +85,20 @@ class _RoundBeforeIntCast(Transformer):
             return updated
         value = updated.func.value
         code = _code(value)
-        rounding_calls = m.findall(value, m.Call(func=m.Attribute(attr=m.Name("rint") | m.Name("round") | m.Name("nearbyint"))
-                                                 | m.Name("rint") | m.Name("round")))
+        rounding_calls = m.findall(
+            value,
+            m.Call(
+                func=m.Attribute(attr=m.Name("rint") | m.Name("round") | m.Name("nearbyint"))
+                | m.Name("rint")
+                | m.Name("round")
+            ),
+        )
         if ROUND_MAGIC in code or rounding_calls:
             return updated
         self.changed = True
         rounded = cst.parse_expression(
-            f"tl.where(tl.abs({code}) < 4194304.0, (({code}) + {ROUND_MAGIC}) - {ROUND_MAGIC}, {code})")
+            f"tl.where(tl.abs({code}) < 4194304.0, (({code}) + {ROUND_MAGIC}) - {ROUND_MAGIC}, {code})"
+        )
         return updated.with_changes(func=updated.func.with_changes(value=rounded))
 
 
@@ -90,8 +110,12 @@ def _names(node) -> set[str]:
 
 
 def _square_of(node) -> str | None:
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply) and _code(node.left) == _code(node.right) \
-            and isinstance(node.left, cst.Name):
+    if (
+        isinstance(node, cst.BinaryOperation)
+        and isinstance(node.operator, cst.Multiply)
+        and _code(node.left) == _code(node.right)
+        and isinstance(node.left, cst.Name)
+    ):
         return node.left.value
     return None
 
@@ -119,7 +143,11 @@ class _CentreSecondLoop(cst.CSTTransformer):
         stmt = updated.body[0] if len(updated.body) == 1 else None
         if isinstance(stmt, cst.AugAssign) and isinstance(stmt.target, cst.Name) and stmt.target.value == self.total:
             return cst.RemoveFromParent()
-        if isinstance(stmt, cst.Assign) and isinstance(stmt.targets[0].target, cst.Name) and stmt.targets[0].target.value == self.x:
+        if (
+            isinstance(stmt, cst.Assign)
+            and isinstance(stmt.targets[0].target, cst.Name)
+            and stmt.targets[0].target.value == self.x
+        ):
             centred = f"tl.where({self.mask}, {self.x} - {self.mean}, 0.0)" if self.mask else f"{self.x} - {self.mean}"
             return cst.FlattenSentinel([updated, cst.parse_statement(f"{self.x} = {centred}")])
         return updated
@@ -143,7 +171,11 @@ class _DropMeanSquared(cst.CSTTransformer):
         self.squares, self.mean, self.changed = squares, mean, False
 
     def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.Subtract) and _square_of(updated.right) == self.mean and _names(updated.left) & self.squares:
+        if (
+            isinstance(updated.operator, cst.Subtract)
+            and _square_of(updated.right) == self.mean
+            and _names(updated.left) & self.squares
+        ):
             self.changed = True
             return updated.left
         return updated
@@ -162,9 +194,17 @@ class _StreamedVariance(Transformer):
             if found is None:
                 continue
             x, total, squares = found
-            mean_at = next((j for j in range(i + 1, len(body)) if isinstance(body[j], cst.SimpleStatementLine)
-                            and isinstance(body[j].body[0], cst.Assign) and total in _names(body[j].body[0].value)
-                            and squares not in _names(body[j].body[0].value)), None)
+            mean_at = next(
+                (
+                    j
+                    for j in range(i + 1, len(body))
+                    if isinstance(body[j], cst.SimpleStatementLine)
+                    and isinstance(body[j].body[0], cst.Assign)
+                    and total in _names(body[j].body[0].value)
+                    and squares not in _names(body[j].body[0].value)
+                ),
+                None,
+            )
             if mean_at is None:
                 continue
             mean = body[mean_at].body[0].targets[0].target
@@ -175,15 +215,19 @@ class _StreamedVariance(Transformer):
             reads = {squares}
             rest = []
             dropper = _DropMeanSquared(reads, mean.value)
-            for stmt in body[mean_at + 1:]:
-                if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign) \
-                        and squares in _names(stmt.body[0].value) and isinstance(stmt.body[0].targets[0].target, cst.Name):
+            for stmt in body[mean_at + 1 :]:
+                if (
+                    isinstance(stmt, cst.SimpleStatementLine)
+                    and isinstance(stmt.body[0], cst.Assign)
+                    and squares in _names(stmt.body[0].value)
+                    and isinstance(stmt.body[0].targets[0].target, cst.Name)
+                ):
                     reads.add(stmt.body[0].targets[0].target.value)
                 rest.append(stmt.visit(dropper))
             if not dropper.changed:
                 continue
             self.changed = True
-            new_body = body[:i] + [first] + body[i + 1:mean_at + 1] + [second] + rest
+            new_body = body[:i] + [first] + body[i + 1 : mean_at + 1] + [second] + rest
             return updated.with_changes(body=updated.body.with_changes(body=new_body))
         return updated
 

@@ -34,8 +34,18 @@ def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Cal
     args = [a for a in call.args if not (a.keyword is not None and a.keyword.value == name)]
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return call.with_changes(args=[*args, cst.Arg(keyword=cst.Name(name), value=value, equal=cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))])
+    return call.with_changes(
+        args=[
+            *args,
+            cst.Arg(
+                keyword=cst.Name(name),
+                value=value,
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                ),
+            ),
+        ]
+    )
 
 
 class Transformer(cst.CSTTransformer):
@@ -90,8 +100,12 @@ class _Fp32Accumulator(Transformer):
             self.changed = True
             return updated.with_changes(value=cst.parse_expression(f"{_code(value)}.to(tl.float32)"))
         # acc = (update).to(tl.float16) of a low-precision accumulator: keep the update in fp32
-        if target.value in self.accumulators and m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to")))) \
-                and value.args and _is_low(value.args[0].value):
+        if (
+            target.value in self.accumulators
+            and m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to"))))
+            and value.args
+            and _is_low(value.args[0].value)
+        ):
             self.changed = True
             return updated.with_changes(value=value.func.value)
         return updated
@@ -102,8 +116,11 @@ class _Fp32Accumulator(Transformer):
             if dtype is not None and _is_low(dtype.value):
                 self.changed = True
                 return _with_kwarg(updated, "dtype", cst.parse_expression("tl.float32"))
-        if m.matches(updated.func, _tl("cumsum")) and updated.args \
-                and not m.matches(updated.args[0].value, m.Call(func=m.Attribute(attr=m.Name("to")))):
+        if (
+            m.matches(updated.func, _tl("cumsum"))
+            and updated.args
+            and not m.matches(updated.args[0].value, m.Call(func=m.Attribute(attr=m.Name("to"))))
+        ):
             self.changed = True
             upcast = cst.parse_expression(f"({_code(updated.args[0].value)}).to(tl.float32)")
             return updated.with_changes(args=[updated.args[0].with_changes(value=upcast), *updated.args[1:]])
@@ -122,7 +139,11 @@ class _Fp32Accumulator(Transformer):
     def leave_AugAssign(self, original, updated):
         value = updated.value
         # x.to(tl.float16) added into the accumulator: drop the narrowing
-        if m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to")))) and value.args and _is_low(value.args[0].value):
+        if (
+            m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to"))))
+            and value.args
+            and _is_low(value.args[0].value)
+        ):
             self.changed = True
             return updated.with_changes(value=value.func.value)
         # tl.sum(x, ...) of low-precision data: upcast first
@@ -130,8 +151,14 @@ class _Fp32Accumulator(Transformer):
             first = value.args[0].value
             if not m.matches(first, m.Call(func=m.Attribute(attr=m.Name("to")))):
                 self.changed = True
-                upcast = cst.parse_expression(f"({_code(first)}).to(tl.float32)" if not isinstance(first, cst.Name) else f"{first.value}.to(tl.float32)")
-                return updated.with_changes(value=value.with_changes(args=[value.args[0].with_changes(value=upcast), *value.args[1:]]))
+                upcast = cst.parse_expression(
+                    f"({_code(first)}).to(tl.float32)"
+                    if not isinstance(first, cst.Name)
+                    else f"{first.value}.to(tl.float32)"
+                )
+                return updated.with_changes(
+                    value=value.with_changes(args=[value.args[0].with_changes(value=upcast), *value.args[1:]])
+                )
         return updated
 
 
@@ -148,8 +175,12 @@ class _Kahan(Transformer):
 
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None
-        if isinstance(stmt, cst.AugAssign) and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name) \
-                and m.matches(stmt.value, m.Call(func=_tl("dot"))):
+        if (
+            isinstance(stmt, cst.AugAssign)
+            and isinstance(stmt.operator, cst.AddAssign)
+            and isinstance(stmt.target, cst.Name)
+            and m.matches(stmt.value, m.Call(func=_tl("dot")))
+        ):
             acc = stmt.target.value
             self.accumulators.add(acc)
             self.changed = True
@@ -168,12 +199,21 @@ class _Kahan(Transformer):
         body = []
         for statement in updated.body:
             body.append(statement)
-            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Assign):
+            if (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Assign)
+            ):
                 assign = statement.body[0]
                 target = assign.targets[0].target
-                if isinstance(target, cst.Name) and m.matches(assign.value, m.Call(func=_tl("zeros"))) and target.value in self.accumulators:
+                if (
+                    isinstance(target, cst.Name)
+                    and m.matches(assign.value, m.Call(func=_tl("zeros")))
+                    and target.value in self.accumulators
+                ):
                     body.append(cst.parse_statement(f"{target.value}_comp = tl.zeros_like({target.value})"))
         return updated.with_changes(body=body)
+
 
 def kahan(source: str) -> str | None:
     # two passes: find the accumulators, then add their compensation next to their zeros
@@ -228,15 +268,20 @@ class _IeeeDot(Transformer):
             precision = _kwarg(updated, "input_precision")
             if precision is None or not m.matches(precision.value, m.SimpleString('"ieee"') | m.SimpleString("'ieee'")):
                 self.changed = True
-                call = updated.with_changes(args=[a for a in updated.args if not (a.keyword and a.keyword.value == "allow_tf32")])
+                call = updated.with_changes(
+                    args=[a for a in updated.args if not (a.keyword and a.keyword.value == "allow_tf32")]
+                )
                 return _with_kwarg(call, "input_precision", cst.SimpleString('"ieee"'))
         return updated
 
 
 class _RoundNearest(Transformer):
     def leave_Arg(self, original, updated):
-        if updated.keyword is not None and updated.keyword.value == "fp_downcast_rounding" \
-                and m.matches(updated.value, m.SimpleString('"rtz"') | m.SimpleString("'rtz'")):
+        if (
+            updated.keyword is not None
+            and updated.keyword.value == "fp_downcast_rounding"
+            and m.matches(updated.value, m.SimpleString('"rtz"') | m.SimpleString("'rtz'"))
+        ):
             self.changed = True
             return updated.with_changes(value=cst.SimpleString('"rtne"'))
         return updated
@@ -257,11 +302,18 @@ class _MaxSubtraction(Transformer):
         return updated
 
     def leave_Call(self, original, updated):
-        if self.stack and not self.stack[-1] and m.matches(updated.func, _tl("exp")) and updated.args \
-                and isinstance(updated.args[0].value, cst.Name):
+        if (
+            self.stack
+            and not self.stack[-1]
+            and m.matches(updated.func, _tl("exp"))
+            and updated.args
+            and isinstance(updated.args[0].value, cst.Name)
+        ):
             name = updated.args[0].value.value
             self.changed = True
-            return updated.with_changes(args=[updated.args[0].with_changes(value=cst.parse_expression(f"{name} - tl.max({name}, axis=0)"))])
+            return updated.with_changes(
+                args=[updated.args[0].with_changes(value=cst.parse_expression(f"{name} - tl.max({name}, axis=0)"))]
+            )
         return updated
 
 
@@ -276,18 +328,27 @@ class _TwoPassVariance(Transformer):
         if not isinstance(updated.operator, cst.Subtract):
             return updated
         left, right = updated.left, updated.right
-        if not (isinstance(right, cst.BinaryOperation) and isinstance(right.operator, cst.Multiply)
-                and _code(right.left) == _code(right.right)):
+        if not (
+            isinstance(right, cst.BinaryOperation)
+            and isinstance(right.operator, cst.Multiply)
+            and _code(right.left) == _code(right.right)
+        ):
             return updated
         mean = _code(right.left)
         sums = m.findall(left, m.Call(func=_tl("sum")))
         for call in sums:
             arg = call.args[0].value if call.args else None
-            if isinstance(arg, cst.BinaryOperation) and isinstance(arg.operator, cst.Multiply) and _code(arg.left) == _code(arg.right):
+            if (
+                isinstance(arg, cst.BinaryOperation)
+                and isinstance(arg.operator, cst.Multiply)
+                and _code(arg.left) == _code(arg.right)
+            ):
                 x = _code(arg.left)
                 mask = self.masks.get(x)
                 d = f"tl.where({mask}, {x} - {mean}, 0.0)" if mask else f"({x} - {mean})"
-                new_sum = call.with_changes(args=[call.args[0].with_changes(value=cst.parse_expression(f"{d} * {d}")), *call.args[1:]])
+                new_sum = call.with_changes(
+                    args=[call.args[0].with_changes(value=cst.parse_expression(f"{d} * {d}")), *call.args[1:]]
+                )
                 self.changed = True
                 return left.deep_replace(call, new_sum) if left is not call else new_sum
         return updated
@@ -329,8 +390,12 @@ class _NanPropagation(Transformer):
             if isinstance(cond, cst.Comparison) and _code(cond.left) == _code(value) and "!=" not in _code(cond):
                 self.changed = True
                 x = _code(value)
-                return updated.with_changes(args=[updated.args[0].with_changes(value=cst.parse_expression(f"({_code(cond)}) | ({x} != {x})")),
-                                                  *updated.args[1:]])
+                return updated.with_changes(
+                    args=[
+                        updated.args[0].with_changes(value=cst.parse_expression(f"({_code(cond)}) | ({x} != {x})")),
+                        *updated.args[1:],
+                    ]
+                )
         if m.matches(updated.func, _tl("maximum") | _tl("minimum")) and len(updated.args) == 2:
             x = _code(updated.args[0].value)
             self.changed = True
@@ -353,7 +418,9 @@ class _SiblingMasks(cst.CSTVisitor):
         self.by_function: dict[str, list[tuple[set[str], str]]] = {}
         self.derived: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
         self.definitions: dict[str, dict[str, cst.BaseExpression]] = {}  # kernel -> name -> its (first) value
-        self.exact: dict[str, dict[str, list[tuple[str, str | None, set[str]]]]] = {}  # kernel -> pointer -> [(mask, other, names)]
+        self.exact: dict[
+            str, dict[str, list[tuple[str, str | None, set[str]]]]
+        ] = {}  # kernel -> pointer -> [(mask, other, names)]
         self.terms: dict[str, list[cst.BaseExpression]] = {}  # kernel -> every mask expression
         self.order: dict[str, dict[str, int]] = {}  # kernel -> name -> the assignment (in source order) defining it
         self.assignments = 0
@@ -370,7 +437,9 @@ class _SiblingMasks(cst.CSTVisitor):
         target = node.targets[0].target
         self.assignments += 1
         if self.current and isinstance(target, cst.Name):
-            self.derived[self.current[-1]].setdefault(target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
+            self.derived[self.current[-1]].setdefault(target.value, set()).update(
+                n.value for n in m.findall(node.value, m.Name())
+            )
             self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
             self.order.setdefault(self.current[-1], {}).setdefault(target.value, self.assignments)
 
@@ -386,8 +455,11 @@ class _SiblingMasks(cst.CSTVisitor):
             elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
                 walk(expr.left, depth)
                 walk(expr.right, depth)
-            elif isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
-                    and isinstance(expr.comparisons[0].operator, cst.LessThan):
+            elif (
+                isinstance(expr, cst.Comparison)
+                and len(expr.comparisons) == 1
+                and isinstance(expr.comparisons[0].operator, cst.LessThan)
+            ):
                 left, bound = expr.left, _code(expr.comparisons[0].comparator)
                 if isinstance(left, cst.Subscript) and isinstance(left.value, cst.Name):
                     found.setdefault((left.value.value, _code(left).removeprefix(left.value.value)), bound)
@@ -402,7 +474,9 @@ class _SiblingMasks(cst.CSTVisitor):
 
     def visit_AugAssign(self, node):  # X += row * stride
         if self.current and isinstance(node.target, cst.Name):
-            self.derived[self.current[-1]].setdefault(node.target.value, set()).update(n.value for n in m.findall(node.value, m.Name()))
+            self.derived[self.current[-1]].setdefault(node.target.value, set()).update(
+                n.value for n in m.findall(node.value, m.Name())
+            )
 
     def expand(self, function: str, names: set[str]) -> set[str]:
         """The names and, transitively, the names their kernel-local definitions use."""
@@ -422,8 +496,12 @@ class _SiblingMasks(cst.CSTVisitor):
                 self.by_function.setdefault(self.current[-1], []).append((names, _code(mask.value)))
                 other = _kwarg(node, "other")
                 self.exact.setdefault(self.current[-1], {}).setdefault(_code(node.args[0].value), []).append(
-                    (_code(mask.value), _code(other.value) if other is not None else None,
-                     {n.value for n in m.findall(mask.value, m.Name())}))
+                    (
+                        _code(mask.value),
+                        _code(other.value) if other is not None else None,
+                        {n.value for n in m.findall(mask.value, m.Name())},
+                    )
+                )
                 self.terms.setdefault(self.current[-1], []).append(mask.value)
 
     def index_vars(self, function: str, expr) -> set[str]:
@@ -457,10 +535,14 @@ class _SiblingMasks(cst.CSTVisitor):
             direct |= {n.value for n in m.findall(self.definitions[function][pointer.value], m.Name())}
         # the mask that compares the names the pointer itself is built from (`valid` on `pos`, not
         # `out_mask` on `offs`), then the one defined last before the access
-        found = [(len(direct & {n.value for n in m.findall(value, m.Name())}), order.get(name, 0), name)
-                 for name, value in self.definitions.get(function, {}).items()
-                 if order.get(name, 0) < before and m.findall(value, m.Comparison())
-                 and not m.findall(value, m.Call()) and self.index_vars(function, value) == wanted]
+        found = [
+            (len(direct & {n.value for n in m.findall(value, m.Name())}), order.get(name, 0), name)
+            for name, value in self.definitions.get(function, {}).items()
+            if order.get(name, 0) < before
+            and m.findall(value, m.Comparison())
+            and not m.findall(value, m.Call())
+            and self.index_vars(function, value) == wanted
+        ]
         return max(found)[2] if found else None
 
     def is_vector(self, function: str, pointer) -> bool:
@@ -476,7 +558,9 @@ class _SiblingMasks(cst.CSTVisitor):
         return False
 
     def resolved(self) -> dict[str, list[tuple[set[str], str]]]:
-        return {fn: [(self.expand(fn, names), mask) for names, mask in entries] for fn, entries in self.by_function.items()}
+        return {
+            fn: [(self.expand(fn, names), mask) for names, mask in entries] for fn, entries in self.by_function.items()
+        }
 
 
 class _BoundaryMask(Transformer):
@@ -513,8 +597,12 @@ class _BoundaryMask(Transformer):
     @staticmethod
     def _is_launch(node) -> bool:
         """kernel[(M // BLOCK_M, ...)] or kernel[grid_expression]: a subscript of a name by a tuple."""
-        return isinstance(node.value, cst.Name) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+        return (
+            isinstance(node.value, cst.Name)
+            and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index)
             and isinstance(node.slice[0].slice.value, cst.Tuple)
+        )
 
     def visit_Assign(self, node):
         self.assignments += 1  # counted in the same order as _SiblingMasks counts definitions
@@ -546,7 +634,7 @@ class _BoundaryMask(Transformer):
 
     def _bound(self, name: str) -> str | None:
         params = self.params[-1] if self.params else []
-        candidates = [name] + [name[len(p):] for p in _PREFIXES if name.startswith(p)]
+        candidates = [name] + [name[len(p) :] for p in _PREFIXES if name.startswith(p)]
         if len(name) == 2 and name[0] == "r":
             candidates.append(name[1])
         if name == "k" or name.endswith("_k"):
@@ -632,7 +720,11 @@ class _BoundaryMask(Transformer):
     def leave_Call(self, original, updated):
         is_load = m.matches(updated.func, _tl("load"))
         is_store = m.matches(updated.func, _tl("store"))
-        if not (is_load or is_store) or _kwarg(updated, "mask") is not None or len(updated.args) > (1 if is_load else 2):
+        if (
+            not (is_load or is_store)
+            or _kwarg(updated, "mask") is not None
+            or len(updated.args) > (1 if is_load else 2)
+        ):
             return updated
         if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
             return updated
@@ -688,8 +780,14 @@ class _FreshOutput(Transformer):
 
     def leave_Assign(self, original, updated):
         target, value = updated.targets[0].target, updated.value
-        if self.params and isinstance(target, cst.Name) and isinstance(value, cst.Name) and value.value in self.params[-1] \
-                and target.value != value.value and value.value != "self":
+        if (
+            self.params
+            and isinstance(target, cst.Name)
+            and isinstance(value, cst.Name)
+            and value.value in self.params[-1]
+            and target.value != value.value
+            and value.value != "self"
+        ):
             self.changed = True
             return updated.with_changes(value=cst.parse_expression(f"torch.empty_like({value.value})"))
         return updated
@@ -710,8 +808,12 @@ class _FreshOutput(Transformer):
                     args.append(a)
                 self.aliased = repeated
                 self.changed = True
-                return cst.FlattenSentinel([cst.parse_statement(f"_out = torch.empty_like({repeated})"),
-                                            updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])])
+                return cst.FlattenSentinel(
+                    [
+                        cst.parse_statement(f"_out = torch.empty_like({repeated})"),
+                        updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))]),
+                    ]
+                )
         return updated
 
     def leave_Return(self, original, updated):
@@ -724,8 +826,13 @@ def stride_pairs(args, first: int, second: int) -> list[int]:
     """Positions i where args[i], args[i + 1] are `t.stride(first), t.stride(second)` of one t."""
     codes = [_code(a.value) for a in args]
     tail_a, tail_b = f".stride({first})", f".stride({second})"
-    return [i for i in range(len(codes) - 1) if codes[i].endswith(tail_a) and codes[i + 1].endswith(tail_b)
-            and codes[i][: -len(tail_a)] == codes[i + 1][: -len(tail_b)]]
+    return [
+        i
+        for i in range(len(codes) - 1)
+        if codes[i].endswith(tail_a)
+        and codes[i + 1].endswith(tail_b)
+        and codes[i][: -len(tail_a)] == codes[i + 1][: -len(tail_b)]
+    ]
 
 
 def swap_args(args, i: int) -> list:

@@ -53,31 +53,31 @@ _TEXT: dict[str, dict] = {
     "fp32_accumulator": {
         "title": "Accumulate in fp32",
         "triton": "Initialise the accumulator with tl.zeros(..., dtype=tl.float32), add fp32 partials (tl.dot returns fp32; "
-                  "upcast loads before tl.sum: x.to(tl.float32)), and cast to the output dtype once, at the store.",
+        "upcast loads before tl.sum: x.to(tl.float32)), and cast to the output dtype once, at the store.",
         "triton_ascend": "Same as Triton; on Ascend keep the accumulator in fp32 (the Cube unit accumulates fp16 inputs in "
-                         "fp32) and cast once when storing.",
+        "fp32) and cast once when storing.",
         "ascendc": "Accumulate in an fp32 LocalTensor (Mmad with fp32 L0C / ReduceSum on fp32), then Cast to fp16/bf16 "
-                   "with CAST_RINT once before DataCopy out.",
+        "with CAST_RINT once before DataCopy out.",
     },
     "kahan_summation": {
         "title": "Kahan-compensated accumulation across K blocks",
         "triton": "Keep a compensation tensor next to the accumulator: partial = tl.dot(a, b); y = partial - comp; "
-                  "t = acc + y; comp = (t - acc) - y; acc = t. Error O(eps) instead of O(K eps).",
+        "t = acc + y; comp = (t - acc) - y; acc = t. Error O(eps) instead of O(K eps).",
         "triton_ascend": "The same compensation in the K loop (the triton-ascend large-K fix): it removes the drift between the "
-                         "Cube engine's fp32 path and sequential accumulation for K >= 4096.",
+        "Cube engine's fp32 path and sequential accumulation for K >= 4096.",
         "ascendc": "Accumulate block partials with a compensation buffer (Sub, Add, Sub, Sub per step) in fp32 UB tensors.",
     },
     "ieee_dot_precision": {
         "title": "Full fp32 products in tl.dot",
-        "triton": "tl.dot(a, b, input_precision=\"ieee\") on fp32 inputs (the default uses tf32 on NVIDIA GPUs: 10-bit mantissas).",
-        "triton_ascend": "Disable hf32 for the dot (allow_tf32=False / input_precision=\"ieee\" where supported): hf32 keeps ~11 bits.",
+        "triton": 'tl.dot(a, b, input_precision="ieee") on fp32 inputs (the default uses tf32 on NVIDIA GPUs: 10-bit mantissas).',
+        "triton_ascend": 'Disable hf32 for the dot (allow_tf32=False / input_precision="ieee" where supported): hf32 keeps ~11 bits.',
         "ascendc": "Configure the Cube unit for fp32 (not hf32) operands in the Mmad params.",
     },
     "stable_formula": {
         "title": "A numerically stable formula",
         "triton": "log(1 + x) -> u = 1 + x; where(u == 1, x, log(u) * x / (u - 1)) (log1p); exp(x) - 1 -> expm1 in the same "
-                  "spirit; one-pass E[x^2] - E[x]^2 -> two-pass sum((x - mean)^2) or Welford; avoid subtracting nearly "
-                  "equal large terms in low precision.",
+        "spirit; one-pass E[x^2] - E[x]^2 -> two-pass sum((x - mean)^2) or Welford; avoid subtracting nearly "
+        "equal large terms in low precision.",
         "triton_ascend": "The same formulas; compute them in fp32.",
         "ascendc": "The same formulas with fp32 intermediates (Ln/Exp/Sub on fp32 LocalTensors).",
     },
@@ -102,7 +102,7 @@ _TEXT: dict[str, dict] = {
     "boundary_mask": {
         "title": "Cover and mask the partial tiles",
         "triton": "Size the grid with triton.cdiv(n, BLOCK) and give every tl.load / tl.store a mask (offs < n, per dimension; "
-                  "loads with other=0).",
+        "loads with other=0).",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Handle the tail block: DataCopy with the remainder length (DataCopyPad for non-32B-aligned tails).",
     },
@@ -115,14 +115,14 @@ _TEXT: dict[str, dict] = {
     "fix_layout": {
         "title": "Fix the output layout",
         "triton": "Pass the strides in the order the kernel indexes (stride(0) for rows, stride(1) for columns) and store at "
-                  "[offs_m, offs_n], not transposed; check any scale factor.",
+        "[offs_m, offs_n], not transposed; check any scale factor.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Check the ND/NZ formats and the DataCopy strides of the output.",
     },
     "deterministic_reduction": {
         "title": "A deterministic reduction",
         "triton": "Replace tl.atomic_add of partials by a workspace [SPLIT, M, N] and a second kernel that sums the splits in a "
-                  "fixed order (or a single program per output tile).",
+        "fixed order (or a single program per output tile).",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Reduce across cores in a fixed order through a workspace instead of atomic adds.",
     },
@@ -141,15 +141,15 @@ _TEXT: dict[str, dict] = {
     "fix_formula": {
         "title": "Compute the formula the reference computes",
         "triton": "The error depends on the inputs' magnitude, not on rounding: a constant is applied in the wrong place "
-                  "(sqrt(v) + eps instead of sqrt(v + eps), eps outside a division) or a term is missing. Compare the kernel's "
-                  "formula with the reference line by line.",
+        "(sqrt(v) + eps instead of sqrt(v + eps), eps outside a division) or a term is missing. Compare the kernel's "
+        "formula with the reference line by line.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Same: check where Adds/Muls of constants sit against the reference (e.g. Sqrt(Add(v, eps))).",
     },
     "relax_threshold": {
         "title": "Judge against the CPU's own error",
         "triton": "The CPU same-precision control fails the absolute threshold too: re-run with normal_range='cpu_relative' "
-                  "(CATLASS ErrorMetrics style) or a custom threshold; the kernel is as accurate as the CPU.",
+        "(CATLASS ErrorMetrics style) or a custom threshold; the kernel is as accurate as the CPU.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Same: compare against the CPU same-precision error (ErrorMetrics ratios).",
     },

@@ -90,10 +90,12 @@ class Checks(Model):
     input_mutation: list[int] = Field(default_factory=list, description="Indices of inputs the forward changed.")
     poisoned_allocations: int = Field(0, description="Empty allocations filled with NaN (ints: a sentinel).")
     input_guard: Literal["nan", "zero"] | None = Field(
-        None, description="What the margins around floating inputs held: NaN makes loads past an input's end show as NaN outputs."
+        None,
+        description="What the margins around floating inputs held: NaN makes loads past an input's end show as NaN outputs.",
     )
     out_of_bounds_writes: list[OutOfBoundsWrite] = Field(
-        default_factory=list, description="Stores past the ends of empty allocations (caught in guard margins): the run fails."
+        default_factory=list,
+        description="Stores past the ends of empty allocations (caught in guard margins): the run fails.",
     )
     determinism: Determinism | None = None
     torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")

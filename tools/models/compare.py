@@ -147,11 +147,14 @@ class CompareSettings(Model):
     )
     thresholds: dict[str, float] = Field(
         default_factory=dict,
-        description="Custom MERE thresholds per dtype, e.g. {\"float16\": 0.002} (MARE stays 10x "
+        description='Custom MERE thresholds per dtype, e.g. {"float16": 0.002} (MARE stays 10x '
         "the threshold). More than 10x the default draws a warning.",
     )
     compute_num: int | None = Field(
-        None, ge=1, le=1 << 40, description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis."
+        None,
+        ge=1,
+        le=1 << 40,
+        description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis.",
     )
     normal_range: NormalRangeMode = Field(
         "absolute",

@@ -23,7 +23,9 @@ from tools.models.task import (
 class CompileKernelRequest(Model):
     """Does the candidate import and compile? Errors mapped to its own lines; per-kernel resources."""
 
-    candidate: str = Field(description="Python source defining `class ModelNew(nn.Module)` with Triton kernels, or a .py path.")
+    candidate: str = Field(
+        description="Python source defining `class ModelNew(nn.Module)` with Triton kernels, or a .py path."
+    )
     reference: str | None = Field(
         None,
         description="The task's reference (source or .py path). With it, one forward runs on real inputs so every "
@@ -48,7 +50,9 @@ class KernelInfo(Model):
     compiled: bool
     registers: int | None = None
     spills: int | None = Field(None, description="Spill bytes (stores + loads); > 0 costs performance.")
-    shared_memory: int | None = Field(None, description="Bytes of shared memory per block (Triton's dynamic allocation).")
+    shared_memory: int | None = Field(
+        None, description="Bytes of shared memory per block (Triton's dynamic allocation)."
+    )
     num_warps: int | None = None
     num_stages: int | None = None
     error: ErrorInfo | None = None

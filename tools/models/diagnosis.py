@@ -11,19 +11,50 @@ from tools.models.task import Timings
 
 #: Stable failure-pattern ids, plus ids for runs that never produced numbers.
 PatternId = Literal[
-    "large_k_accumulation_drift", "low_precision_accumulation", "reduced_precision_dot", "small_value_outliers",
-    "cancellation_error", "nan_mismatch", "inf_overflow", "rounding_mode_bias", "unwritten_output",
-    "boundary_mask_error", "all_zero_output", "layout_mismatch", "nondeterminism", "input_mutation",
-    "no_kernel_launched", "shape_mismatch", "dtype_mismatch", "formula_error",
-    "threshold_too_strict", "compile_error", "runtime_error", "timeout", "crash", "unsupported",
+    "large_k_accumulation_drift",
+    "low_precision_accumulation",
+    "reduced_precision_dot",
+    "small_value_outliers",
+    "cancellation_error",
+    "nan_mismatch",
+    "inf_overflow",
+    "rounding_mode_bias",
+    "unwritten_output",
+    "boundary_mask_error",
+    "all_zero_output",
+    "layout_mismatch",
+    "nondeterminism",
+    "input_mutation",
+    "no_kernel_launched",
+    "shape_mismatch",
+    "dtype_mismatch",
+    "formula_error",
+    "threshold_too_strict",
+    "compile_error",
+    "runtime_error",
+    "timeout",
+    "crash",
+    "unsupported",
 ]
 
 #: Stable fix ids.
 FixId = Literal[
-    "fp32_accumulator", "kahan_summation", "ieee_dot_precision", "stable_formula", "nan_propagation",
-    "max_subtraction", "cast_round_mode_rint", "boundary_mask", "initialize_output", "fix_layout",
-    "deterministic_reduction", "do_not_mutate_inputs", "use_kernel", "fix_formula",
-    "relax_threshold", "fix_error",
+    "fp32_accumulator",
+    "kahan_summation",
+    "ieee_dot_precision",
+    "stable_formula",
+    "nan_propagation",
+    "max_subtraction",
+    "cast_round_mode_rint",
+    "boundary_mask",
+    "initialize_output",
+    "fix_layout",
+    "deterministic_reduction",
+    "do_not_mutate_inputs",
+    "use_kernel",
+    "fix_formula",
+    "relax_threshold",
+    "fix_error",
 ]
 
 #: How a diagnosis stands: proven by the run itself (poison that survived, a written guard margin,
@@ -37,15 +68,21 @@ class ExplainRequest(Model):
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
     experiments: bool = Field(
-        True, description="Test the hypotheses by experiment: precision fingerprints against emulated goldens (no "
+        True,
+        description="Test the hypotheses by experiment: precision fingerprints against emulated goldens (no "
         "sandbox), and re-runs of reference and candidate in the sandbox on inputs changed under control (scaled by "
-        "powers of two, shifted, with finite instead of NaN guard margins), only where the answer can change."
+        "powers of two, shifted, with finite instead of NaN guard margins), only where the answer can change.",
     )
     experiment_budget_s: float = Field(
-        60.0, gt=0, le=600, description="Wall-clock budget for the sandbox re-runs of the experiments; "
-        "experiments that do not fit are reported as not run."
+        60.0,
+        gt=0,
+        le=600,
+        description="Wall-clock budget for the sandbox re-runs of the experiments; "
+        "experiments that do not fit are reported as not run.",
     )
-    heatmap: bool = Field(True, description="Render the error heatmap (PNG, returned as an image and kept with the run).")
+    heatmap: bool = Field(
+        True, description="Render the error heatmap (PNG, returned as an image and kept with the run)."
+    )
 
 
 class Location(Model):
@@ -65,8 +102,11 @@ class Diagnosis(Model):
     seed: int | None = None
     output: str | None = Field(None, description="Which output, for multi-output ops.")
     suggested_fixes: list[FixId] = Field(default_factory=list)
-    tested: Tested = Field("untested", description="proven by the run itself, confirmed / refuted by an experiment "
-                           "(see `experiments`), or untested (inferred).")
+    tested: Tested = Field(
+        "untested",
+        description="proven by the run itself, confirmed / refuted by an experiment "
+        "(see `experiments`), or untested (inferred).",
+    )
     experiment: str | None = Field(None, description="What the experiment that decided it measured, in one line.")
 
 
@@ -105,8 +145,12 @@ class ExplainResult(Model):
     verdict: str
     summary: str = Field(description="The primary diagnosis in one line.")
     diagnoses: list[Diagnosis] = Field(description="Ranked, most likely first.")
-    fingerprint: list[PrecisionModel] = Field(default_factory=list, description="Matmul-like ops: the candidate against emulated goldens, closest first.")
-    experiments: list[ExperimentOutcome] = Field(default_factory=list, description="The experiments run and what they showed.")
+    fingerprint: list[PrecisionModel] = Field(
+        default_factory=list, description="Matmul-like ops: the candidate against emulated goldens, closest first."
+    )
+    experiments: list[ExperimentOutcome] = Field(
+        default_factory=list, description="The experiments run and what they showed."
+    )
     compute_num: int | None = Field(None, description="Reduction length used (given, or inferred).")
     heatmap: str | None = Field(None, description="Resource URI of the error heatmap PNG.")
     timings: Timings
@@ -117,7 +161,10 @@ class FixRequest(Model):
     """Suggest fixes for a stored run as patches to the candidate; with verify, re-run each patched candidate."""
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
-    verify: bool = Field(False, description="Apply each patch and re-run run_accuracy in the sandbox; a fix is called verified only when the patched candidate passes.")
+    verify: bool = Field(
+        False,
+        description="Apply each patch and re-run run_accuracy in the sandbox; a fix is called verified only when the patched candidate passes.",
+    )
     max_fixes: int = Field(3, ge=1, le=10, description="Return at most this many fixes, best first.")
 
 
@@ -130,13 +177,18 @@ class Verification(Model):
 
     def describe(self) -> str:
         """'MERE 0.12 -> 3.1e-08, MARE 1 -> 6e-08 (pass)': the metrics before and after the patch."""
+
         def num(value) -> str:
             try:
                 return f"{float(value):.3g}"
             except (TypeError, ValueError):
                 return "?"
-        parts = [f"{name.upper()} {num(self.before.get(name))} -> {num(self.after.get(name))}" for name in ("mere", "mare")
-                 if self.before.get(name) is not None or self.after.get(name) is not None]
+
+        parts = [
+            f"{name.upper()} {num(self.before.get(name))} -> {num(self.after.get(name))}"
+            for name in ("mere", "mare")
+            if self.before.get(name) is not None or self.after.get(name) is not None
+        ]
         return (", ".join(parts) + f" ({self.verdict})") if parts else self.verdict
 
 
@@ -146,7 +198,9 @@ class FixSuggestion(Model):
     why: str = Field(description="Tied to the evidence of the diagnosis it answers.")
     for_pattern: PatternId
     guidance: dict[str, str] = Field(description="What to do, per DSL: triton, triton_ascend, ascendc.")
-    patch: str | None = Field(None, description="Unified diff against the candidate source, when the pattern was located in it.")
+    patch: str | None = Field(
+        None, description="Unified diff against the candidate source, when the pattern was located in it."
+    )
     patched_source: str | None = Field(None, description="The candidate with the patch applied.")
     verified: bool | None = Field(None, description="True only when the patched candidate passed run_accuracy.")
     verification: Verification | None = None

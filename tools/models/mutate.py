@@ -12,8 +12,11 @@ class MutateRequest(SeedFields, TaskFields):
     """Plant known bugs in a correct candidate (mutation operators) and run each mutant through
     run_accuracy with the task's inputs, seeds and profile: which does the test catch?"""
 
-    operators: list[str] | None = Field(None, description="Operator ids to apply (default: every operator), as a list or "
-                                        "a comma list (drop_load_mask,floor_grid); `kernel-eval mutate --list-operators` names them.")
+    operators: list[str] | None = Field(
+        None,
+        description="Operator ids to apply (default: every operator), as a list or "
+        "a comma list (drop_load_mask,floor_grid); `kernel-eval mutate --list-operators` names them.",
+    )
 
     @field_validator("operators", mode="before")
     @classmethod
@@ -25,9 +28,13 @@ class MutateRequest(SeedFields, TaskFields):
             if not value:
                 raise ValueError("operators, when given, must name at least one operator")
         return value
+
     max_mutants: int = Field(40, ge=1, le=500, description="Stop after this many mutants (in operator order).")
-    probe_exposures: bool = Field(True, description="Re-run each survivor under the inputs that expose its operator "
-                                  "(e.g. input_profile=large_magnitude), to tell a weak test from an equivalent mutant.")
+    probe_exposures: bool = Field(
+        True,
+        description="Re-run each survivor under the inputs that expose its operator "
+        "(e.g. input_profile=large_magnitude), to tell a weak test from an equivalent mutant.",
+    )
 
 
 class MutantResult(Model):
@@ -39,10 +46,16 @@ class MutantResult(Model):
     summary: str
     run_id: str
     caught_with: str | None = Field(None, description="For a survivor: the inputs under which it is caught, if any.")
-    error_ratio: float | None = Field(None, description="For a survivor: its worst MARE over the original's (same inputs); "
-                                      ">= 2 means a real bug the thresholds let through.")
-    new_warnings: list[str] = Field(default_factory=list, description="For a survivor: warnings the original's run did not have "
-                                    "(e.g. a one-sided error bias): the latent defect it plants.")
+    error_ratio: float | None = Field(
+        None,
+        description="For a survivor: its worst MARE over the original's (same inputs); "
+        ">= 2 means a real bug the thresholds let through.",
+    )
+    new_warnings: list[str] = Field(
+        default_factory=list,
+        description="For a survivor: warnings the original's run did not have "
+        "(e.g. a one-sided error bias): the latent defect it plants.",
+    )
     diff: str = Field(description="The planted change, as a unified diff.")
 
 

@@ -114,7 +114,9 @@ class BackendInfo(Model):
     name: Literal["cpu", "cuda", "npu"]
     device: str
     interpreter: bool
-    golden_device: str | None = Field(None, description="Where the FP64 golden ran (the device when it has float64, else cpu).")
+    golden_device: str | None = Field(
+        None, description="Where the FP64 golden ran (the device when it has float64, else cpu)."
+    )
     torch: str | None = None
     triton: str | None = None
 

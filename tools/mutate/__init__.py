@@ -22,8 +22,15 @@ LATENT_ERROR_RATIO = 2.0
 
 
 def _diff(before: str, after: str) -> str:
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile="a/candidate.py", tofile="b/candidate.py", n=1))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile="a/candidate.py",
+            tofile="b/candidate.py",
+            n=1,
+        )
+    )
 
 
 def caught(result: RunAccuracyResult) -> bool:
@@ -68,7 +75,9 @@ def _request(request: MutateRequest, candidate: str, exposure: Exposure | None =
 
 
 def _label(exposure: Exposure) -> str:
-    return f"input_profile={exposure.input_profile}" + (f", value_range={list(exposure.value_range)}" if exposure.value_range else "")
+    return f"input_profile={exposure.input_profile}" + (
+        f", value_range={list(exposure.value_range)}" if exposure.value_range else ""
+    )
 
 
 def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
@@ -80,17 +89,31 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
     original = run_accuracy(_request(request, source), cancel=cancel)
     request = request.model_copy(update={"seeds": original_seeds(original)})  # every mutant on the original's inputs
     if original.verdict != "pass":
-        raise ToolInputError(f"the candidate must pass before it is mutated; it got {original.verdict}: {original.summary}")
-    planned = [(op, site, mutant) for op in _operators(request.operators) for site, mutant in enumerate(op.mutants(source))
-               if not op.gpu_only or request.backend in ("cuda", "npu")][: request.max_mutants]
+        raise ToolInputError(
+            f"the candidate must pass before it is mutated; it got {original.verdict}: {original.summary}"
+        )
+    planned = [
+        (op, site, mutant)
+        for op in _operators(request.operators)
+        for site, mutant in enumerate(op.mutants(source))
+        if not op.gpu_only or request.backend in ("cuda", "npu")
+    ][: request.max_mutants]
     results = []
     for i, (op, site, mutant) in enumerate(planned):
         if cancel is not None and cancel.is_set():
             raise ToolInputError("cancelled by the caller")
         report(i / max(1, len(planned)), f"{op.id} #{site}")
         run = run_accuracy(_request(request, mutant), cancel=cancel)
-        entry = MutantResult(operator=op.id, description=op.description, site=site, verdict=run.verdict, caught=caught(run),
-                             summary=run.summary, run_id=run.run_id, diff=_diff(source, mutant))
+        entry = MutantResult(
+            operator=op.id,
+            description=op.description,
+            site=site,
+            verdict=run.verdict,
+            caught=caught(run),
+            summary=run.summary,
+            run_id=run.run_id,
+            diff=_diff(source, mutant),
+        )
         if not entry.caught:  # survived: is it harmless, or a bug the thresholds let through?
             base = _worst_mare(original)
             entry.error_ratio = _worst_mare(run) / base if base > 0 else None
@@ -115,21 +138,47 @@ def _summarise(results: list[MutantResult]) -> MutateResult:
         counts[1] += 1
     killed = sum(r.caught for r in results)
     score = killed / len(results) if results else 1.0
-    advice = sorted({f"{r.operator} survives the task's inputs but is caught with {r.caught_with}: add that to your test"
-                     for r in results if r.caught_with})
-    latent = [r for r in results if not r.caught and not r.caught_with and ((r.error_ratio or 0) >= LATENT_ERROR_RATIO or r.new_warnings)]
+    advice = sorted(
+        {
+            f"{r.operator} survives the task's inputs but is caught with {r.caught_with}: add that to your test"
+            for r in results
+            if r.caught_with
+        }
+    )
+    latent = [
+        r
+        for r in results
+        if not r.caught and not r.caught_with and ((r.error_ratio or 0) >= LATENT_ERROR_RATIO or r.new_warnings)
+    ]
     for r in latent:
-        why = (f"its worst error is {r.error_ratio:.3g}x the original's" if (r.error_ratio or 0) >= LATENT_ERROR_RATIO
-               else f"it adds the warning '{r.new_warnings[0][:100]}'")
-        advice.append(f"{r.operator} #{r.site} passes but {why}: a real defect your thresholds let through "
-                      "(tighten them, or try other shapes: a size that is not a multiple of the block)")
+        why = (
+            f"its worst error is {r.error_ratio:.3g}x the original's"
+            if (r.error_ratio or 0) >= LATENT_ERROR_RATIO
+            else f"it adds the warning '{r.new_warnings[0][:100]}'"
+        )
+        advice.append(
+            f"{r.operator} #{r.site} passes but {why}: a real defect your thresholds let through "
+            "(tighten them, or try other shapes: a size that is not a multiple of the block)"
+        )
     unexposed = sorted({r.operator for r in results if not r.caught and not r.caught_with and r not in latent})
     if unexposed:
-        advice.append(f"survivors that change nothing measurable here (likely equivalent for this kernel, or a bug only "
-                      f"other shapes or a GPU show; an unmasked load that is never stored can still fault on a GPU): "
-                      f"{', '.join(unexposed)}")
-    summary = (f"{killed} of {len(results)} mutants caught (score {score:.0%})"
-               + (f"; {len(results) - killed} survived" if killed < len(results) else "") if results else
-               "no mutation operator applies to this candidate")
-    return MutateResult(summary=summary, mutants=results, caught=killed, survived=len(results) - killed, mutation_score=score,
-                        by_operator=by_operator, advice=advice)
+        advice.append(
+            f"survivors that change nothing measurable here (likely equivalent for this kernel, or a bug only "
+            f"other shapes or a GPU show; an unmasked load that is never stored can still fault on a GPU): "
+            f"{', '.join(unexposed)}"
+        )
+    summary = (
+        f"{killed} of {len(results)} mutants caught (score {score:.0%})"
+        + (f"; {len(results) - killed} survived" if killed < len(results) else "")
+        if results
+        else "no mutation operator applies to this candidate"
+    )
+    return MutateResult(
+        summary=summary,
+        mutants=results,
+        caught=killed,
+        survived=len(results) - killed,
+        mutation_score=score,
+        by_operator=by_operator,
+        advice=advice,
+    )

@@ -97,8 +97,11 @@ class _FloorGrid(SiteTransformer):
     """triton.cdiv(a, b) in host code -> a // b."""
 
     def leave_Call(self, original, updated):
-        if m.matches(updated.func, m.Attribute(value=m.Name("triton"), attr=m.Name("cdiv"))) and len(updated.args) == 2 \
-                and self.hit():
+        if (
+            m.matches(updated.func, m.Attribute(value=m.Name("triton"), attr=m.Name("cdiv")))
+            and len(updated.args) == 2
+            and self.hit()
+        ):
             return cst.parse_expression(f"({_code(updated.args[0].value)}) // ({_code(updated.args[1].value)})")
         return updated
 
@@ -136,8 +139,12 @@ class _DropUpcast(SiteTransformer):
     """tl.load(...).to(tl.float32) -> tl.load(...): low-precision data stays low precision."""
 
     def leave_Call(self, original, updated):
-        if m.matches(updated.func, m.Attribute(value=m.Call(func=_tl("load")), attr=m.Name("to"))) and updated.args \
-                and m.matches(updated.args[0].value, _tl("float32")) and self.hit():
+        if (
+            m.matches(updated.func, m.Attribute(value=m.Call(func=_tl("load")), attr=m.Name("to")))
+            and updated.args
+            and m.matches(updated.args[0].value, _tl("float32"))
+            and self.hit()
+        ):
             return updated.func.value
         return updated
 
@@ -155,8 +162,13 @@ class _DropMaxSubtraction(SiteTransformer):
     """x - tl.max(x, ...) -> x."""
 
     def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.Subtract) and m.matches(updated.right, m.Call(func=_tl("max"))) \
-                and updated.right.args and _code(updated.right.args[0].value) == _code(updated.left) and self.hit():
+        if (
+            isinstance(updated.operator, cst.Subtract)
+            and m.matches(updated.right, m.Call(func=_tl("max")))
+            and updated.right.args
+            and _code(updated.right.args[0].value) == _code(updated.left)
+            and self.hit()
+        ):
             return updated.left
         return updated
 
@@ -174,16 +186,26 @@ class _OnePassVariance(SiteTransformer):
         value = node.value
         if m.matches(value, m.Call(func=_tl("where"))) and len(value.args) == 3:
             value = value.args[1].value
-        if isinstance(target, cst.Name) and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Subtract) \
-                and isinstance(value.left, cst.Name) and isinstance(value.right, cst.Name):
+        if (
+            isinstance(target, cst.Name)
+            and isinstance(value, cst.BinaryOperation)
+            and isinstance(value.operator, cst.Subtract)
+            and isinstance(value.left, cst.Name)
+            and isinstance(value.right, cst.Name)
+        ):
             self.centred[target.value] = (value.left.value, value.right.value)
 
     def leave_BinaryOperation(self, original, updated):
         if not (isinstance(updated.operator, cst.Divide) and m.matches(updated.left, m.Call(func=_tl("sum")))):
             return updated
         arg = updated.left.args[0].value if updated.left.args else None
-        if not (isinstance(arg, cst.BinaryOperation) and isinstance(arg.operator, cst.Multiply)
-                and isinstance(arg.left, cst.Name) and _code(arg.left) == _code(arg.right) and arg.left.value in self.centred):
+        if not (
+            isinstance(arg, cst.BinaryOperation)
+            and isinstance(arg.operator, cst.Multiply)
+            and isinstance(arg.left, cst.Name)
+            and _code(arg.left) == _code(arg.right)
+            and arg.left.value in self.centred
+        ):
             return updated
         if not self.hit():
             return updated
@@ -196,9 +218,14 @@ class _DropRounding(SiteTransformer):
     """Rounding before a float -> int cast removed: (q + C) - C -> q, tl.floor(q + 0.5) -> q."""
 
     def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.Subtract) and isinstance(updated.left, cst.BinaryOperation) \
-                and isinstance(updated.left.operator, cst.Add) and _code(updated.right) == _code(updated.left.right) \
-                and _code(updated.right).startswith("12582912") and self.hit():
+        if (
+            isinstance(updated.operator, cst.Subtract)
+            and isinstance(updated.left, cst.BinaryOperation)
+            and isinstance(updated.left.operator, cst.Add)
+            and _code(updated.right) == _code(updated.left.right)
+            and _code(updated.right).startswith("12582912")
+            and self.hit()
+        ):
             return updated.left.left
         return updated
 
@@ -207,9 +234,13 @@ class _RtzCast(SiteTransformer):
     """x.to(tl.float16) -> x.to(tl.float16, fp_downcast_rounding="rtz")."""
 
     def leave_Call(self, original, updated):
-        if m.matches(updated.func, m.Attribute(attr=m.Name("to"))) and updated.args \
-                and m.matches(updated.args[0].value, _tl("float16")) and _kwarg(updated, "fp_downcast_rounding") is None \
-                and self.hit():
+        if (
+            m.matches(updated.func, m.Attribute(attr=m.Name("to")))
+            and updated.args
+            and m.matches(updated.args[0].value, _tl("float16"))
+            and _kwarg(updated, "fp_downcast_rounding") is None
+            and self.hit()
+        ):
             return _with_kwarg(updated, "fp_downcast_rounding", cst.SimpleString('"rtz"'))
         return updated
 
@@ -230,8 +261,12 @@ class _EpsOutsideSqrt(SiteTransformer):
     def leave_Call(self, original, updated):
         if m.matches(updated.func, _tl("sqrt") | _tl("rsqrt")) and updated.args:
             inner = updated.args[0].value
-            if isinstance(inner, cst.BinaryOperation) and isinstance(inner.operator, cst.Add) and "eps" in _code(inner.right).lower() \
-                    and self.hit():
+            if (
+                isinstance(inner, cst.BinaryOperation)
+                and isinstance(inner.operator, cst.Add)
+                and "eps" in _code(inner.right).lower()
+                and self.hit()
+            ):
                 sqrt = f"tl.sqrt({_code(inner.left)}) + {_code(inner.right)}"
                 return cst.parse_expression(f"({sqrt})" if updated.func.attr.value == "sqrt" else f"(1.0 / ({sqrt}))")
         return updated
@@ -241,8 +276,11 @@ class _OffByOne(SiteTransformer):
     """offsets = ... + tl.arange(0, BLOCK) -> ... + tl.arange(0, BLOCK) + 1 (first assignment in a kernel)."""
 
     def leave_Assign(self, original, updated):
-        if len(m.findall(updated.value, m.Call(func=_tl("arange")))) == 1 and isinstance(updated.targets[0].target, cst.Name) \
-                and self.hit():
+        if (
+            len(m.findall(updated.value, m.Call(func=_tl("arange")))) == 1
+            and isinstance(updated.targets[0].target, cst.Name)
+            and self.hit()
+        ):
             return updated.with_changes(value=cst.parse_expression(f"({_code(updated.value)}) + 1"))
         return updated
 
@@ -260,8 +298,12 @@ class _InPlace(SiteTransformer):
 
     def leave_Assign(self, original, updated):
         value = updated.value
-        if m.matches(value, m.Call(func=m.Attribute(value=m.Name("torch"), attr=m.Name("empty_like")))) and value.args \
-                and isinstance(value.args[0].value, cst.Name) and self.hit():
+        if (
+            m.matches(value, m.Call(func=m.Attribute(value=m.Name("torch"), attr=m.Name("empty_like"))))
+            and value.args
+            and isinstance(value.args[0].value, cst.Name)
+            and self.hit()
+        ):
             return updated.with_changes(value=value.args[0].value)
         return updated
 
@@ -270,13 +312,19 @@ class _WrongDivisor(SiteTransformer):
     """tl.sum(...) / n -> tl.sum(...) / (n + 1): a normalisation by the wrong count."""
 
     def leave_BinaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.Divide) and m.matches(updated.left, m.Call(func=_tl("sum"))) \
-                and isinstance(updated.right, cst.Name) and self.hit():
+        if (
+            isinstance(updated.operator, cst.Divide)
+            and m.matches(updated.left, m.Call(func=_tl("sum")))
+            and isinstance(updated.right, cst.Name)
+            and self.hit()
+        ):
             return updated.with_changes(right=cst.parse_expression(f"({updated.right.value} + 1)"))
         return updated
 
 
-def _op(id, family, description, expected, fix, patchable, transformer, exposures=(Exposure(),), gpu_only=False) -> Operator:
+def _op(
+    id, family, description, expected, fix, patchable, transformer, exposures=(Exposure(),), gpu_only=False
+) -> Operator:
     return Operator(id, family, description, tuple(expected), fix, patchable, tuple(exposures), gpu_only, transformer)
 
 
@@ -284,39 +332,158 @@ LARGE = Exposure("large_magnitude")
 SMALL = Exposure("small_values")
 SHIFTED = Exposure("task", (1000.0, 1001.0))
 
-OPERATORS: dict[str, Operator] = {op.id: op for op in [
-    _op("drop_load_mask", "masks", "a tl.load loses its mask (reads past the tail)",
-        ["boundary_mask_error"], "boundary_mask", True, _DropLoadMask),
-    _op("drop_store_mask", "masks", "a tl.store loses its mask (writes past the tail)",
-        ["boundary_mask_error"], "boundary_mask", True, _DropStoreMask),
-    _op("floor_grid", "grid", "triton.cdiv in the launch grid becomes floor division",
-        ["boundary_mask_error", "unwritten_output", "all_zero_output"], "boundary_mask", True, _FloorGrid),
-    _op("fp16_accumulator", "accumulation", "an fp32 accumulator (tl.zeros) becomes fp16",
-        ["low_precision_accumulation", "large_k_accumulation_drift", "inf_overflow"], "fp32_accumulator", True,
-        _Fp16Accumulator, (Exposure(), LARGE)),
-    _op("drop_upcast", "accumulation", "a load's .to(tl.float32) upcast is removed",
-        ["low_precision_accumulation", "inf_overflow", "large_k_accumulation_drift"], "fp32_accumulator", True,
-        _DropUpcast, (LARGE, Exposure())),
-    _op("tf32_dot", "dot", "tl.dot(input_precision='ieee') becomes tf32",
-        ["reduced_precision_dot"], "ieee_dot_precision", True, _Tf32Dot, gpu_only=True),
-    _op("drop_max_subtraction", "formula", "softmax loses its max subtraction",
-        ["inf_overflow"], "max_subtraction", True, _DropMaxSubtraction, (LARGE,)),
-    _op("one_pass_variance", "formula", "two-pass variance becomes E[x^2] - E[x]^2",
-        ["cancellation_error"], "stable_formula", True, _OnePassVariance, (SHIFTED,)),
-    _op("drop_rounding", "rounding", "rounding before a float -> int cast is removed (truncation)",
-        ["rounding_mode_bias"], "cast_round_mode_rint", True, _DropRounding),
-    _op("rtz_cast", "rounding", "a cast to fp16 rounds toward zero",
-        ["rounding_mode_bias"], "cast_round_mode_rint", True, _RtzCast),
-    _op("swap_strides", "layout", "two stride arguments of a launch are swapped",
-        ["layout_mismatch", "boundary_mask_error", "unwritten_output"], "fix_layout", True, _SwapStrides),
-    _op("eps_outside_sqrt", "formula", "eps moves outside the square root",
-        ["formula_error"], "fix_formula", True, _EpsOutsideSqrt, (SMALL,)),
-    _op("off_by_one", "masks", "the offsets of a kernel are shifted by one element",
-        ["boundary_mask_error", "unwritten_output", "layout_mismatch", "formula_error"], None, False, _OffByOne),
-    _op("drop_store", "memory", "a tl.store is removed",
-        ["unwritten_output", "all_zero_output", "boundary_mask_error"], None, False, _DropStore),
-    _op("in_place", "memory", "the output allocation becomes the input (written in place)",
-        ["input_mutation"], "do_not_mutate_inputs", True, _InPlace),
-    _op("wrong_divisor", "formula", "a normalisation divides by n + 1",
-        ["layout_mismatch", "formula_error"], "fix_formula", False, _WrongDivisor),
-]}
+OPERATORS: dict[str, Operator] = {
+    op.id: op
+    for op in [
+        _op(
+            "drop_load_mask",
+            "masks",
+            "a tl.load loses its mask (reads past the tail)",
+            ["boundary_mask_error"],
+            "boundary_mask",
+            True,
+            _DropLoadMask,
+        ),
+        _op(
+            "drop_store_mask",
+            "masks",
+            "a tl.store loses its mask (writes past the tail)",
+            ["boundary_mask_error"],
+            "boundary_mask",
+            True,
+            _DropStoreMask,
+        ),
+        _op(
+            "floor_grid",
+            "grid",
+            "triton.cdiv in the launch grid becomes floor division",
+            ["boundary_mask_error", "unwritten_output", "all_zero_output"],
+            "boundary_mask",
+            True,
+            _FloorGrid,
+        ),
+        _op(
+            "fp16_accumulator",
+            "accumulation",
+            "an fp32 accumulator (tl.zeros) becomes fp16",
+            ["low_precision_accumulation", "large_k_accumulation_drift", "inf_overflow"],
+            "fp32_accumulator",
+            True,
+            _Fp16Accumulator,
+            (Exposure(), LARGE),
+        ),
+        _op(
+            "drop_upcast",
+            "accumulation",
+            "a load's .to(tl.float32) upcast is removed",
+            ["low_precision_accumulation", "inf_overflow", "large_k_accumulation_drift"],
+            "fp32_accumulator",
+            True,
+            _DropUpcast,
+            (LARGE, Exposure()),
+        ),
+        _op(
+            "tf32_dot",
+            "dot",
+            "tl.dot(input_precision='ieee') becomes tf32",
+            ["reduced_precision_dot"],
+            "ieee_dot_precision",
+            True,
+            _Tf32Dot,
+            gpu_only=True,
+        ),
+        _op(
+            "drop_max_subtraction",
+            "formula",
+            "softmax loses its max subtraction",
+            ["inf_overflow"],
+            "max_subtraction",
+            True,
+            _DropMaxSubtraction,
+            (LARGE,),
+        ),
+        _op(
+            "one_pass_variance",
+            "formula",
+            "two-pass variance becomes E[x^2] - E[x]^2",
+            ["cancellation_error"],
+            "stable_formula",
+            True,
+            _OnePassVariance,
+            (SHIFTED,),
+        ),
+        _op(
+            "drop_rounding",
+            "rounding",
+            "rounding before a float -> int cast is removed (truncation)",
+            ["rounding_mode_bias"],
+            "cast_round_mode_rint",
+            True,
+            _DropRounding,
+        ),
+        _op(
+            "rtz_cast",
+            "rounding",
+            "a cast to fp16 rounds toward zero",
+            ["rounding_mode_bias"],
+            "cast_round_mode_rint",
+            True,
+            _RtzCast,
+        ),
+        _op(
+            "swap_strides",
+            "layout",
+            "two stride arguments of a launch are swapped",
+            ["layout_mismatch", "boundary_mask_error", "unwritten_output"],
+            "fix_layout",
+            True,
+            _SwapStrides,
+        ),
+        _op(
+            "eps_outside_sqrt",
+            "formula",
+            "eps moves outside the square root",
+            ["formula_error"],
+            "fix_formula",
+            True,
+            _EpsOutsideSqrt,
+            (SMALL,),
+        ),
+        _op(
+            "off_by_one",
+            "masks",
+            "the offsets of a kernel are shifted by one element",
+            ["boundary_mask_error", "unwritten_output", "layout_mismatch", "formula_error"],
+            None,
+            False,
+            _OffByOne,
+        ),
+        _op(
+            "drop_store",
+            "memory",
+            "a tl.store is removed",
+            ["unwritten_output", "all_zero_output", "boundary_mask_error"],
+            None,
+            False,
+            _DropStore,
+        ),
+        _op(
+            "in_place",
+            "memory",
+            "the output allocation becomes the input (written in place)",
+            ["input_mutation"],
+            "do_not_mutate_inputs",
+            True,
+            _InPlace,
+        ),
+        _op(
+            "wrong_divisor",
+            "formula",
+            "a normalisation divides by n + 1",
+            ["layout_mismatch", "formula_error"],
+            "fix_formula",
+            False,
+            _WrongDivisor,
+        ),
+    ]
+}

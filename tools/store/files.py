@@ -38,7 +38,7 @@ def write_atomic(path: Path, write: Callable[[int], None] | bytes, durable: bool
         else:
             view = memoryview(write)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
         if durable:
             os.fsync(fd)
     except BaseException:

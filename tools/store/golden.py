@@ -35,7 +35,12 @@ PARTS = ("init", "inputs", "golden", "cpu")
 
 def task_key(reference_text: str, input_options: dict, golden_device: str) -> str:
     blob = json.dumps(
-        {"reference": reference_text, "options": input_options, "golden_device": golden_device, "torch": torch.__version__},
+        {
+            "reference": reference_text,
+            "options": input_options,
+            "golden_device": golden_device,
+            "torch": torch.__version__,
+        },
         sort_keys=True,
     )
     return hashlib.sha256(blob.encode()).hexdigest()[:32]

@@ -65,8 +65,14 @@ def _dir_bytes(path: Path) -> int:
 
 
 class RunStore:
-    def __init__(self, root: Path, max_bytes: int | None = None, max_age_s: float | None = None,
-                 max_runs: int = MAX_RUNS, min_keep_s: float = MIN_KEEP_S):
+    def __init__(
+        self,
+        root: Path,
+        max_bytes: int | None = None,
+        max_age_s: float | None = None,
+        max_runs: int = MAX_RUNS,
+        min_keep_s: float = MIN_KEEP_S,
+    ):
         self.root = root / "runs"
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.max_bytes = int(max_bytes if max_bytes is not None else _env_number(MAX_BYTES_ENV, DEFAULT_MAX_BYTES))
@@ -85,15 +91,21 @@ class RunStore:
 
     def path(self, run_id: str) -> Path:
         if not isinstance(run_id, str) or not RUN_ID.fullmatch(run_id):
-            raise ToolInputError(f"{run_id!r} is not a run id (they look like r-20261129-121500-a1b2c3); run_accuracy returns one")
+            raise ToolInputError(
+                f"{run_id!r} is not a run id (they look like r-20261129-121500-a1b2c3); run_accuracy returns one"
+            )
         path = self.root / run_id
         if not path.is_dir():
-            raise ToolInputError(f"unknown run_id {run_id!r}: no such run in the store ({self._limits()}); call run_accuracy first")
+            raise ToolInputError(
+                f"unknown run_id {run_id!r}: no such run in the store ({self._limits()}); call run_accuracy first"
+            )
         return path
 
     def _missing(self, run_id: str, what: str) -> ToolInputError:
-        return ToolInputError(f"run {run_id}: its {what} is missing or damaged (removed by eviction, or a write was cut short; "
-                              f"{self._limits()}); call run_accuracy again")
+        return ToolInputError(
+            f"run {run_id}: its {what} is missing or damaged (removed by eviction, or a write was cut short; "
+            f"{self._limits()}); call run_accuracy again"
+        )
 
     def save(self, run_id: str, result: dict, task: dict, tensors: dict | None) -> None:
         incoming = self.root / f"{INCOMING}{run_id}-{os.getpid()}"
