@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import torch
 
 from tests.tasks import KERNEL, VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
 from tools.accuracy import run_accuracy
@@ -167,9 +168,16 @@ def test_run_store_keeps_result_task_and_tensors():
     store = services().runs
     assert store.result(r.run_id)["verdict"] == "pass"
     assert store.task(r.run_id)["candidate"] == VECTOR_ADD_CANDIDATE
-    tensors = store.tensors(r.run_id)
-    assert set(tensors) >= {"s0/actual", "s0/golden", "s0/cpu", "s0/inputs", "s1/actual"}
+    tensors = store.tensors(r.run_id)  # a passing run keeps its first seed's outputs, no inputs
+    assert set(tensors) == {"s0/actual", "s0/golden", "s0/cpu"}
     assert tensors["s0/golden"].dtype.is_floating_point and tensors["s0/golden"].shape == (1000,)
+    # a failing run keeps the first seed and every failing one in full, inputs included
+    bad = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x + y * 1.01, mask=mask")
+    failed = run(candidate=bad, num_seeds=2, seeds=[3, 4])
+    tensors = store.tensors(failed.run_id)
+    assert set(tensors) == {f"s{i}/{part}" for i in (0, 1) for part in ("actual", "golden", "cpu", "inputs")}
+    x, y = tensors["s1/inputs"]
+    assert torch.allclose(tensors["s1/golden"], (x + y).double())
     with pytest.raises(ToolInputError, match="unknown run_id"):
         store.result("r-20200101-000000-abcdef")
     with pytest.raises(ToolInputError, match="not a run id"):

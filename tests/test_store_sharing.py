@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from tools.errors import ToolInputError
-from tools.store.golden import GoldenCache
+from tools.store.golden import GoldenCache, GoldenEntry
 from tools.store.runs import RunStore
 from tools.store.seeds import POOL_SIZE, SeedPool
 
@@ -73,10 +73,10 @@ def _golden_once(home: str, i: int) -> tuple[int, int]:
                 computed += 1
                 time.sleep(0.05)
                 cache.put(
-                    KEY, seed, {"golden": torch.full((1024,), float(seed)), "init": [], "inputs": [], "cpu": None}
+                    KEY, seed, GoldenEntry([], torch.full((1024,), float(seed)), None, "f", "cpu")
                 )
         value = cache.get(KEY, seed)
-        errors += value is None or float(value["golden"][0]) != seed
+        errors += value is None or float(value.golden[0]) != seed
     return computed, errors
 
 
@@ -90,10 +90,10 @@ def _rewrite(home: str, i: int) -> int:
     cache = GoldenCache(Path(home))
     torn = 0
     for _ in range(40):
-        cache.put(KEY, 5, {"golden": torch.full((4096,), float(i)), "init": [], "inputs": [], "cpu": None})
+        cache.put(KEY, 5, GoldenEntry([], torch.full((4096,), float(i)), None, "f", "cpu"))
         cache._memory.clear()
         value = cache.get(KEY, 5)
-        torn += value is None or value["golden"].unique().numel() != 1
+        torn += value is None or value.golden.unique().numel() != 1
     return torn
 
 
@@ -103,7 +103,7 @@ def test_concurrent_writers_of_one_entry_never_tear_it(tmp_path):
 
 def test_a_torn_golden_reads_as_missing(tmp_path):
     cache = GoldenCache(tmp_path)
-    cache.put(KEY, 1, {"golden": torch.ones(8), "init": [], "inputs": [], "cpu": None})
+    cache.put(KEY, 1, GoldenEntry([], torch.ones(8), None, "f", "cpu"))
     path = tmp_path / "golden" / KEY / "1.bin"
     path.write_bytes(path.read_bytes()[:20])
     assert GoldenCache(tmp_path).get(KEY, 1) is None and not path.exists()

@@ -1,19 +1,28 @@
 """run_accuracy: reference vs candidate on fresh inputs, in the sandbox, judged by the comparator.
 
-Flow: resolve and syntax-check the sources here; goldens for the drawn seeds from
-the cache or a sandboxed reference job; one sandboxed candidate job for all seeds; the
-comparator, in this trusted process, per seed; the run stored under a run_id.
+Stages, each a function of typed data:
+
+    prepare    sources resolved and syntax-checked here, backend, seeds drawn (or pinned)
+    goldens    FP64 golden + CPU control per seed: from the cache or one sandboxed reference job
+    candidate  one sandboxed job for all seeds; it makes the inputs itself from the seeds (checked
+               by fingerprint against the reference job's), so no inputs travel as files
+    judge      the comparator per seed in this trusted process (on the GPU when the candidate ran
+               on one, goldens kept resident there), then the anti-cheat checks and the verdict
+    store      the run under its run_id: the result at once, the tensors explain_failure needs
+               written after the result is returned
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass, field
 
 import torch
 
-from sandbox.harness.common import to_device, tree_tensors
-from sandbox.pool import JobRequest
+from sandbox import protocol
+from sandbox.harness.common import tree_tensors
+from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens, sources
 from tools.compare import CompareInputError, compare_outputs
 from tools.compare.options import options_from
@@ -27,7 +36,7 @@ from tools.models.accuracy import (
     SeedResult,
 )
 from tools.models.task import ErrorInfo, IsolationItem, Timings
-from tools.services import progress_reporter, resolve_backend, services
+from tools.services import Services, progress_reporter, resolve_backend, services
 
 MAX_STORED_BYTES = 512 << 20
 MAX_WORST_PER_OUTPUT = 3
@@ -40,41 +49,49 @@ NEXT_STEPS = {
     "runtime_error": "fix the error at error.file:error.line (see error.hint), then call run_accuracy again",
     "timeout": "look for an endless loop or an oversized grid; raise timeout_s only if the work is real",
     "crashed": "call explain_failure(run_id); a crash is often an unmasked out-of-bounds access",
-    "rejected": "call explain_failure(run_id): the candidate must compute its output with Triton kernels and leave its inputs unchanged",
-    "unsupported": "the cpu backend (Triton interpreter) cannot run error.source_line: follow error.hint, or run on backend='cuda'",
+    "rejected": "call explain_failure(run_id): the candidate must compute its output with Triton kernels and leave "
+    "its inputs unchanged",
+    "unsupported": "the cpu backend (Triton interpreter) cannot run error.source_line: follow error.hint, or run on "
+    "backend='cuda'",
 }
 
 
-def _tail(text: str) -> str:
-    """The start and the end of a job's output (the sandbox already kept only its head and tail)."""
-    if len(text) <= TAIL:
-        return text
-    head = TAIL // 4
-    return f"{text[:head]}\n[... {len(text) - TAIL} characters dropped ...]\n{text[-(TAIL - head) :]}"
+class _Finished(Exception):
+    """A stage decided the verdict early (compile error, crash, rejection): carries the result."""
+
+    def __init__(self, result: RunAccuracyResult):
+        super().__init__(result.verdict)
+        self.result = result
 
 
-class _Run:
-    """The state of one run_accuracy call."""
+@dataclass
+class _Call:
+    """One run_accuracy call: what every stage reads, and what the stages filled in so far."""
 
-    def __init__(self, request: RunAccuracyRequest, progress, cancel: threading.Event | None):
-        self.request = request
-        self.report = progress_reporter(progress)
-        self.cancel = cancel
-        self.started = time.perf_counter()
-        self.services = services()
-        self.run_id = self.services.runs.new_id()
-        self.backend = None
-        self.seeds: list[int] = []
-        self.timings = Timings(total_s=0.0)
-        self.warnings: list[str] = []
-        self.isolation: dict[str, IsolationItem] = {}
-        self.checks = Checks()
-        self.stdout = self.stderr = ""
-        self.tensors: dict = {}
-        self.reference_text = self.candidate_text = self.reference_name = self.candidate_name = ""
-        self.golden_device: str | None = None
+    request: RunAccuracyRequest
+    report: object
+    cancel: threading.Event | None
+    services: Services
+    run_id: str
+    started: float = field(default_factory=time.perf_counter)
+    reference_text: str = ""
+    reference_name: str = ""
+    candidate_text: str = ""
+    candidate_name: str = ""
+    backend: object = None
+    task: goldens.ReferenceTask | None = None
+    seeds: list[int] = field(default_factory=list)
+    golden: goldens.Goldens | None = None
+    golden_device: str | None = None
+    timings: Timings = field(default_factory=lambda: Timings(total_s=0.0))
+    warnings: list[str] = field(default_factory=list)
+    isolation: dict[str, IsolationItem] = field(default_factory=dict)
+    checks: Checks = field(default_factory=Checks)
+    stdout: str = ""
+    stderr: str = ""
+    actual: dict[int, object] = field(default_factory=dict)  # seed index -> the candidate's output
 
-    def result(self, verdict: str, summary: str, seeds=None, error: ErrorInfo | None = None) -> RunAccuracyResult:
+    def finish(self, verdict: str, summary: str, seeds=None, error: ErrorInfo | None = None) -> RunAccuracyResult:
         self.timings.total_s = time.perf_counter() - self.started
         backend = self.services.backend_info(self.backend, self.golden_device) if self.backend is not None else None
         result = RunAccuracyResult(
@@ -93,154 +110,190 @@ class _Run:
             stderr=_tail(self.stderr),
             next_step=NEXT_STEPS[verdict],
         )
-        self._store(result)
+        _store(self, result)
         return result
-
-    def _store(self, result: RunAccuracyResult) -> None:
-        task = self.request.model_dump() | {
-            "resolved_seeds": self.seeds,
-            "backend_resolved": self.backend.name if self.backend else None,
-        }
-        task["reference"], task["candidate"] = self.reference_text, self.candidate_text
-        task["reference_name"], task["candidate_name"] = self.reference_name, self.candidate_name
-        tensors = self.tensors if self.request.store_tensors else None
-        if tensors and sum(t.numel() * t.element_size() for t in tree_tensors(tensors)) > MAX_STORED_BYTES:
-            first = min(k.split("/")[0] for k in tensors)
-            tensors = {k: v for k, v in tensors.items() if k.startswith(first + "/") and not k.endswith("/inputs")}
-            result.warnings.append(
-                f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: only {first} stored, without inputs"
-            )
-        self.services.runs.save(self.run_id, result.model_dump(mode="json"), task, tensors)
 
 
 def run_accuracy(
     request: RunAccuracyRequest, progress=None, cancel: threading.Event | None = None
 ) -> RunAccuracyResult:
     """Raises ToolInputError when the request cannot be run (bad sources, failing reference, ...)."""
-    run = _Run(request, progress, cancel)
-    run.reference_text, run.reference_name = sources.resolve(request.reference, "reference")
-    run.candidate_text, run.candidate_name = sources.resolve(request.candidate, "candidate")
-    ref_error = sources.syntax_error(run.reference_text, run.reference_name)
+    svc = services()
+    call = _Call(request, progress_reporter(progress), cancel, svc, svc.runs.new_id())
+    try:
+        _prepare(call)
+        _goldens(call)
+        job = _candidate(call)
+        return _judge(call, job)
+    except _Finished as done:
+        return done.result
+
+
+# --- prepare --------------------------------------------------------------------------------------
+
+
+def _prepare(call: _Call) -> None:
+    request = call.request
+    call.reference_text, call.reference_name = sources.resolve(request.reference, "reference")
+    call.candidate_text, call.candidate_name = sources.resolve(request.candidate, "candidate")
+    ref_error = sources.syntax_error(call.reference_text, call.reference_name)
     if ref_error is not None:
         raise ToolInputError(
             f"the reference has a syntax error at {ref_error.file}:{ref_error.line}: {ref_error.message}",
             {"error": ref_error.model_dump()},
         )
-    run.backend = resolve_backend(request.backend)
-    cand_error = sources.syntax_error(run.candidate_text, run.candidate_name)
+    call.backend = resolve_backend(request.backend)
+    cand_error = sources.syntax_error(call.candidate_text, call.candidate_name)
     if cand_error is not None:
-        return run.result(
-            "compile_error",
-            f"COMPILE_ERROR {cand_error.file}:{cand_error.line}: {cand_error.message}",
-            error=cand_error,
-        )
-
-    # --- goldens ---
-    options = goldens.input_options(request.dtype, request.value_range, request.input_profile)
-    key = goldens.key_for(run.reference_text, options, run.backend)
-    if request.seeds:
-        run.seeds = list(request.seeds)
-        run.services.seeds.pin(key, run.seeds)
-    else:
-        run.seeds = run.services.seeds.draw(key, request.num_seeds)
-    run.report(0.05, f"golden: reference on {len(run.seeds)} seeds")
-    gold = goldens.ensure(
-        run.services,
-        run.backend,
-        run.reference_text,
-        run.reference_name,
-        options,
-        run.seeds,
+        summary = f"COMPILE_ERROR {cand_error.file}:{cand_error.line}: {cand_error.message}"
+        raise _Finished(call.finish("compile_error", summary, error=cand_error))
+    call.task = goldens.ReferenceTask(
+        call.reference_text,
+        call.reference_name,
+        goldens.input_options(request.dtype, request.value_range, request.input_profile),
+        call.backend,
         request.timeout_s,
         request.memory_mb,
-        cancel,
     )
-    run.timings.golden_s, run.timings.golden_cached = gold.seconds, gold.cached
-    run.golden_device = gold.golden_device
-    if gold.cpu_missing:
-        run.warnings.append(
-            f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): judged without it, which is stricter"
-        )
+    if request.seeds:
+        call.seeds = list(request.seeds)
+        call.services.seeds.pin(call.task.key, call.seeds)
+    else:
+        call.seeds = call.services.seeds.draw(call.task.key, request.num_seeds)
 
-    # --- candidate ---
-    run.report(0.4, f"candidate: {len(run.seeds)} seeds on {run.backend.name}")
-    given = {}
-    for i, seed in enumerate(run.seeds):
-        given[f"s{i}/init"] = gold.per_seed[seed]["init"]
-        given[f"s{i}/inputs"] = gold.per_seed[seed]["inputs"]
-    job = run.services.pool(run.backend).run(
-        JobRequest(
-            "candidate",
-            {"candidate.py": run.candidate_text},
-            {"candidate.py": run.candidate_name},
-            run.seeds,
-            options | {"determinism": request.determinism != "off", "poison": True},
-            inputs=given,
-            memory_mb=request.memory_mb,
-        ),
+
+# --- goldens --------------------------------------------------------------------------------------
+
+
+def _goldens(call: _Call) -> None:
+    assert call.task is not None
+    call.report(0.05, f"golden: reference on {len(call.seeds)} seeds")
+    gold = goldens.ensure(call.services, call.task, call.seeds, call.cancel)
+    call.golden, call.golden_device = gold, gold.golden_device
+    call.timings.golden_s, call.timings.golden_cached = gold.seconds, gold.cached
+    if gold.cpu_missing:
+        call.warnings.append(
+            f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): "
+            "judged without it, which is stricter"
+        )
+    if not call.request.seeds:  # the next calls draw other pool seeds: have their goldens ready
+        goldens.fill_pool_in_background(call.services, call.task)
+
+
+# --- candidate ------------------------------------------------------------------------------------
+
+
+def _candidate_job(call: _Call, plan: protocol.InputPlan | None) -> JobResult:
+    assert call.task is not None and call.golden is not None
+    request = call.request
+    files = {"candidate.py": call.candidate_text}
+    names = {"candidate.py": call.candidate_name}
+    options = call.task.options | {"determinism": request.determinism != "off", "poison": True}
+    given = None
+    if plan is not None:  # the job makes the inputs from the seeds, as the reference job did
+        files["reference.py"], names["reference.py"] = call.reference_text, call.reference_name
+        options |= plan.to_options()
+    else:
+        made = goldens.seed_inputs(call.services, call.task, call.seeds, call.cancel)
+        given = protocol.given_inputs([made[s] for s in call.seeds])
+    return call.services.pool(call.backend).run(
+        JobRequest("candidate", files, names, call.seeds, options, inputs=given, memory_mb=request.memory_mb),
         request.timeout_s,
-        cancel,
+        call.cancel,
     )
-    run.timings.candidate_s, run.timings.queued_s = job.wall_s, job.queued_s
-    run.stdout, run.stderr = job.stdout, job.stderr
-    if job.reason == "cancelled" and cancel is not None and cancel.is_set():
+
+
+def _inputs_differ(job: JobResult) -> bool:
+    return bool(job.meta) and (job.meta.get("error") or {}).get("type") == protocol.INPUTS_DIFFER
+
+
+def _candidate(call: _Call) -> JobResult:
+    assert call.golden is not None and call.task is not None
+    request = call.request
+    call.report(0.4, f"candidate: {len(call.seeds)} seeds on {call.backend.name}")
+    plan = call.golden.input_plan(call.seeds)
+    job = _candidate_job(call, plan)
+    if plan is not None and _inputs_differ(job):  # get_inputs is not reproducible: send them as files
+        goldens.mark_given(call.services, call.task.key, call.seeds)
+        call.warnings.append(
+            "the task's get_inputs() does not make the same inputs from the same seed (random state it does not "
+            "take from torch/numpy/random?): its inputs travel as files, which is slower"
+        )
+        job = _candidate_job(call, None)
+    call.timings.candidate_s, call.timings.queued_s = job.wall_s, job.queued_s
+    call.stdout, call.stderr = job.stdout, job.stderr
+    if job.reason == "cancelled" and call.cancel is not None and call.cancel.is_set():
         raise ToolInputError("cancelled by the caller")
     fault = faults.process_fault(job, request.timeout_s, "candidate")
     if fault is not None:
         verdict, error = fault
-        return run.result(verdict, f"{verdict.upper()} {error.message}", error=error)
-    meta = job.meta
-    run.isolation = faults.isolation(meta)
-    _fill_checks(run, meta)
+        raise _Finished(call.finish(verdict, f"{verdict.upper()} {error.message}", error=error))
+    meta = job.meta or {}
+    call.isolation = faults.isolation(meta)
+    call.checks = _checks(meta)
     if meta.get("status") != "ok":
         verdict, error = faults.user_error(meta.get("error", {}))
-        return run.result(verdict, faults.user_error_summary(verdict, error), error=error)
-    if request.require_kernel_launch and run.checks.kernel_launches == 0:
-        called = ", ".join(list(run.checks.torch_calls)[:6]) or "no torch function either"
-        return run.result(
-            "rejected",
-            f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
-            error=ErrorInfo(
-                phase="forward",
-                type="no_kernel_launched",
-                message=f"0 Triton kernel launches; torch calls: {called}",
-                hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
-            ),
+        raise _Finished(call.finish(verdict, faults.user_error_summary(verdict, error), error=error))
+    _reject_cheats(call)
+    return job
+
+
+def _reject_cheats(call: _Call) -> None:
+    checks = call.checks
+    if call.request.require_kernel_launch and checks.kernel_launches == 0:
+        called = ", ".join(list(checks.torch_calls)[:6]) or "no torch function either"
+        raise _Finished(
+            call.finish(
+                "rejected",
+                f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
+                error=ErrorInfo(
+                    phase="forward",
+                    type="no_kernel_launched",
+                    message=f"0 Triton kernel launches; torch calls: {called}",
+                    hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
+                ),
+            )
         )
-    if run.checks.input_mutation:
-        return run.result(
-            "rejected",
-            f"REJECTED input_mutation: the forward changed input(s) {run.checks.input_mutation}",
-            error=ErrorInfo(
-                phase="forward",
-                type="input_mutation",
-                message=f"inputs {run.checks.input_mutation} differ after the forward",
-                hint="write results to a new output tensor, never into an input",
-            ),
+    if checks.input_mutation:
+        raise _Finished(
+            call.finish(
+                "rejected",
+                f"REJECTED input_mutation: the forward changed input(s) {checks.input_mutation}",
+                error=ErrorInfo(
+                    phase="forward",
+                    type="input_mutation",
+                    message=f"inputs {checks.input_mutation} differ after the forward",
+                    hint="write results to a new output tensor, never into an input",
+                ),
+            )
         )
 
-    # --- compare ---
-    run.report(0.8, "comparing")
+
+# --- judge ----------------------------------------------------------------------------------------
+
+
+def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
+    assert call.golden is not None
+    request = call.request
+    call.report(0.8, "comparing")
     t0 = time.perf_counter()
-    device = _compare_device(run.backend)
+    device = _compare_device(call.backend)
     options = options_from(request)
-    seeds_meta = meta.get("seeds", [])
+    seeds_meta = (job.meta or {}).get("seeds", [])
     seeds = []
-    for i, seed in enumerate(run.seeds):
-        g = gold.per_seed[seed]
-        actual = job.values.get(f"s{i}/actual")
+    for i, seed in enumerate(call.seeds):
+        entry = call.golden.per_seed[seed]
+        actual = protocol.seed_part(job.values, i, "actual")
+        call.actual[i] = actual
+        golden, cpu = (
+            (entry.golden, entry.cpu)
+            if device == "cpu"
+            else goldens.device_goldens.get(call.golden.key, seed, entry, device)
+        )
         try:
-            report = compare_outputs(
-                _to(actual, device), _to(g["golden"], device), _to(g["cpu"], device), options=options
-            )
+            report = compare_outputs(_to(actual, device), golden, cpu, options=options)
         except CompareInputError as exc:
             raise ToolInputError(str(exc)) from None
-        run.tensors |= {
-            f"s{i}/actual": actual,
-            f"s{i}/golden": g["golden"],
-            f"s{i}/cpu": g["cpu"],
-            f"s{i}/inputs": g["inputs"],
-        }
         for output in report.outputs:
             output.worst = output.worst[:MAX_WORST_PER_OUTPUT]
         seed_meta = seeds_meta[i] if i < len(seeds_meta) else {}
@@ -253,30 +306,31 @@ def run_accuracy(
                 forward_s=seed_meta.get("forward_s"),
             )
         )
-        run.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
-    run.timings.compare_s = time.perf_counter() - t0
+        call.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
+    call.timings.compare_s = time.perf_counter() - t0
     _compact(seeds)
-    run.warnings = _dedupe_warnings(run.warnings)
-    nondeterministic = _determinism_problem(run.checks.determinism, run.seeds[0], request.determinism)
+    call.warnings = _dedupe_warnings(call.warnings)
+    nondeterministic = _determinism_problem(call.checks.determinism, call.seeds[0], request.determinism)
     if nondeterministic:
-        run.warnings.append(nondeterministic)
+        call.warnings.append(nondeterministic)
+    verdict, summary = _verdict(call, seeds, nondeterministic)
+    call.report(1.0, "done")
+    return call.finish(verdict, summary, seeds)
+
+
+def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None) -> tuple[str, str]:
     failing = [s for s in seeds if not s.passed]
-    verdict = "fail" if failing or run.checks.out_of_bounds_writes else "pass"
     if failing:
-        summary = f"FAIL ({len(failing)}/{len(seeds)} seeds) {_headline(failing[0].summary)}"
-    elif run.checks.out_of_bounds_writes:
-        w = run.checks.out_of_bounds_writes[0]
-        summary = (
-            f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} byte(s) "
-            f"past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask"
+        return "fail", f"FAIL ({len(failing)}/{len(seeds)} seeds) {_headline(failing[0].summary)}"
+    if call.checks.out_of_bounds_writes:
+        w = call.checks.out_of_bounds_writes[0]
+        return "fail", (
+            f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} "
+            f"byte(s) past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask"
         )
-    elif nondeterministic and request.determinism == "require":
-        verdict = "fail"
-        summary = f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
-    else:
-        summary = f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
-    run.report(1.0, "done")
-    return run.result(verdict, summary, seeds)
+    if nondeterministic and call.request.determinism == "require":
+        return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
+    return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
 
 
 def _determinism_problem(det: Determinism | None, seed: int, mode: str) -> str | None:
@@ -321,6 +375,8 @@ def _compare_device(backend) -> str:
 
 
 def _to(tree, device: str):
+    from sandbox.harness.common import to_device
+
     return tree if device == "cpu" else to_device(tree, device)
 
 
@@ -332,7 +388,15 @@ def _headline(summary: str) -> str:
     return text
 
 
-def _fill_checks(run: _Run, meta: dict) -> None:
+def _tail(text: str) -> str:
+    """The start and the end of a job's output (the sandbox already kept only its head and tail)."""
+    if len(text) <= TAIL:
+        return text
+    head = TAIL // 4
+    return f"{text[:head]}\n[... {len(text) - TAIL} characters dropped ...]\n{text[-(TAIL - head) :]}"
+
+
+def _checks(meta: dict) -> Checks:
     mutated = sorted({i for s in meta.get("seeds", []) for i in s.get("mutated_inputs", [])})
     det = meta.get("determinism")
     overruns = [
@@ -340,7 +404,7 @@ def _fill_checks(run: _Run, meta: dict) -> None:
         for s in meta.get("seeds", [])
         for w in s.get("out_of_bounds_writes", [])
     ]
-    run.checks = Checks(
+    return Checks(
         out_of_bounds_writes=overruns,
         input_guard=meta.get("input_guard"),
         kernel_launches=int(meta.get("launches", 0)),
@@ -370,3 +434,53 @@ def _dedupe_warnings(warnings: list[str]) -> list[str]:
         f"seeds {', '.join(s)}: {text}" if len(s) > 1 else (f"seed {s[0]}: {text}" if s else text)
         for text, s in seen.items()
     ]
+
+
+# --- store ----------------------------------------------------------------------------------------
+
+
+def _store(call: _Call, result: RunAccuracyResult) -> None:
+    """The result and task now; the tensors explain_failure needs after the caller has the result
+    (readers of the run wait for them: RunStore.tensors)."""
+    task = call.request.model_dump() | {
+        "resolved_seeds": call.seeds,
+        "backend_resolved": call.backend.name if call.backend else None,
+        "reference": call.reference_text,
+        "candidate": call.candidate_text,
+        "reference_name": call.reference_name,
+        "candidate_name": call.candidate_name,
+    }
+    keep = call.request.store_tensors and bool(call.actual) and call.golden is not None
+    call.services.runs.save(call.run_id, result.model_dump(mode="json"), task, tensors=None, tensors_pending=keep)
+    if keep:
+        # not a daemon: a CLI process that returns at once still writes them before it exits
+        threading.Thread(target=_store_tensors, args=(call, result), name=f"store-{call.run_id}").start()
+
+
+def _store_tensors(call: _Call, result: RunAccuracyResult) -> None:
+    """Seed 0 and the failing seeds, in that order, while they fit MAX_STORED_BYTES: outputs, goldens,
+    CPU controls, and, for a failing run, the inputs (made once more by a reference job when the
+    cache has none)."""
+    assert call.golden is not None and call.task is not None
+    tensors: dict = {}
+    note = None
+    try:
+        indices = [0] + [i for i, s in enumerate(result.seeds) if not s.passed and i != 0]
+        failing = result.verdict == "fail"
+        made = goldens.seed_inputs(call.services, call.task, [call.seeds[i] for i in indices]) if failing else {}
+        used = 0
+        for i in indices:
+            seed = call.seeds[i]
+            entry = call.golden.per_seed[seed]
+            parts = {"actual": call.actual.get(i), "golden": entry.golden, "cpu": entry.cpu}
+            if seed in made:
+                parts["inputs"] = made[seed][1]
+            size = sum(t.numel() * t.element_size() for t in tree_tensors(list(parts.values())))
+            if tensors and used + size > MAX_STORED_BYTES:
+                note = f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: seeds from index {i} on not stored"
+                break
+            used += size
+            tensors |= {protocol.key(i, part): value for part, value in parts.items()}
+    except Exception as exc:  # noqa: BLE001 - the run stays readable; explain_failure says what is missing
+        note = f"tensors not stored: {type(exc).__name__}: {str(exc)[:200]}"
+    call.services.runs.save_tensors(call.run_id, tensors, note)

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 
+from sandbox import protocol
 from sandbox.backends import COMPILER
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
@@ -65,21 +66,25 @@ def compile_kernel(
         )
     svc = services()
     given, seeds, options = {}, [0], goldens.input_options(request.dtype, None, request.input_profile)
+    files, names = {"candidate.py": candidate}, {"candidate.py": candidate_name}
     if reference is not None:
         report(0.1, "reference inputs")
-        key_task = goldens.key_for(reference, options, backend)
-        seeds = svc.seeds.draw(key_task, 1)
-        gold = goldens.ensure(
-            svc, backend, reference, reference_name, options, seeds, request.timeout_s, request.memory_mb, cancel
-        )
+        task = goldens.ReferenceTask(reference, reference_name, options, backend, request.timeout_s, request.memory_mb)
+        seeds = svc.seeds.draw(task.key, 1)
+        gold = goldens.ensure(svc, task, seeds, cancel)
         timings.golden_s, timings.golden_cached = gold.seconds, gold.cached
-        given = {"s0/init": gold.per_seed[seeds[0]]["init"], "s0/inputs": gold.per_seed[seeds[0]]["inputs"]}
+        plan = gold.input_plan(seeds)
+        if plan is not None:  # the job makes the inputs from the seed, as the reference job did
+            files["reference.py"], names["reference.py"] = reference, reference_name
+            options = options | plan.to_options()
+        else:
+            given = protocol.given_inputs([goldens.seed_inputs(svc, task, seeds, cancel)[seeds[0]]])
     report(0.4, "compiling")
     job = svc.pool(backend).run(
         JobRequest(
             "compile",
-            {"candidate.py": candidate},
-            {"candidate.py": candidate_name},
+            files,
+            names,
             seeds,
             options | {"estimate_resources": request.estimate_resources},
             inputs=given or None,

@@ -1,120 +1,246 @@
-"""The golden step: inputs, FP64 golden and CPU control per seed, from the cache or a reference job."""
+"""The golden step: the FP64 golden, the CPU control and the inputs' fingerprint per seed, from the
+cache or a sandboxed reference job; and the seeds' inputs as tensors, only when a caller needs them."""
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
+from sandbox import protocol
 from sandbox.pool import JobRequest
 from tools import faults
 from tools.errors import ToolInputError
 from tools.services import Services
-from tools.store.golden import PARTS, task_key
+from tools.store.golden import GoldenEntry, bytes_from_env, task_key
+
+log = logging.getLogger("kernel_eval.goldens")
+
+#: seeds per background reference job while a task's pool fills: short, so that a call drawing one
+#: of them waits little for its lock
+FILL_BATCH = 4
 
 
 @dataclass
 class Goldens:
     key: str
-    per_seed: dict[int, dict]  # seed -> {"init", "inputs", "golden", "cpu"}
+    per_seed: dict[int, GoldenEntry]
     seconds: float
     cached: bool
     golden_device: str
     cpu_missing: list[int]
+
+    def input_plan(self, seeds: list[int]) -> protocol.InputPlan | None:
+        """How a job makes these seeds' inputs itself; None when they must travel as files."""
+        devices = {self.per_seed[s].inputs_device for s in seeds}
+        if len(devices) != 1 or "given" in devices:
+            return None
+        return protocol.InputPlan(devices.pop(), [self.per_seed[s].fingerprint for s in seeds])
+
+
+@dataclass(frozen=True)
+class ReferenceTask:
+    """What a reference job needs, and the cache key of its goldens."""
+
+    text: str
+    name: str
+    options: dict  # input options (dtype, value_range, profile)
+    backend: object
+    timeout_s: float
+    memory_mb: int
+
+    @property
+    def key(self) -> str:
+        return key_for(self.text, self.options, self.backend)
 
 
 def input_options(dtype, value_range, profile) -> dict:
     return {"dtype": dtype, "value_range": list(value_range) if value_range else None, "profile": profile}
 
 
+def inputs_device(backend) -> str:
+    """Where jobs make a task's inputs: on the GPU for cuda (no copies, no files); on the CPU for the
+    interpreter, and for npu until torch_npu's device context is tested there."""
+    return "cuda" if backend.name == "cuda" else "cpu"
+
+
 def key_for(reference_text: str, options: dict, backend) -> str:
     golden_device = "cuda" if backend.golden_on_device else "cpu"
-    return task_key(reference_text, options, golden_device)
+    return task_key(reference_text, options | {"inputs_device": inputs_device(backend)}, golden_device)
 
 
-def ensure(
-    services: Services,
-    backend,
-    reference_text: str,
-    reference_name: str,
-    options: dict,
-    seeds: list[int],
-    timeout_s: float,
-    memory_mb: int,
-    cancel: threading.Event | None,
-) -> Goldens:
-    key = key_for(reference_text, options, backend)
+def ensure(services: Services, task: ReferenceTask, seeds: list[int], cancel: threading.Event | None) -> Goldens:
+    key = task.key
     per_seed = {s: v for s in seeds if (v := services.goldens.get(key, s)) is not None}
     missing = [s for s in seeds if s not in per_seed]
-    golden_device = "cuda" if backend.golden_on_device else "cpu"
+    golden_device = "cuda" if task.backend.golden_on_device else "cpu"
     if not missing:
         return _goldens(key, seeds, per_seed, 0.0, True, golden_device)
     with services.goldens.computing(key, missing, cancel):  # across processes: each golden once
         per_seed |= {s: v for s in missing if (v := services.goldens.get(key, s)) is not None}
         missing = [s for s in seeds if s not in per_seed]
-        seconds, golden_device = _compute(
-            services,
-            backend,
-            key,
-            reference_text,
-            reference_name,
-            options,
-            missing,
-            timeout_s,
-            memory_mb,
-            cancel,
-            per_seed,
-            golden_device,
-        )
+        seconds = 0.0
+        if missing:
+            job, golden_device = _reference_job(services, task, missing, cancel)
+            seconds = job.wall_s
+            per_seed |= _store(services, key, missing, job)
     return _goldens(key, seeds, per_seed, seconds, not missing, golden_device)
 
 
+def seed_inputs(services: Services, task: ReferenceTask, seeds: list[int], cancel=None) -> dict[int, tuple]:
+    """(init, inputs) per seed as tensors: from the cache, else made by a reference job that
+    returns them (and caches them)."""
+    key = task.key
+    found = {}
+    for seed in seeds:
+        entry, inputs = services.goldens.get(key, seed), services.goldens.inputs(key, seed)
+        if entry is not None and inputs is not None:
+            found[seed] = (entry.init, inputs)
+    missing = [s for s in seeds if s not in found]
+    if missing:
+        job, _ = _reference_job(services, task, missing, cancel, return_inputs=True)
+        for i, seed in enumerate(missing):
+            inputs = protocol.seed_part(job.values, i, "inputs")
+            services.goldens.put_inputs(key, seed, inputs)
+            found[seed] = (protocol.seed_part(job.values, i, "init") or [], inputs)
+    return found
+
+
+def mark_given(services: Services, key: str, seeds: list[int]) -> None:
+    """These seeds' inputs are not reproducible from the seed: from now on they travel as files."""
+    for seed in seeds:
+        entry = services.goldens.get(key, seed)
+        if entry is not None and entry.inputs_device != "given":
+            entry.inputs_device = "given"
+            services.goldens.put(key, seed, entry)
+
+
 def _goldens(key, seeds, per_seed, seconds, cached, golden_device) -> Goldens:
-    cpu_missing = [s for s in seeds if per_seed[s].get("cpu") is None]
+    cpu_missing = [s for s in seeds if per_seed[s].cpu is None]
     return Goldens(key, per_seed, seconds, cached, golden_device, cpu_missing)
 
 
-def _compute(
-    services,
-    backend,
-    key,
-    reference_text,
-    reference_name,
-    options,
-    missing,
-    timeout_s,
-    memory_mb,
-    cancel,
-    per_seed,
-    golden_device,
-) -> tuple[float, str]:
-    """Run the reference on the missing seeds; store and add their goldens to per_seed."""
-    seconds = 0.0
-    if missing:
-        job = services.pool(backend).run(
-            JobRequest(
-                "reference",
-                {"reference.py": reference_text},
-                {"reference.py": reference_name},
-                missing,
-                options,
-                memory_mb=memory_mb,
-            ),
-            timeout_s,
-            cancel,
+def _cpu_threads(services: Services, backend) -> int:
+    """The CPU control's threads: the machine's cores shared by the pool's slots."""
+    return max(1, (os.cpu_count() or 1) // max(1, services.pool(backend).slots))
+
+
+def _reference_job(services: Services, task: ReferenceTask, seeds, cancel, return_inputs: bool = False):
+    options = task.options | {
+        "inputs_device": inputs_device(task.backend),
+        "cpu_threads": _cpu_threads(services, task.backend),
+        "return_inputs": return_inputs,
+    }
+    job = services.pool(task.backend).run(
+        JobRequest(
+            "reference",
+            {"reference.py": task.text},
+            {"reference.py": task.name},
+            seeds,
+            options,
+            memory_mb=task.memory_mb,
+        ),
+        task.timeout_s,
+        cancel,
+    )
+    fault = faults.process_fault(job, task.timeout_s, "reference")
+    if fault is not None:
+        raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
+    if job.meta.get("status") != "ok":
+        _, error = faults.user_error(job.meta.get("error", {}))
+        raise ToolInputError(
+            f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}",
+            {"error": error.model_dump()},
         )
-        fault = faults.process_fault(job, timeout_s, "reference")
-        if fault is not None:
-            raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
-        if job.meta.get("status") != "ok":
-            _, error = faults.user_error(job.meta.get("error", {}))
-            raise ToolInputError(
-                f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}",
-                {"error": error.model_dump()},
-            )
-        golden_device = job.meta.get("golden_device", golden_device)
-        for i, seed in enumerate(missing):
-            values = {part: job.values.get(f"s{i}/{part}") for part in PARTS}
-            services.goldens.put(key, seed, values)
-            per_seed[seed] = values
-        seconds = job.wall_s
-    return seconds, golden_device
+    return job, job.meta.get("golden_device", "cpu")
+
+
+def _store(services: Services, key: str, seeds: list[int], job) -> dict[int, GoldenEntry]:
+    made = {}
+    seeds_meta = job.meta.get("seeds", [])
+    for i, seed in enumerate(seeds):
+        stamps = seeds_meta[i] if i < len(seeds_meta) else {}
+        entry = GoldenEntry(
+            init=protocol.seed_part(job.values, i, "init") or [],
+            golden=protocol.seed_part(job.values, i, "golden"),
+            cpu=protocol.seed_part(job.values, i, "cpu"),
+            fingerprint=str(stamps.get("fingerprint", "")),
+            inputs_device=str(stamps.get("inputs_device", "given")),
+        )
+        services.goldens.put(key, seed, entry)
+        inputs = protocol.seed_part(job.values, i, "inputs")
+        if inputs is not None:
+            services.goldens.put_inputs(key, seed, inputs)
+        made[seed] = entry
+    return made
+
+
+# --- filling a task's pool ahead of need ---------------------------------------------------------
+
+_filling: set[str] = set()
+_filling_lock = threading.Lock()
+
+
+def fill_pool_in_background(services: Services, task: ReferenceTask) -> threading.Thread | None:
+    """Compute the goldens of the task's secret seeds not cached yet, a few per job, in a daemon
+    thread (one per task at a time), so that the next calls find them."""
+    key = task.key
+    missing = [s for s in services.seeds.secret(key) if services.goldens.get(key, s) is None]
+    if not missing:
+        return None
+    with _filling_lock:
+        if key in _filling:
+            return None
+        _filling.add(key)
+
+    def fill() -> None:
+        try:
+            for start in range(0, len(missing), FILL_BATCH):
+                ensure(services, task, missing[start : start + FILL_BATCH], None)
+        except Exception as exc:  # noqa: BLE001 - a failed fill only means later calls compute their goldens
+            log.info("filling the seed pool of %s stopped: %s", key, exc)
+        finally:
+            with _filling_lock:
+                _filling.discard(key)
+
+    thread = threading.Thread(target=fill, name=f"golden-fill-{key[:8]}", daemon=True)
+    thread.start()
+    return thread
+
+
+# --- goldens resident on the device --------------------------------------------------------------
+
+
+class DeviceGoldens:
+    """Goldens and CPU controls of hot tasks kept on the comparing device (LRU by bytes), so a warm
+    call compares without copying them there again."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, int, str], tuple[object, object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str, seed: int, entry: GoldenEntry, device: str) -> tuple[object, object]:
+        from sandbox.harness.common import to_device, tree_tensors
+
+        slot = (key, seed, device)
+        with self._lock:
+            hit = self._entries.get(slot)
+            if hit is not None:
+                self._entries.move_to_end(slot)
+                return hit[0], hit[1]
+        golden, cpu = to_device(entry.golden, device), to_device(entry.cpu, device)
+        size = sum(t.numel() * t.element_size() for t in tree_tensors([golden, cpu]))
+        with self._lock:
+            self._entries[slot] = (golden, cpu, size)
+            total = sum(e[2] for e in self._entries.values())
+            while total > self.max_bytes and self._entries:
+                _, (_, _, dropped) = self._entries.popitem(last=False)
+                total -= dropped
+        return golden, cpu
+
+
+DEVICE_GOLDEN_BYTES_ENV = "KERNEL_EVAL_DEVICE_GOLDEN_BYTES"
+device_goldens = DeviceGoldens(bytes_from_env(DEVICE_GOLDEN_BYTES_ENV, 8 << 30))

@@ -53,6 +53,10 @@ class _Sandbox:
     def ready_info(self) -> dict:
         return self._pool.ready_info
 
+    @property
+    def slots(self) -> int:
+        return self._pool.slots
+
     def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
         try:
             return self._pool.run(request, timeout_s, cancel, **kwargs)

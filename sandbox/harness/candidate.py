@@ -13,7 +13,9 @@ import time
 
 import torch
 
-from sandbox.harness import common, errors, guards, hooks
+from sandbox import protocol
+from sandbox.harness import common, errors, guards, hooks, inputs
+from sandbox.harness import reference as reference_job
 
 
 def _import_candidate(job_dir: str, user_files: dict) -> type:
@@ -84,56 +86,80 @@ def _determinism(first, again) -> dict:
     return {"checked": True, "bitwise_equal": differing == 0, "differing_elements": differing, "max_abs_diff": max_diff}
 
 
+def seed_inputs(spec: dict, job_dir: str, user_files: dict, given: dict) -> list[tuple[list, list]]:
+    """(init, inputs) per seed: the given ones, or made here from the seeds as the reference job made
+    them (options["make_inputs"]), checked by fingerprint. Runs before any candidate code."""
+    plan = protocol.InputPlan.from_options(spec["options"])
+    seeds = spec["seeds"]
+    if plan is None:
+        return [
+            (list(protocol.seed_part(given, i, "init")), list(protocol.seed_part(given, i, "inputs")))
+            for i in range(len(seeds))
+        ]
+    options = spec["options"]
+    dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
+    module = reference_job.load_reference(job_dir, user_files)
+    made = []
+    for i, seed in enumerate(seeds):
+        try:
+            init, task_inputs = inputs.make(module, seed, dtype, options, plan.device)
+        except BaseException as exc:  # noqa: BLE001
+            raise common.UserCodeError(errors.describe(exc, user_files, f"making the inputs (seed {seed})")) from None
+        if inputs.fingerprint(init, task_inputs) != plan.fingerprints[i]:
+            raise common.UserCodeError(
+                errors.error_info(
+                    "inputs",
+                    protocol.INPUTS_DIFFER,
+                    f"get_inputs() made other inputs for seed {seed} than in the reference job: not reproducible from the seed",
+                )
+            )
+        made.append((init, task_inputs))
+    return made
+
+
 def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tuple[dict, dict]:
     options = spec["options"]
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
+    started = time.perf_counter()
+    per_seed = seed_inputs(spec, job_dir, user_files, given)
+    stages = {"inputs_s": time.perf_counter() - started}
     recorder = hooks.LaunchRecorder(interpreter=backend.interpreter)
     recorder.install()
     monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True))
     guard_fill = options.get("guard_fill", "nan")  # None: inputs as given, no margins
+    t0 = time.perf_counter()
     model_cls = _import_candidate(job_dir, user_files)
+    stages["import_s"] = time.perf_counter() - t0
 
     values, seeds_meta = {}, []
-    meta = {"seeds": seeds_meta, "input_guard": guard_fill}
+    meta = {"seeds": seeds_meta, "input_guard": guard_fill, "stages": stages}
     for i, seed in enumerate(spec["seeds"]):
         try:
+            init, task_inputs = per_seed[i]
             out, info = _forward(
-                model_cls,
-                given[f"s{i}/init"],
-                given[f"s{i}/inputs"],
-                seed,
-                backend.device,
-                dtype,
-                recorder,
-                monitor,
-                guard_fill,
+                model_cls, init, task_inputs, seed, backend.device, dtype, recorder, monitor, guard_fill
             )
         except BaseException as exc:  # noqa: BLE001
             error = errors.describe(exc, user_files, f"forward (seed {seed})")
             meta.update(_summary(recorder, monitor))
             raise common.UserCodeError(error | {"partial_meta": meta}) from None
-        values[f"s{i}/actual"] = out
+        values[protocol.key(i, "actual")] = out
         seeds_meta.append({"seed": seed, **info})
 
     if options.get("determinism", True) and spec["seeds"]:
+        t0 = time.perf_counter()
         try:
+            init, task_inputs = per_seed[0]
             again, _ = _forward(
-                model_cls,
-                given["s0/init"],
-                given["s0/inputs"],
-                spec["seeds"][0],
-                backend.device,
-                dtype,
-                recorder,
-                monitor,
-                guard_fill,
+                model_cls, init, task_inputs, spec["seeds"][0], backend.device, dtype, recorder, monitor, guard_fill
             )
-            meta["determinism"] = _determinism(values["s0/actual"], again)
+            meta["determinism"] = _determinism(values[protocol.key(0, "actual")], again)
         except BaseException as exc:  # noqa: BLE001
             meta["determinism"] = {
                 "checked": False,
                 "error": errors.describe(exc, user_files, "determinism re-run")["message"],
             }
+        stages["determinism_s"] = time.perf_counter() - t0
     meta.update(_summary(recorder, monitor))
     return meta, values
 

@@ -19,6 +19,7 @@ import time
 
 import torch
 
+from sandbox import protocol
 from sandbox.harness import candidate as candidate_job
 from sandbox.harness import common, errors, hooks
 
@@ -120,19 +121,22 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     recorder.keep_launch_args = True
     recorder.install()
     monitor = hooks.ForwardMonitor(recorder, poison=True)
+    launching = bool(given) or protocol.InputPlan.from_options(options) is not None
+    per_seed = candidate_job.seed_inputs(spec, job_dir, user_files, given) if launching else []
     start = time.perf_counter()
     model_cls = candidate_job._import_candidate(job_dir, user_files)
     module = __import__("sys").modules["candidate"]
     meta = {"kernels_defined": kernels_in(module), "import_s": time.perf_counter() - start, "kernels": []}
-    if not given:
+    if not launching:
         meta["launched"] = False
         return meta, {}
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
     try:
+        init, task_inputs = per_seed[0]
         _out, info = candidate_job._forward(
             model_cls,
-            given["s0/init"],
-            given["s0/inputs"],
+            init,
+            task_inputs,
             spec["seeds"][0],
             backend.device,
             dtype,

@@ -79,8 +79,75 @@ def transform(inputs: list, seed: int, dtype: torch.dtype | None, value_range, p
                 t = t.to(dtype)
             if value_range is not None:
                 low, high = value_range
-                t = (low + (high - low) * torch.rand(t.shape, generator=gen, dtype=torch.float64)).to(t.dtype)
-            if profile != "task":
-                t = _PROFILE_FNS[profile](t, gen).to(t.dtype)
+                drawn = low + (high - low) * torch.rand(t.shape, generator=gen, dtype=torch.float64)
+                t = drawn.to(device=t.device, dtype=t.dtype)
+            if profile != "task":  # drawn on the CPU (one generator for every device), kept where t was
+                t = _PROFILE_FNS[profile](t, gen).to(device=t.device, dtype=t.dtype)
         out.append(t)
     return out
+
+
+# --- making a seed's inputs inside a job ---------------------------------------------------------
+
+#: chunk for fingerprints: bounded temporary memory (int64 copies) whatever the input size
+_FINGERPRINT_CHUNK = 1 << 22
+_BIT_VIEWS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def make(module, seed: int, dtype: torch.dtype | None, options: dict, device: str) -> tuple[list, list]:
+    """(init, inputs) of one seed: get_init_inputs(), then get_inputs() with factories defaulting to
+    `device` (random tensors made where they are used: no copies, no files), then the task's input
+    options. The same code in the reference and the candidate job gives the same tensors."""
+    from sandbox.harness.common import seed_all
+
+    seed_all(seed)
+    init = list(module.get_init_inputs())
+    seed_all(seed)
+    with torch.device(device):
+        raw = list(module.get_inputs())
+    return init, transform(raw, seed, dtype, options.get("value_range"), options.get("profile", "task"))
+
+
+def make_where_possible(module, seed, dtype, options: dict, device: str) -> tuple[list, list, str]:
+    """make() on `device`, or on the CPU where the task's get_inputs cannot run there (a CPU
+    generator, numpy, ...): (init, inputs, where they were made)."""
+    if device != "cpu":
+        try:
+            init, made = make(module, seed, dtype, options, device)
+            return init, made, device
+        except Exception:  # noqa: BLE001 - the CPU attempt below reports the task's own error
+            pass
+    init, made = make(module, seed, dtype, options, "cpu")
+    return init, made, "cpu"
+
+
+def _tensor_digest(t: torch.Tensor) -> list:
+    flat = t.detach().contiguous().reshape(-1)
+    if flat.is_complex():
+        flat = torch.view_as_real(flat).reshape(-1)
+    bits = flat.view(torch.uint8) if flat.dtype == torch.bool else flat.view(_BIT_VIEWS[flat.element_size()])
+    plain = weighted = 0
+    for start in range(0, bits.numel(), _FINGERPRINT_CHUNK):
+        chunk = bits[start : start + _FINGERPRINT_CHUNK].to(torch.int64)
+        weights = torch.arange(start, start + chunk.numel(), device=chunk.device, dtype=torch.int64) % 65521 + 1
+        plain += int(chunk.sum())  # int64 sums wrap the same way on every device: order-free
+        weighted += int((chunk * weights).sum())
+    return [str(t.dtype), list(t.shape), plain, weighted]
+
+
+def fingerprint(init, made) -> str:
+    """A digest of a seed's (init, inputs), the same on any device: checks that two jobs made the
+    same inputs (not a defence against an adversary: both jobs make them before candidate code runs)."""
+    import hashlib
+    import json
+
+    def leaf(value):
+        if isinstance(value, torch.Tensor):
+            return _tensor_digest(value)
+        if isinstance(value, (list, tuple)):
+            return [type(value).__name__, [leaf(v) for v in value]]
+        if isinstance(value, dict):
+            return ["dict", [[str(k), leaf(v)] for k, v in value.items()]]
+        return repr(value)
+
+    return hashlib.sha256(json.dumps([leaf(init), leaf(made)]).encode()).hexdigest()[:32]

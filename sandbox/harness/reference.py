@@ -1,7 +1,12 @@
-"""Job kind `reference`: per seed, the inputs, the FP64 golden and the CPU same-precision control.
+"""Job kind `reference`: per seed, the FP64 golden and the CPU same-precision control.
 
 The reference is untrusted too (an agent may have written it), so it runs sandboxed like the
 candidate, in its own process: the candidate's process never holds the golden.
+
+Each seed's inputs are made here from the seed, on the device where the candidate will run
+(options["inputs_device"]; on the CPU where get_inputs cannot run there), and fingerprinted: the
+candidate job makes the same inputs itself and proves it by the fingerprint, so inputs travel as
+files only when asked (options["return_inputs"]) or when explain_failure gives altered ones.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import time
 
 import torch
 
+from sandbox import protocol
 from sandbox.harness import common, errors, inputs
 
 
@@ -20,12 +26,7 @@ def _golden_device(backend) -> str:
     return "cpu"
 
 
-def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None = None) -> tuple[dict, dict]:
-    """`given` (explain_failure's experiments): per seed `s{i}/inputs` (and `s{i}/init`) to use
-    instead of making them; the golden and the CPU control are computed on exactly those."""
-    given = given or {}
-    options = spec["options"]
-    dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
+def load_reference(job_dir: str, user_files: dict):
     path = f"{job_dir}/reference.py"
     try:
         module = common.load_module(path, "reference")
@@ -36,34 +37,54 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
                 )
     except BaseException as exc:  # noqa: BLE001 - SystemExit in user code too
         raise common.UserCodeError(errors.describe(exc, user_files, "reference import")) from None
+    return module
 
+
+def _seed_inputs(module, index: int, seed: int, dtype, options: dict, given: dict) -> tuple[list, list, str]:
+    if protocol.key(index, "inputs") in given:
+        init = protocol.seed_part(given, index, "init")
+        if init is None:
+            common.seed_all(seed)
+            init = list(module.get_init_inputs())
+        return list(init), list(protocol.seed_part(given, index, "inputs")), "given"
+    return inputs.make_where_possible(module, seed, dtype, options, options.get("inputs_device", "cpu"))
+
+
+def _cpu_control(model, task_inputs, stamps: dict):
+    """The same op in the same precision on the CPU; some CPU ops lack a kernel for the dtype:
+    judged without the control then (stamps["cpu_error"] says why)."""
+    try:
+        with torch.device("cpu"), torch.no_grad():
+            return common.to_cpu(model(*common.clone(common.to_cpu(task_inputs))))
+    except Exception as exc:  # noqa: BLE001
+        stamps["cpu_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        return None
+
+
+def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None = None) -> tuple[dict, dict]:
+    """`given` (explain_failure's experiments): per seed `s{i}/inputs` (and `s{i}/init`) to use
+    instead of making them; the golden and the CPU control are computed on exactly those."""
+    given = given or {}
+    options = spec["options"]
+    dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
+    if options.get("cpu_threads"):
+        torch.set_num_threads(int(options["cpu_threads"]))
+    module = load_reference(job_dir, user_files)
     golden_device = _golden_device(backend)
     values, seeds_meta = {}, []
     for i, seed in enumerate(spec["seeds"]):
-        stamps = {}
+        stamps: dict = {}
         start = time.perf_counter()
         try:
-            common.seed_all(seed)
-            init = list(given[f"s{i}/init"]) if f"s{i}/init" in given else list(module.get_init_inputs())
-            if f"s{i}/inputs" in given:
-                task_inputs = list(given[f"s{i}/inputs"])
-            else:
-                common.seed_all(seed)
-                raw = list(module.get_inputs())
-                task_inputs = inputs.transform(
-                    raw, seed, dtype, options.get("value_range"), options.get("profile", "task")
-                )
+            init, task_inputs, made_on = _seed_inputs(module, i, seed, dtype, options, given)
+            stamps["fingerprint"] = inputs.fingerprint(init, task_inputs)
+            stamps["inputs_device"] = made_on
             common.seed_all(seed)
             model = common.cast_model(module.Model(*init), dtype).eval()
             stamps["inputs_s"] = time.perf_counter() - start
 
             t0 = time.perf_counter()
-            try:  # some CPU ops lack a kernel for the dtype: judge without the control then
-                with torch.device("cpu"), torch.no_grad():
-                    cpu_out = common.to_cpu(model(*common.clone(task_inputs)))
-            except Exception as exc:  # noqa: BLE001
-                cpu_out = None
-                stamps["cpu_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+            cpu_out = _cpu_control(model, task_inputs, stamps)
             stamps["cpu_control_s"] = time.perf_counter() - t0
 
             t0 = time.perf_counter()
@@ -76,9 +97,10 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
         except BaseException as exc:  # noqa: BLE001
             info = errors.describe(exc, user_files, f"reference forward (seed {seed})")
             raise common.UserCodeError(info) from None
-        values[f"s{i}/init"] = init
-        values[f"s{i}/inputs"] = task_inputs
-        values[f"s{i}/golden"] = golden
-        values[f"s{i}/cpu"] = cpu_out
+        values[protocol.key(i, "init")] = init
+        if options.get("return_inputs") or made_on == "given":
+            values[protocol.key(i, "inputs")] = common.to_cpu(task_inputs)
+        values[protocol.key(i, "golden")] = golden
+        values[protocol.key(i, "cpu")] = cpu_out
         seeds_meta.append({"seed": seed, **stamps})
     return {"golden_device": golden_device, "seeds": seeds_meta}, values

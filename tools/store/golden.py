@@ -1,9 +1,11 @@
-"""Golden cache: per task and seed, the inputs, the FP64 golden and the CPU control.
+"""Golden cache: per task and seed, the FP64 golden, the CPU control and the inputs' fingerprint.
 
 The second iteration of a loop on the same task pays only for the candidate. Keyed by everything
 that determines the golden: reference source, input options, where the golden ran, torch version.
 Entries live on disk (bounded in bytes, least recently used evicted) with an in-memory LRU in
-front. Several processes share the disk cache: entries are written atomically, and computing()
+front. The inputs themselves are not part of an entry (jobs make them from the seed): when a run
+needs them as tensors (a stored failing run, a task whose get_inputs is not reproducible) they are
+kept beside the entry, `{seed}.inputs.bin`, and read only then. Several processes share the disk cache: entries are written atomically, and computing()
 holds a lock per (task, seed) so concurrent callers compute a golden once; the others wait and
 read it.
 """
@@ -18,7 +20,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -28,9 +32,24 @@ from tools.errors import ToolInputError
 from tools.store.files import is_stale_tmp, try_lock, write_atomic
 
 DISK_BYTES_ENV = "KERNEL_EVAL_GOLDEN_MAX_BYTES"
+MEMORY_BYTES_ENV = "KERNEL_EVAL_GOLDEN_MEMORY_BYTES"
 LOCK_POLL_S = 0.05
+#: bumped when what an entry means changes (v2: inputs made in the jobs, on the device)
+FORMAT = 2
 
-PARTS = ("init", "inputs", "golden", "cpu")
+
+@dataclass
+class GoldenEntry:
+    """One seed of a task: what the reference job computed."""
+
+    init: list
+    golden: Any
+    cpu: Any  # None: the op has no CPU kernel in this dtype
+    fingerprint: str
+    inputs_device: str  # where jobs make the inputs (cuda, cpu), or "given": sent as files
+
+    def tensors(self) -> dict:
+        return {"init": self.init, "golden": self.golden, "cpu": self.cpu}
 
 
 def task_key(reference_text: str, input_options: dict, golden_device: str) -> str:
@@ -40,6 +59,7 @@ def task_key(reference_text: str, input_options: dict, golden_device: str) -> st
             "options": input_options,
             "golden_device": golden_device,
             "torch": torch.__version__,
+            "format": FORMAT,
         },
         sort_keys=True,
     )
@@ -51,18 +71,18 @@ def _nbytes(tree) -> int:
 
 
 class GoldenCache:
-    def __init__(self, root: Path, disk_bytes: int | None = None, memory_bytes: int = 1 << 30):
+    def __init__(self, root: Path, disk_bytes: int | None = None, memory_bytes: int | None = None):
         self.root = root / "golden"
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.disk_bytes = disk_bytes if disk_bytes is not None else _disk_bytes_from_env()
-        self.memory_bytes = memory_bytes
-        self._memory: OrderedDict[tuple[str, int], tuple[dict, int]] = OrderedDict()
+        self.memory_bytes = memory_bytes if memory_bytes is not None else bytes_from_env(MEMORY_BYTES_ENV, 4 << 30)
+        self._memory: OrderedDict[tuple[str, int], tuple[GoldenEntry, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _path(self, key: str, seed: int) -> Path:
-        return self.root / key / f"{seed}.bin"
+    def _path(self, key: str, seed: int, suffix: str = ".bin") -> Path:
+        return self.root / key / f"{seed}{suffix}"
 
-    def get(self, key: str, seed: int) -> dict | None:
+    def get(self, key: str, seed: int) -> GoldenEntry | None:
         with self._lock:
             hit = self._memory.get((key, seed))
             if hit is not None:
@@ -72,19 +92,44 @@ class GoldenCache:
         if not path.exists():
             return None
         try:
-            _, values = tensorio.read_bundle(str(path), max_bytes=1 << 40)
+            meta, values = tensorio.read_bundle(str(path), max_bytes=1 << 40)
+            entry = GoldenEntry(
+                values.get("init") or [],
+                values.get("golden"),
+                values.get("cpu"),
+                str(meta["fingerprint"]),
+                str(meta["inputs_device"]),
+            )
             os.utime(path)
-        except (tensorio.BundleError, OSError):
+        except (tensorio.BundleError, OSError, KeyError, TypeError):
             path.unlink(missing_ok=True)
             return None
-        self._remember(key, seed, values)
-        return values
+        self._remember(key, seed, entry)
+        return entry
 
-    def put(self, key: str, seed: int, values: dict) -> None:
-        self._remember(key, seed, values)
+    def put(self, key: str, seed: int, entry: GoldenEntry) -> None:
+        self._remember(key, seed, entry)
         path = self._path(key, seed)
         path.parent.mkdir(exist_ok=True, mode=0o700)
-        write_atomic(path, lambda fd: tensorio.write_bundle(fd, values))
+        meta = {"fingerprint": entry.fingerprint, "inputs_device": entry.inputs_device}
+        write_atomic(path, lambda fd: tensorio.write_bundle(fd, entry.tensors(), meta))
+        self._evict_disk()
+
+    def inputs(self, key: str, seed: int) -> list | None:
+        """The seed's inputs as tensors, if a job returned them once (see the module doc)."""
+        path = self._path(key, seed, ".inputs.bin")
+        try:
+            return tensorio.read_bundle(str(path), max_bytes=1 << 40)[1]["inputs"]
+        except FileNotFoundError:
+            return None
+        except (tensorio.BundleError, OSError, KeyError):
+            path.unlink(missing_ok=True)
+            return None
+
+    def put_inputs(self, key: str, seed: int, inputs: list) -> None:
+        path = self._path(key, seed, ".inputs.bin")
+        path.parent.mkdir(exist_ok=True, mode=0o700)
+        write_atomic(path, lambda fd: tensorio.write_bundle(fd, {"inputs": inputs}))
         self._evict_disk()
 
     @contextlib.contextmanager
@@ -107,10 +152,10 @@ class GoldenCache:
             for fd in fds:
                 os.close(fd)
 
-    def _remember(self, key: str, seed: int, values: dict) -> None:
-        size = _nbytes(values)
+    def _remember(self, key: str, seed: int, entry: GoldenEntry) -> None:
+        size = _nbytes(entry.tensors())
         with self._lock:
-            self._memory[(key, seed)] = (values, size)
+            self._memory[(key, seed)] = (entry, size)
             self._memory.move_to_end((key, seed))
             total = sum(s for _, s in self._memory.values())
             while total > self.memory_bytes and len(self._memory) > 1:
@@ -142,13 +187,17 @@ class GoldenCache:
 
 
 def _disk_bytes_from_env() -> int:
-    raw = os.environ.get(DISK_BYTES_ENV)
+    return bytes_from_env(DISK_BYTES_ENV, 8 << 30)
+
+
+def bytes_from_env(name: str, default: int) -> int:
+    raw = os.environ.get(name)
     if not raw:
-        return 8 << 30
+        return default
     try:
         value = int(float(raw))
     except (ValueError, OverflowError):
         value = 0
     if value <= 0:
-        raise ToolInputError(f"${DISK_BYTES_ENV}={raw!r} must be a positive number of bytes")
+        raise ToolInputError(f"${name}={raw!r} must be a positive number of bytes")
     return value

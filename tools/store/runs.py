@@ -36,6 +36,9 @@ DEFAULT_MAX_AGE_DAYS = 7.0
 MAX_RUNS = 20_000  # inodes, whatever their size
 MIN_KEEP_S = 900.0  # runs this young are never evicted
 EVICT_EVERY_S = 1.0
+#: a run's tensors are written after its result is returned; readers wait this long for them
+PENDING_WAIT_S = 120.0
+NO_TENSORS = "tensors.none"  # present: no (more) tensors will come; its text says why, if partial
 
 
 def _env_number(name: str, default: float) -> float:
@@ -107,19 +110,36 @@ class RunStore:
             f"{self._limits()}); call run_accuracy again"
         )
 
-    def save(self, run_id: str, result: dict, task: dict, tensors: dict | None) -> None:
+    def save(
+        self, run_id: str, result: dict, task: dict, tensors: dict | None = None, tensors_pending: bool = False
+    ) -> None:
+        """Write a run whole. With tensors_pending, its tensors follow through save_tensors (readers
+        of tensors() wait for them up to PENDING_WAIT_S)."""
         incoming = self.root / f"{INCOMING}{run_id}-{os.getpid()}"
         incoming.mkdir(mode=0o700)
         try:
             write_atomic(incoming / "task.json", json.dumps(task).encode(), durable=False)
             if tensors:
                 write_atomic(incoming / "tensors.bin", lambda fd: tensorio.write_bundle(fd, tensors), durable=False)
+            elif not tensors_pending:
+                write_atomic(incoming / NO_TENSORS, b"", durable=False)
             write_atomic(incoming / "result.json", json.dumps(result).encode(), durable=False)
             os.replace(incoming, self.root / run_id)  # the run appears whole
         except BaseException:
             shutil.rmtree(incoming, ignore_errors=True)
             raise
         self._maybe_evict()
+
+    def save_tensors(self, run_id: str, tensors: dict, note: str | None = None) -> None:
+        """The tensors of a run saved with tensors_pending (or, if there are none, why not)."""
+        try:
+            directory = self.path(run_id)
+            if tensors:
+                write_atomic(directory / "tensors.bin", lambda fd: tensorio.write_bundle(fd, tensors), durable=False)
+            if note or not tensors:
+                write_atomic(directory / NO_TENSORS, (note or "").encode(), durable=False)
+        except (ToolInputError, OSError):
+            pass  # evicted meanwhile: nobody can ask for it
 
     def _json(self, run_id: str, name: str) -> dict:
         path = self.path(run_id) / name  # outside the try: its ToolInputError is a ValueError too
@@ -135,13 +155,30 @@ class RunStore:
         return self._json(run_id, "task.json")
 
     def tensors(self, run_id: str) -> dict:
-        file = self.path(run_id) / "tensors.bin"
+        """The run's tensors ({} when it kept none); waits while they are still being written."""
+        directory = self.path(run_id)
+        file = directory / "tensors.bin"
+        while not file.exists() and not (directory / NO_TENSORS).exists():
+            try:  # still being written, unless the run is older than any writer takes
+                written = (directory / "result.json").stat().st_mtime
+            except OSError as exc:
+                raise self._missing(run_id, "directory") from exc
+            if time.time() - written > PENDING_WAIT_S:
+                return {}
+            time.sleep(0.02)
         if not file.exists():
             return {}
         try:
             return tensorio.read_bundle(str(file), max_bytes=1 << 40)[1]
         except (tensorio.BundleError, OSError, ValueError) as exc:
             raise self._missing(run_id, "tensors.bin") from exc
+
+    def tensors_note(self, run_id: str) -> str:
+        """Why a run's tensors are partial or absent ('' when they are whole)."""
+        try:
+            return (self.path(run_id) / NO_TENSORS).read_text()
+        except OSError:
+            return ""
 
     def save_file(self, run_id: str, name: str, data: bytes) -> Path:
         target = self.path(run_id) / name

@@ -1,0 +1,63 @@
+"""The vocabulary of job bundles, shared by the server (tools/) and the jobs (sandbox/harness/).
+
+A job's given inputs and its results are flat dicts of named trees; per seed (by its index in the
+job's seed list) the names are `s{index}/{part}`:
+
+    init    get_init_inputs() of the task      (reference job -> server -> candidate job, if given)
+    inputs  the forward's inputs for the seed  (same)
+    golden  the FP64 golden output             (reference job)
+    cpu     the CPU same-precision control     (reference job; None where the op has no CPU kernel)
+    actual  the candidate's output             (candidate job)
+
+Inputs normally never travel: both jobs make them from the seed (sandbox/harness/inputs.py) and the
+candidate job proves it made the same ones by their fingerprint (`InputPlan`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+GOLDEN_PARTS = ("init", "golden", "cpu")
+PARTS = ("init", "inputs", "golden", "cpu")
+
+
+def key(index: int, part: str) -> str:
+    return f"s{index}/{part}"
+
+
+def seed_part(values: dict, index: int, part: str) -> Any:
+    return values.get(key(index, part))
+
+
+def given_inputs(per_seed: list[tuple[Any, Any]]) -> dict:
+    """A job's `inputs` bundle from (init, inputs) per seed, in the job's seed order."""
+    given = {}
+    for index, (init, inputs) in enumerate(per_seed):
+        given[key(index, "init")] = init
+        given[key(index, "inputs")] = inputs
+    return given
+
+
+@dataclass(frozen=True)
+class InputPlan:
+    """How a job gets its inputs without files: it runs the reference's get_init_inputs() /
+    get_inputs() for each seed on `device` (then the task's input options) before any candidate
+    code is imported, and checks each seed's result against `fingerprints` (made by the reference
+    job). A mismatch (a get_inputs that is not reproducible from the seed) fails the job with
+    INPUTS_DIFFER, and the server sends the inputs as files instead."""
+
+    device: str
+    fingerprints: list[str]
+
+    def to_options(self) -> dict:
+        return {"make_inputs": asdict(self)}
+
+    @staticmethod
+    def from_options(options: dict) -> InputPlan | None:
+        raw = options.get("make_inputs")
+        return InputPlan(str(raw["device"]), [str(f) for f in raw["fingerprints"]]) if raw else None
+
+
+#: error type a job reports when the inputs it made differ from the reference job's
+INPUTS_DIFFER = "inputs_differ"
