@@ -49,6 +49,10 @@ class InputPlan:
 
     device: str
     fingerprints: list[str]
+    #: the reference's source and the name errors show: given in the job's spec, never as a file in
+    #: /job, and never importable by the candidate (its module is dropped once the inputs exist)
+    reference: str
+    reference_name: str
 
     def to_options(self) -> dict:
         return {"make_inputs": asdict(self)}
@@ -56,7 +60,11 @@ class InputPlan:
     @staticmethod
     def from_options(options: dict) -> InputPlan | None:
         raw = options.get("make_inputs")
-        return InputPlan(str(raw["device"]), [str(f) for f in raw["fingerprints"]]) if raw else None
+        if not raw:
+            return None
+        return InputPlan(
+            str(raw["device"]), [str(f) for f in raw["fingerprints"]], str(raw["reference"]), str(raw["reference_name"])
+        )
 
 
 #: error type a job reports when the inputs it made differ from the reference job's

@@ -75,8 +75,9 @@ class Job:
 
 
 class Zygote:
-    def __init__(self, plan, forker, out):
+    def __init__(self, plan, forker, out, backend):
         self.plan = plan
+        self.backend = backend
         self.forker = forker
         self.pid_namespace = forker.pid_namespace
         self.out = out  # the protocol stream
@@ -117,6 +118,11 @@ class Zygote:
             os.dup2(err_w, 2)
             os.dup2(command_r, 3)
             os.closerange(4, 1 << 16)
+            from sandbox.harness import child, device_warm
+            from sandbox.isolation import prepare
+
+            prepared = prepare(self.plan)  # while idle: namespaces, root, device context
+            device_warm.warm(self.backend)
             with os.fdopen(3, "rb") as commands:
                 line = commands.readline()
             if not line:  # the zygote is gone or retired this spare
@@ -124,9 +130,7 @@ class Zygote:
             cmd = json.loads(line)
             sys.stdout = open(1, "w", buffering=1, closefd=False)
             sys.stderr = open(2, "w", buffering=1, closefd=False)
-            from sandbox.harness import child
-
-            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]))
+            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]), prepared)
         finally:
             os._exit(4)
 
@@ -350,7 +354,7 @@ def main() -> int:
     import torch
     import triton
 
-    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol)
+    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol, backend)
     zygote.send(
         {
             "event": "ready",

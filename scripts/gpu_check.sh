@@ -37,7 +37,7 @@ fi
 if [ -n "${SKIP_BENCH:-}" ] || [[ " $PARTS " != *" bench "* ]]; then  # tests and corpus only
   echo "skipped (SKIP_BENCH)" > "$OUT/gpu_bench.txt"; bench_rc=0
 else
-  timeout ${BENCH_TIMEOUT:-150} python3 benchmarks/gpu_bench.py --warm-runs 3 --spawn-runs 2 --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
+  timeout ${BENCH_TIMEOUT:-400} python3 benchmarks/gpu_bench.py ${BENCH_ARGS:-} --json "$OUT/gpu_bench.json" > "$OUT/gpu_bench.txt" 2>&1
   bench_rc=$?
 fi
 cat "$OUT/gpu_bench.txt"

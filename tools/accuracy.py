@@ -191,11 +191,11 @@ def _candidate_job(call: _Call, plan: protocol.InputPlan | None) -> JobResult:
     options = call.task.options | {"determinism": request.determinism != "off", "poison": True}
     given = None
     if plan is not None:  # the job makes the inputs from the seeds, as the reference job did
-        files["reference.py"], names["reference.py"] = call.reference_text, call.reference_name
         options |= plan.to_options()
-    else:
+    else:  # the goldens judged must be those of exactly these inputs
         made = goldens.seed_inputs(call.services, call.task, call.seeds, call.cancel)
-        given = protocol.given_inputs([made[s] for s in call.seeds])
+        call.golden.per_seed |= {seed: entry for seed, (entry, _) in made.items()}
+        given = protocol.given_inputs([made[s][1] for s in call.seeds])
     return call.services.pool(call.backend).run(
         JobRequest("candidate", files, names, call.seeds, options, inputs=given, memory_mb=request.memory_mb),
         request.timeout_s,
@@ -211,10 +211,9 @@ def _candidate(call: _Call) -> JobResult:
     assert call.golden is not None and call.task is not None
     request = call.request
     call.report(0.4, f"candidate: {len(call.seeds)} seeds on {call.backend.name}")
-    plan = call.golden.input_plan(call.seeds)
+    plan = call.golden.input_plan(call.seeds, call.task)
     job = _candidate_job(call, plan)
     if plan is not None and _inputs_differ(job):  # get_inputs is not reproducible: send them as files
-        goldens.mark_given(call.services, call.task.key, call.seeds)
         call.warnings.append(
             "the task's get_inputs() does not make the same inputs from the same seed (random state it does not "
             "take from torch/numpy/random?): its inputs travel as files, which is slower"
@@ -473,8 +472,9 @@ def _store_tensors(call: _Call, result: RunAccuracyResult) -> None:
             seed = call.seeds[i]
             entry = call.golden.per_seed[seed]
             parts = {"actual": call.actual.get(i), "golden": entry.golden, "cpu": entry.cpu}
-            if seed in made:
-                parts["inputs"] = made[seed][1]
+            if seed in made:  # the golden that goes with these inputs (see goldens.seed_inputs)
+                entry, (_, parts["inputs"]) = made[seed]
+                parts |= {"golden": entry.golden, "cpu": entry.cpu}
             size = sum(t.numel() * t.element_size() for t in tree_tensors(list(parts.values())))
             if tensors and used + size > MAX_STORED_BYTES:
                 note = f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: seeds from index {i} on not stored"

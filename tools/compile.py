@@ -66,25 +66,23 @@ def compile_kernel(
         )
     svc = services()
     given, seeds, options = {}, [0], goldens.input_options(request.dtype, None, request.input_profile)
-    files, names = {"candidate.py": candidate}, {"candidate.py": candidate_name}
     if reference is not None:
         report(0.1, "reference inputs")
         task = goldens.ReferenceTask(reference, reference_name, options, backend, request.timeout_s, request.memory_mb)
         seeds = svc.seeds.draw(task.key, 1)
         gold = goldens.ensure(svc, task, seeds, cancel)
         timings.golden_s, timings.golden_cached = gold.seconds, gold.cached
-        plan = gold.input_plan(seeds)
+        plan = gold.input_plan(seeds, task)
         if plan is not None:  # the job makes the inputs from the seed, as the reference job did
-            files["reference.py"], names["reference.py"] = reference, reference_name
             options = options | plan.to_options()
         else:
-            given = protocol.given_inputs([goldens.seed_inputs(svc, task, seeds, cancel)[seeds[0]]])
+            given = protocol.given_inputs([goldens.seed_inputs(svc, task, seeds, cancel)[seeds[0]][1]])
     report(0.4, "compiling")
     job = svc.pool(backend).run(
         JobRequest(
             "compile",
-            files,
-            names,
+            {"candidate.py": candidate},
+            {"candidate.py": candidate_name},
             seeds,
             options | {"estimate_resources": request.estimate_resources},
             inputs=given or None,

@@ -32,12 +32,13 @@ class Goldens:
     golden_device: str
     cpu_missing: list[int]
 
-    def input_plan(self, seeds: list[int]) -> protocol.InputPlan | None:
+    def input_plan(self, seeds: list[int], task: ReferenceTask) -> protocol.InputPlan | None:
         """How a job makes these seeds' inputs itself; None when they must travel as files."""
         devices = {self.per_seed[s].inputs_device for s in seeds}
         if len(devices) != 1 or "given" in devices:
             return None
-        return protocol.InputPlan(devices.pop(), [self.per_seed[s].fingerprint for s in seeds])
+        fingerprints = [self.per_seed[s].fingerprint for s in seeds]
+        return protocol.InputPlan(devices.pop(), fingerprints, task.text, task.name)
 
 
 @dataclass(frozen=True)
@@ -89,32 +90,34 @@ def ensure(services: Services, task: ReferenceTask, seeds: list[int], cancel: th
     return _goldens(key, seeds, per_seed, seconds, not missing, golden_device)
 
 
-def seed_inputs(services: Services, task: ReferenceTask, seeds: list[int], cancel=None) -> dict[int, tuple]:
-    """(init, inputs) per seed as tensors: from the cache, else made by a reference job that
-    returns them (and caches them)."""
+def seed_inputs(
+    services: Services, task: ReferenceTask, seeds: list[int], cancel=None
+) -> dict[int, tuple[GoldenEntry, tuple]]:
+    """Per seed its golden entry and (init, inputs) as tensors, consistent with each other: from
+    the cache, else from a reference job that returns the inputs. Where that job's inputs differ
+    from the cached entry's (a get_inputs not reproducible from the seed), its golden replaces the
+    entry, marked "given": from then on those inputs travel as files."""
     key = task.key
     found = {}
     for seed in seeds:
         entry, inputs = services.goldens.get(key, seed), services.goldens.inputs(key, seed)
         if entry is not None and inputs is not None:
-            found[seed] = (entry.init, inputs)
+            found[seed] = (entry, (entry.init, inputs))
     missing = [s for s in seeds if s not in found]
     if missing:
         job, _ = _reference_job(services, task, missing, cancel, return_inputs=True)
-        for i, seed in enumerate(missing):
-            inputs = protocol.seed_part(job.values, i, "inputs")
+        fresh = _entries(job, missing)
+        for seed, entry in fresh.items():
+            cached = services.goldens.get(key, seed)
+            if cached is not None and cached.fingerprint == entry.fingerprint:
+                entry = cached
+            else:
+                entry.inputs_device = "given"
+                services.goldens.put(key, seed, entry)
+            inputs = protocol.seed_part(job.values, missing.index(seed), "inputs")
             services.goldens.put_inputs(key, seed, inputs)
-            found[seed] = (protocol.seed_part(job.values, i, "init") or [], inputs)
+            found[seed] = (entry, (entry.init, inputs))
     return found
-
-
-def mark_given(services: Services, key: str, seeds: list[int]) -> None:
-    """These seeds' inputs are not reproducible from the seed: from now on they travel as files."""
-    for seed in seeds:
-        entry = services.goldens.get(key, seed)
-        if entry is not None and entry.inputs_device != "given":
-            entry.inputs_device = "given"
-            services.goldens.put(key, seed, entry)
 
 
 def _goldens(key, seeds, per_seed, seconds, cached, golden_device) -> Goldens:
@@ -157,23 +160,28 @@ def _reference_job(services: Services, task: ReferenceTask, seeds, cancel, retur
     return job, job.meta.get("golden_device", "cpu")
 
 
-def _store(services: Services, key: str, seeds: list[int], job) -> dict[int, GoldenEntry]:
-    made = {}
+def _entries(job, seeds: list[int]) -> dict[int, GoldenEntry]:
     seeds_meta = job.meta.get("seeds", [])
+    made = {}
     for i, seed in enumerate(seeds):
         stamps = seeds_meta[i] if i < len(seeds_meta) else {}
-        entry = GoldenEntry(
+        made[seed] = GoldenEntry(
             init=protocol.seed_part(job.values, i, "init") or [],
             golden=protocol.seed_part(job.values, i, "golden"),
             cpu=protocol.seed_part(job.values, i, "cpu"),
             fingerprint=str(stamps.get("fingerprint", "")),
             inputs_device=str(stamps.get("inputs_device", "given")),
         )
-        services.goldens.put(key, seed, entry)
+    return made
+
+
+def _store(services: Services, key: str, seeds: list[int], job) -> dict[int, GoldenEntry]:
+    made = _entries(job, seeds)
+    for i, seed in enumerate(seeds):
+        services.goldens.put(key, seed, made[seed])
         inputs = protocol.seed_part(job.values, i, "inputs")
         if inputs is not None:
             services.goldens.put_inputs(key, seed, inputs)
-        made[seed] = entry
     return made
 
 

@@ -9,6 +9,7 @@ The outputs go back to the trusted parent, which alone holds the golden and judg
 
 from __future__ import annotations
 
+import sys
 import time
 
 import torch
@@ -98,7 +99,9 @@ def seed_inputs(spec: dict, job_dir: str, user_files: dict, given: dict) -> list
         ]
     options = spec["options"]
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
-    module = reference_job.load_reference(job_dir, user_files)
+    path = f"{job_dir}/.reference.py"  # a name for tracebacks; no such file exists
+    module = reference_job.load_reference_source(plan.reference, path, user_files | {path: plan.reference_name})
+    user_files = user_files | {path: plan.reference_name}
     made = []
     for i, seed in enumerate(seeds):
         try:
@@ -114,6 +117,8 @@ def seed_inputs(spec: dict, job_dir: str, user_files: dict, given: dict) -> list
                 )
             )
         made.append((init, task_inputs))
+    sys.modules.pop(module.__name__, None)  # the candidate cannot import the reference
+    del module
     return made
 
 

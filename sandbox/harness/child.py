@@ -16,7 +16,7 @@ import traceback
 
 from sandbox import backends, tensorio
 from sandbox.harness import candidate, common, compile, offline, reference
-from sandbox.isolation import JobLimits, Plan, Report, enter
+from sandbox.isolation import JobLimits, Plan, Prepared, complete, prepare
 
 JOBS = {"reference": reference.run, "candidate": candidate.run, "compile": compile.run, "offline_compile": offline.run}
 EXIT_OK, EXIT_HARNESS_ERROR = 0, 3
@@ -39,18 +39,22 @@ def _clean_environment(backend, extra: dict) -> None:
     os.environ.update(extra)
 
 
-def run_job(host_dir: str, plan: Plan, slot: int) -> None:
-    """Never returns: exits the forked process with EXIT_OK once a result is written."""
+def run_job(host_dir: str, plan: Plan, slot: int, prepared: Prepared | None = None) -> None:
+    """Never returns: exits the forked process with EXIT_OK once a result is written. `prepared`:
+    the isolation this process already did while it waited for the job (a warm spare)."""
     code = EXIT_HARNESS_ERROR
     try:
         started = time.perf_counter()
-        with open(os.path.join(host_dir, "job.json")) as f:
+        if prepared is None:
+            prepared = prepare(plan)
+        here = prepared.host(host_dir)  # the host's files stay reachable until complete()
+        with open(os.path.join(here, "job.json")) as f:
             spec = json.load(f)
         given = {}
-        inputs_path = os.path.join(host_dir, "inputs.bin")
+        inputs_path = os.path.join(here, "inputs.bin")
         if os.path.exists(inputs_path):
             given = tensorio.read_bundle(inputs_path, max_bytes=1 << 40)[1]
-        result_fd = os.open(os.path.join(host_dir, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        result_fd = os.open(os.path.join(here, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         files = {name: text.encode() for name, text in spec["files"].items()}
         writable = spec["limits"].get("writable", {})
         limits = JobLimits(
@@ -61,8 +65,8 @@ def run_job(host_dir: str, plan: Plan, slot: int) -> None:
             writable=writable,
         )
         backend = backends.by_name(spec["backend"])
-        report = Report()
-        job_dir = enter(plan, limits, files, report)
+        report = prepared.report
+        job_dir = complete(prepared, plan, limits, files)
         extra_env = dict(spec.get("env", {}))
         for host, inside in writable.items():  # the candidate's Triton cache (GPU backends)
             isolated = report.items.get("readonly_root", {}).get("active")

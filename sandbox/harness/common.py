@@ -25,6 +25,20 @@ def load_module(path: str, name: str):
     return module
 
 
+def module_from_source(text: str, path: str, name: str):
+    """A module executed from source text; `path` names it in tracebacks (its lines are put in
+    linecache, as if the file existed). Registered in sys.modules until the caller pops it."""
+    import linecache
+    import types
+
+    module = types.ModuleType(name)
+    module.__file__ = path
+    linecache.cache[path] = (len(text), None, text.splitlines(True), path)
+    sys.modules[name] = module
+    exec(compile(text, path, "exec"), module.__dict__)
+    return module
+
+
 def seed_all(seed: int) -> None:
     random.seed(seed)
     torch.manual_seed(seed)

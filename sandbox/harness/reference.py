@@ -27,9 +27,17 @@ def _golden_device(backend) -> str:
 
 
 def load_reference(job_dir: str, user_files: dict):
-    path = f"{job_dir}/reference.py"
+    return _checked(lambda: common.load_module(f"{job_dir}/reference.py", "reference"), user_files)
+
+
+def load_reference_source(text: str, path: str, user_files: dict):
+    """The reference from its source text, as a module nobody can import (see InputPlan)."""
+    return _checked(lambda: common.module_from_source(text, path, "_reference"), user_files)
+
+
+def _checked(load, user_files: dict):
     try:
-        module = common.load_module(path, "reference")
+        module = load()
         for attr in ("Model", "get_inputs", "get_init_inputs"):
             if not hasattr(module, attr):
                 raise AttributeError(

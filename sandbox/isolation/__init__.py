@@ -170,40 +170,46 @@ def _make_dev(root: str, plan: Plan) -> None:
     )
 
 
-def _build_root(plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> None:
+OLD_ROOT = "/.old"
+
+
+def _build_root(plan: Plan) -> None:
+    """Everything of the root that is the same for every job, then pivot into it. The host stays
+    reachable under OLD_ROOT until _finish_root: only trusted code runs in between."""
     root = plan.newroot
     linux.mount("tmpfs", root, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=0755")
     # /tmp before the binds: a checkout or venv under the host's /tmp is bound inside it
     os.mkdir(root + "/tmp")
-    linux.mount(
-        "tmpfs",
-        root + "/tmp",
-        "tmpfs",
-        linux.MS_NOSUID | linux.MS_NODEV,
-        f"size={limits.tmp_mb}m,mode=0700,uid={limits.uid},gid={limits.gid}",
-    )
+    linux.mount("tmpfs", root + "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=256m,mode=0700")
     for path in plan.readonly_paths:
         _bind_path(root, path)
     _mask(root)
     os.mkdir(root + "/proc")
     linux.mount("proc", root + "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
     _make_dev(root, plan)
-    for host, inside in limits.writable.items():
-        os.makedirs(root + inside, exist_ok=True)
-        linux.mount(host, root + inside, None, linux.MS_BIND | linux.MS_REC)
-        linux.mount(None, root + inside, None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_NOSUID | linux.MS_NODEV)
     os.mkdir(root + "/job")
     linux.mount("tmpfs", root + "/job", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64m,mode=0755")
-    for name, data in files.items():
-        with open(f"{root}/job/{name}", "wb") as f:
-            f.write(data)
-    linux.mount(None, root + "/job", None, linux.MS_REMOUNT | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
-    os.mkdir(root + "/.old")
+    os.mkdir(root + OLD_ROOT)
     os.chdir(root)
-    linux.pivot_root(".", ".old")
+    linux.pivot_root(".", OLD_ROOT.lstrip("/"))
     os.chdir("/")
-    linux.umount2("/.old", linux.MNT_DETACH)
-    os.rmdir("/.old")
+
+
+def _finish_root(limits: JobLimits, files: dict[str, bytes]) -> None:
+    """The job's own parts (its Triton cache, /tmp's owner and size, the sources), then the host
+    goes away for good and the root turns read-only."""
+    for host, inside in limits.writable.items():
+        os.makedirs(inside, exist_ok=True)
+        linux.mount(OLD_ROOT + host, inside, None, linux.MS_BIND | linux.MS_REC)
+        linux.mount(None, inside, None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_NOSUID | linux.MS_NODEV)
+    linux.mount(None, "/tmp", None, linux.MS_REMOUNT | linux.MS_NOSUID | linux.MS_NODEV, f"size={limits.tmp_mb}m")
+    os.chown("/tmp", limits.uid, limits.gid)
+    for name, data in files.items():
+        with open(f"/job/{name}", "wb") as f:
+            f.write(data)
+    linux.mount(None, "/job", None, linux.MS_REMOUNT | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
+    linux.umount2(OLD_ROOT, linux.MNT_DETACH)
+    os.rmdir(OLD_ROOT)
     linux.mount(None, "/", None, linux.MS_REMOUNT | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
 
 
@@ -222,40 +228,62 @@ def _apply_rlimits(limits: JobLimits, report: Report) -> None:
         )
 
 
-def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report) -> str:
-    """Isolate the calling (freshly forked) process. Returns the directory holding `files`."""
+class Prepared:
+    """A process half isolated by prepare(): its namespaces and root are in place, the job's own
+    parts not yet. `host(path)` is where a host path is visible meanwhile."""
+
+    def __init__(self, report: Report, isolated_fs: bool):
+        self.report = report
+        self.isolated_fs = isolated_fs
+
+    def host(self, path: str) -> str:
+        return OLD_ROOT + path if self.isolated_fs else path
+
+
+def prepare(plan: Plan, report: Report | None = None) -> Prepared:
+    """What every job gets, done before the job is known (a spare child does it while idle)."""
+    report = report or Report()
     os.setsid()
     report.ok("process_group", "own session; killed as a whole")
-    job_dir = "/job"
-    in_pid_ns = os.getpid() == 1
-    if in_pid_ns:
+    if os.getpid() == 1:
         report.ok("pid_namespace", "pid 1 of its own namespace: other processes invisible, all die with it")
     else:
         report.no("pid_namespace", "needs root")
-    isolated_fs = False
-    if plan.root_mode:
-        try:
-            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWNET | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
-            report.ok("network_namespace", "no interfaces but a down loopback")
-            report.ok("ipc_uts_namespaces")
-            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-            _build_root(plan, limits, files)
-            linux.sethostname("sandbox")
-            isolated_fs = True
-            report.ok("readonly_root", f"{len(plan.readonly_paths)} read-only binds; secrets masked")
-            report.ok("private_tmp", f"/tmp tmpfs of {limits.tmp_mb} MiB, the only writable place")
-        except OSError as exc:
-            report.no("readonly_root", f"mount namespace failed: {exc}")
-    else:
+    if not plan.root_mode:
         for name in ("network_namespace", "readonly_root", "private_tmp"):
             report.no(name, f"needs root (running as uid {os.geteuid()})")
-    if not isolated_fs:
+        return Prepared(report, False)
+    try:
+        linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWNET | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
+        report.ok("network_namespace", "no interfaces but a down loopback")
+        report.ok("ipc_uts_namespaces")
+        linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+        _build_root(plan)
+        linux.sethostname("sandbox")
+        return Prepared(report, True)
+    except OSError as exc:
+        report.no("readonly_root", f"mount namespace failed: {exc}")
+        return Prepared(report, False)
+
+
+def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str, bytes]) -> str:
+    """The job's own isolation, after prepare(); returns the directory holding `files`."""
+    report = prepared.report
+    job_dir = "/job"
+    if prepared.isolated_fs:
+        try:
+            _finish_root(limits, files)
+            report.ok("readonly_root", f"{len(plan.readonly_paths)} read-only binds; secrets masked")
+            report.ok("private_tmp", f"/tmp tmpfs of {limits.tmp_mb} MiB, the only writable place")
+        except OSError as exc:  # never run the job with the host still reachable
+            raise RuntimeError(f"the sandbox's root could not be finished: {exc}") from exc
+    else:
         job_dir = _write_files_unisolated(files, limits if plan.root_mode else None)
     _apply_rlimits(limits, report)
     if plan.root_mode:
         try:
             os.setgroups([])
-            os.setresgid(limits.gid, limits.gid, limits.gid)
+            os.setresgid(limits.gid, limits.gid, limits.gid)  # glibc applies these to every thread
             os.setresuid(limits.uid, limits.uid, limits.uid)
             report.ok("unprivileged_uid", f"uid {limits.uid} (one per pool slot)")
         except OSError as exc:
@@ -272,11 +300,16 @@ def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report
         report.no("seccomp", "no filter for this architecture")
     else:
         try:
-            seccomp.load_filter(plan.seccomp_program)
-            report.ok("seccomp", "network sockets, ptrace, namespaces, mounts, bpf, ... denied")
+            scope = seccomp.load_filter(plan.seccomp_program)
+            report.ok("seccomp", f"network sockets, ptrace, namespaces, mounts, bpf, ... denied ({scope})")
         except OSError as exc:
             report.no("seccomp", str(exc))
     return job_dir
+
+
+def enter(plan: Plan, limits: JobLimits, files: dict[str, bytes], report: Report) -> str:
+    """Isolate the calling (freshly forked) process in one go. Returns the directory holding `files`."""
+    return complete(prepare(plan, report), plan, limits, files)
 
 
 def _write_files_unisolated(files: dict[str, bytes], limits: JobLimits | None) -> str:

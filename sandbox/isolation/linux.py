@@ -30,9 +30,9 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 
-_SYSCALLS = {  # pivot_root has no glibc wrapper
-    "x86_64": {"pivot_root": 155},
-    "aarch64": {"pivot_root": 41},
+_SYSCALLS = {  # pivot_root and seccomp have no glibc wrapper
+    "x86_64": {"pivot_root": 155, "seccomp": 317},
+    "aarch64": {"pivot_root": 41, "seccomp": 277},
 }
 
 
@@ -67,6 +67,25 @@ def pivot_root(new_root: str, put_old: str) -> None:
     if number is None:
         raise OSError(38, f"pivot_root: unknown syscall number on {platform.machine()}")
     _check(_libc.syscall(number, _b(new_root), _b(put_old)), "pivot_root")
+
+
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_TSYNC = 1
+
+
+def seccomp_all_threads(fprog_address: int) -> bool:
+    """seccomp(SET_MODE_FILTER, TSYNC): the filter on every thread at once. False where the
+    syscall is unknown here or a thread could not be synchronised (nothing installed then)."""
+    number = _SYSCALLS.get(platform.machine(), {}).get("seccomp")
+    if number is None:
+        return False
+    ret = _libc.syscall(
+        ctypes.c_long(number),
+        ctypes.c_long(SECCOMP_SET_MODE_FILTER),
+        ctypes.c_long(SECCOMP_FILTER_FLAG_TSYNC),
+        ctypes.c_void_p(fprog_address),
+    )
+    return ret == 0
 
 
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> None:

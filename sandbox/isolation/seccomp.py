@@ -198,8 +198,13 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def load_filter(program: bytes) -> None:
-    """Install the filter on the calling thread's process (needs no_new_privs or CAP_SYS_ADMIN)."""
+def load_filter(program: bytes) -> str:
+    """Install the filter on every thread of the process (threads a device driver started before
+    the job included), else on the calling thread and the threads it starts; returns which.
+    Needs no_new_privs or CAP_SYS_ADMIN."""
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    if linux.seccomp_all_threads(ctypes.addressof(fprog)):
+        return "every thread"
     linux.prctl(linux.PR_SET_SECCOMP, linux.SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
+    return "this thread and its children"

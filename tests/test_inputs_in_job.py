@@ -1,0 +1,70 @@
+"""Inputs made inside the jobs from the seed, checked by fingerprint (sandbox/protocol.InputPlan)."""
+
+from __future__ import annotations
+
+import torch
+
+from sandbox.harness import inputs
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
+from tools.accuracy import run_accuracy
+from tools.models.accuracy import RunAccuracyRequest
+
+
+def test_fingerprint_sees_one_bit_and_the_structure():
+    x = torch.randn(1001, dtype=torch.float16)
+    base = inputs.fingerprint([3], [x, 2.0])
+    assert inputs.fingerprint([3], [x.clone(), 2.0]) == base
+    flipped = x.clone()
+    flipped.view(torch.int16)[500] ^= 1
+    assert inputs.fingerprint([3], [flipped, 2.0]) != base
+    assert inputs.fingerprint([3], [x.reshape(7, 143), 2.0]) != base  # same bits, other shape
+    assert inputs.fingerprint([4], [x, 2.0]) != base and inputs.fingerprint([3], [x, 2.5]) != base
+    swapped = x.clone()
+    swapped[[0, 1]] = swapped[[1, 0]]
+    assert x[0] == x[1] or inputs.fingerprint([3], [swapped, 2.0]) != base  # positions count, not only values
+
+
+def test_fingerprint_of_every_dtype_and_large_tensors_in_chunks():
+    for dtype in (torch.bool, torch.int8, torch.uint8, torch.int32, torch.int64, torch.bfloat16, torch.float64,
+                  torch.complex64, torch.float8_e4m3fn):
+        t = torch.ones(5, dtype=torch.float32).to(dtype)
+        assert len(inputs.fingerprint([], [t])) == 32
+    big = torch.arange((1 << 22) + 5, dtype=torch.int32)  # more than one chunk
+    other = big.clone()
+    other[-1] += 1
+    assert inputs.fingerprint([], [big]) != inputs.fingerprint([], [other])
+
+
+def test_make_is_reproducible_and_falls_back_to_the_cpu():
+    class Task:
+        @staticmethod
+        def get_init_inputs():
+            return [2]
+
+        @staticmethod
+        def get_inputs():
+            return [torch.randn(64, generator=torch.Generator().manual_seed(int(torch.randint(0, 9, ()))))]
+
+    options = {"profile": "small_values", "value_range": None}
+    a = inputs.make_where_possible(Task, 7, torch.float16, options, "cpu")
+    b = inputs.make_where_possible(Task, 7, torch.float16, options, "cpu")
+    assert a[2] == "cpu" and inputs.fingerprint(a[0], a[1]) == inputs.fingerprint(b[0], b[1])
+    assert a[1][0].dtype == torch.float16 and a[1][0].abs().max() < 2**-3  # the profile applied
+    assert inputs.fingerprint(a[0], a[1]) != inputs.fingerprint(*inputs.make(Task, 8, torch.float16, options, "cpu"))
+
+
+UNREPRODUCIBLE = VECTOR_ADD_REFERENCE.replace(
+    "def get_inputs():", "import os\n\n\ndef get_inputs():\n    torch.manual_seed(int.from_bytes(os.urandom(4), 'little'))"
+)
+
+
+def test_a_get_inputs_that_ignores_the_seed_gets_its_inputs_sent_and_is_judged_right():
+    assert UNREPRODUCIBLE != VECTOR_ADD_REFERENCE
+    request = RunAccuracyRequest(reference=UNREPRODUCIBLE, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", seeds=[5])
+    first = run_accuracy(request)
+    assert first.verdict == "pass", first.summary
+    assert any("does not make the same inputs" in w for w in first.warnings), first.warnings
+    again = run_accuracy(request)  # remembered: sent as files straight away, no warning any more
+    assert again.verdict == "pass" and not any("same inputs" in w for w in again.warnings)
+    wrong = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x - y, mask=mask")
+    assert run_accuracy(request.model_copy(update={"candidate": wrong})).verdict == "fail"
