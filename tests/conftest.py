@@ -10,6 +10,9 @@ import pytest
 
 _HOME = tempfile.mkdtemp(prefix="kernel-eval-test-home-")
 os.environ["KERNEL_EVAL_HOME"] = _HOME  # before anything makes the services
+# Background fills of seed pools would compete with the next tests for this 2-core machine's slots;
+# tests/test_inputs_in_job.py turns them on where it tests them.
+os.environ["KERNEL_EVAL_FILL_POOL"] = "0"
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -25,8 +25,17 @@ def test_fingerprint_sees_one_bit_and_the_structure():
 
 
 def test_fingerprint_of_every_dtype_and_large_tensors_in_chunks():
-    for dtype in (torch.bool, torch.int8, torch.uint8, torch.int32, torch.int64, torch.bfloat16, torch.float64,
-                  torch.complex64, torch.float8_e4m3fn):
+    for dtype in (
+        torch.bool,
+        torch.int8,
+        torch.uint8,
+        torch.int32,
+        torch.int64,
+        torch.bfloat16,
+        torch.float64,
+        torch.complex64,
+        torch.float8_e4m3fn,
+    ):
         t = torch.ones(5, dtype=torch.float32).to(dtype)
         assert len(inputs.fingerprint([], [t])) == 32
     big = torch.arange((1 << 22) + 5, dtype=torch.int32)  # more than one chunk
@@ -54,7 +63,8 @@ def test_make_is_reproducible_and_falls_back_to_the_cpu():
 
 
 UNREPRODUCIBLE = VECTOR_ADD_REFERENCE.replace(
-    "def get_inputs():", "import os\n\n\ndef get_inputs():\n    torch.manual_seed(int.from_bytes(os.urandom(4), 'little'))"
+    "def get_inputs():",
+    "import os\n\n\ndef get_inputs():\n    torch.manual_seed(int.from_bytes(os.urandom(4), 'little'))",
 )
 
 
@@ -68,3 +78,41 @@ def test_a_get_inputs_that_ignores_the_seed_gets_its_inputs_sent_and_is_judged_r
     assert again.verdict == "pass" and not any("same inputs" in w for w in again.warnings)
     wrong = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x - y, mask=mask")
     assert run_accuracy(request.model_copy(update={"candidate": wrong})).verdict == "fail"
+
+
+def test_the_pool_fills_in_the_background_and_calls_meanwhile_draw_cached_seeds(monkeypatch):
+    import time
+
+    from tools import goldens
+    from tools.services import services
+    from tools.store.seeds import POOL_SIZE
+
+    monkeypatch.setenv(goldens.FILL_ENV, "1")
+    reference = VECTOR_ADD_REFERENCE.replace("1000", "999")  # a task of its own: an empty pool
+    request = RunAccuracyRequest(reference=reference, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=2)
+    first = run_accuracy(request)
+    assert first.verdict == "pass" and not first.timings.golden_cached
+    from tools.services import resolve_backend
+
+    options = goldens.input_options(None, None, "task")
+    task = goldens.ReferenceTask(reference, "reference.py", options, resolve_backend("cpu"), 60, 4096)
+    assert goldens.filling(task.key)
+    during = run_accuracy(request)  # drawn among the seeds already cached: nothing to wait for
+    assert during.timings.golden_cached, during.timings
+    deadline = time.monotonic() + 120
+    while goldens.filling(task.key) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    pool = services().seeds.secret(task.key)
+    assert len(pool) == POOL_SIZE and all(services().goldens.has(task.key, s) for s in pool)
+    assert run_accuracy(request).timings.golden_cached
+
+
+def test_a_draw_prefers_ready_seeds_only_when_there_are_enough(tmp_path):
+    from tools.store.seeds import SeedPool
+
+    pool = SeedPool(tmp_path)
+    secret = pool.draw("k", 16)
+    ready = set(secret[:3])
+    for _ in range(20):
+        assert set(pool.draw("k", 3, ready.__contains__)) == ready
+    assert len(set().union(*(pool.draw("k", 4, ready.__contains__) for _ in range(30)))) > 4  # not enough ready

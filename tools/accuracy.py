@@ -124,9 +124,12 @@ def run_accuracy(
         _prepare(call)
         _goldens(call)
         job = _candidate(call)
-        return _judge(call, job)
+        result = _judge(call, job)
     except _Finished as done:
         return done.result
+    if not request.seeds and call.task is not None:  # the next calls draw other pool seeds: have
+        goldens.fill_pool_in_background(call.services, call.task)  # their goldens ready
+    return result
 
 
 # --- prepare --------------------------------------------------------------------------------------
@@ -159,7 +162,9 @@ def _prepare(call: _Call) -> None:
         call.seeds = list(request.seeds)
         call.services.seeds.pin(call.task.key, call.seeds)
     else:
-        call.seeds = call.services.seeds.draw(call.task.key, request.num_seeds)
+        key = call.task.key
+        ready = (lambda s: call.services.goldens.has(key, s)) if goldens.filling(key) else None
+        call.seeds = call.services.seeds.draw(key, request.num_seeds, ready)
 
 
 # --- goldens --------------------------------------------------------------------------------------
@@ -176,8 +181,6 @@ def _goldens(call: _Call) -> None:
             f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): "
             "judged without it, which is stricter"
         )
-    if not call.request.seeds:  # the next calls draw other pool seeds: have their goldens ready
-        goldens.fill_pool_in_background(call.services, call.task)
 
 
 # --- candidate ------------------------------------------------------------------------------------

@@ -61,9 +61,16 @@ def input_options(dtype, value_range, profile) -> dict:
     return {"dtype": dtype, "value_range": list(value_range) if value_range else None, "profile": profile}
 
 
+#: "cpu": make inputs on the CPU on every backend (KernelBench's inputs, the same tensors for a seed
+#: on cpu and cuda; slower for large inputs). Default: on the device the candidate runs on.
+INPUTS_DEVICE_ENV = "KERNEL_EVAL_INPUTS_DEVICE"
+
+
 def inputs_device(backend) -> str:
     """Where jobs make a task's inputs: on the GPU for cuda (no copies, no files); on the CPU for the
     interpreter, and for npu until torch_npu's device context is tested there."""
+    if os.environ.get(INPUTS_DEVICE_ENV, "").strip().lower() == "cpu":
+        return "cpu"
     return "cuda" if backend.name == "cuda" else "cpu"
 
 
@@ -191,11 +198,23 @@ _filling: set[str] = set()
 _filling_lock = threading.Lock()
 
 
+#: "0" turns the background fill off (then every call computes the goldens of the seeds it draws)
+FILL_ENV = "KERNEL_EVAL_FILL_POOL"
+
+
+def filling(key: str) -> bool:
+    """Whether a background fill of this task's pool is running (calls then draw cached seeds)."""
+    with _filling_lock:
+        return key in _filling
+
+
 def fill_pool_in_background(services: Services, task: ReferenceTask) -> threading.Thread | None:
     """Compute the goldens of the task's secret seeds not cached yet, a few per job, in a daemon
     thread (one per task at a time), so that the next calls find them."""
+    if os.environ.get(FILL_ENV, "1").strip() == "0":
+        return None
     key = task.key
-    missing = [s for s in services.seeds.secret(key) if services.goldens.get(key, s) is None]
+    missing = [s for s in services.seeds.secret(key) if not services.goldens.has(key, s)]
     if not missing:
         return None
     with _filling_lock:

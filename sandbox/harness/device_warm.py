@@ -1,7 +1,8 @@
 """Device warm-up a spare child does while it waits for its job, after its isolation is prepared.
 
 Measured on an H200: a fresh process pays ~0.25 s to create the CUDA context, ~0.15 s for its first
-allocation and up to ~0.45 s to load (or build) Triton's CUDA driver utilities. A spare pays that
+allocation, up to ~0.45 s to load (or build) Triton's CUDA driver utilities, and a ptxas call for
+the compiler's cache key. A spare pays that
 while idle, so a job pays only its own imports and launches. The zygote itself never touches the
 device (a driver initialised before fork is unusable in the children).
 """
@@ -32,6 +33,9 @@ def warm(backend) -> None:
             from triton.runtime import driver
 
             driver.active.get_current_device()  # builds and loads the driver's utilities once
+            from triton.compiler.compiler import make_backend
+
+            make_backend(driver.active.get_current_target()).hash()  # asks ptxas for its version
         finally:
             shutil.rmtree(scratch, ignore_errors=True)  # loaded: the files are no longer needed
     except Exception:  # noqa: BLE001 - the job initialises the device itself and reports any error

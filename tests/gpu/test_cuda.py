@@ -172,3 +172,34 @@ def test_gpu_failures_are_diagnosed_and_fixed(entry):
     assert not outcome.false_diagnoses, outcome
     if entry["patchable"]:
         assert entry["fix"] in outcome.verified_fixes, outcome
+
+
+def test_inputs_are_made_on_the_gpu_in_a_warm_fully_isolated_job():
+    """The data path of issue 10: inputs made on the device from the seed (no inputs file), the job
+    forked warm (CUDA context and isolation prepared while idle), seccomp on every thread."""
+    from tools import goldens
+    from tools.services import resolve_backend, services
+
+    request = RunAccuracyRequest(
+        reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cuda", seeds=[21, 22]
+    )
+    first, second = run_accuracy(request), run_accuracy(request)
+    assert first.verdict == second.verdict == "pass", second.summary
+    task = goldens.ReferenceTask(
+        VECTOR_ADD_REFERENCE,
+        "reference.py",
+        goldens.input_options(None, None, "task"),
+        resolve_backend("cuda"),
+        60,
+        4096,
+    )
+    entry = services().goldens.get(task.key, 21)
+    assert entry is not None and entry.inputs_device == "cuda" and services().goldens.inputs(task.key, 21) is None
+    isolation = second.isolation
+    if isolation.get("readonly_root") and isolation["readonly_root"].active:
+        assert isolation["seccomp"].active and "every thread" in isolation["seccomp"].detail, isolation["seccomp"]
+    wrong = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x + 2 * y, mask=mask")
+    failed = run_accuracy(request.model_copy(update={"candidate": wrong}))
+    assert failed.verdict == "fail"
+    x, y = services().runs.tensors(failed.run_id)["s0/inputs"]  # a failing run keeps its inputs
+    assert torch.allclose(services().runs.tensors(failed.run_id)["s0/golden"], (x + y).double())

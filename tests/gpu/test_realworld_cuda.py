@@ -36,10 +36,13 @@ def _bf16_ulps(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("entry", BF16, ids=label)
-def test_cpu_bf16_emulation_matches_the_gpu(entry):
+def test_cpu_bf16_emulation_matches_the_gpu(entry, monkeypatch):
     """The cpu backend's bf16 semantics against the same kernel compiled on the GPU, element by
-    element: equal up to reduction order and fused multiply-adds (a few ulps, rarely)."""
+    element: equal up to reduction order and fused multiply-adds (a few ulps, rarely). Inputs made
+    on the CPU for both (by default cuda makes them on the GPU, from its own random generator)."""
     from tools.services import services
+
+    monkeypatch.setenv("KERNEL_EVAL_INPUTS_DEVICE", "cpu")
 
     outputs = {}
     for backend in ("cpu", "cuda"):

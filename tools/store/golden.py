@@ -107,6 +107,13 @@ class GoldenCache:
         self._remember(key, seed, entry)
         return entry
 
+    def has(self, key: str, seed: int) -> bool:
+        """Cached in memory or on disk (without reading it)."""
+        with self._lock:
+            if (key, seed) in self._memory:
+                return True
+        return self._path(key, seed).exists()
+
     def put(self, key: str, seed: int, entry: GoldenEntry) -> None:
         self._remember(key, seed, entry)
         path = self._path(key, seed)

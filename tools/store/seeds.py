@@ -48,8 +48,11 @@ class SeedPool:
     def _lock(self, key: str):
         return locked(self.root / f"{key}.lock")
 
-    def draw(self, key: str, count: int) -> list[int]:
-        """`count` distinct seeds drawn from the task's secret pool (grown to hold them)."""
+    def draw(self, key: str, count: int, ready=None) -> list[int]:
+        """`count` distinct seeds drawn from the task's secret pool (grown to hold them). `ready(seed)`:
+        whether a seed's golden is cached; while the pool's goldens are still being computed, the
+        draw is among the ready seeds when there are enough of them (they are as secret as the
+        others), so a call need not wait for a golden."""
         with self._lock(key):
             secret, pinned = self._load(key)
             taken = set(pinned)
@@ -61,7 +64,8 @@ class SeedPool:
                     grown = True
             if grown:
                 self._save(key, secret, pinned)
-            return _random.sample(secret, count)
+        candidates = [s for s in secret if ready(s)] if ready is not None else secret
+        return _random.sample(candidates if len(candidates) >= count else secret, count)
 
     def pin(self, key: str, seeds: list[int]) -> None:
         """Record seeds a caller chose: never drawn as secret seeds from now on."""
