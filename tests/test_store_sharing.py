@@ -91,6 +91,7 @@ def _rewrite(home: str, i: int) -> int:
     torn = 0
     for _ in range(40):
         cache.put(KEY, 5, GoldenEntry([], torch.full((4096,), float(i)), None, "f", "cpu"))
+        cache.flush()  # on disk now (put writes it from a writer thread)
         cache._memory.clear()
         value = cache.get(KEY, 5)
         torn += value is None or value.golden.unique().numel() != 1
@@ -104,6 +105,7 @@ def test_concurrent_writers_of_one_entry_never_tear_it(tmp_path):
 def test_a_torn_golden_reads_as_missing(tmp_path):
     cache = GoldenCache(tmp_path)
     cache.put(KEY, 1, GoldenEntry([], torch.ones(8), None, "f", "cpu"))
+    cache.flush()
     path = tmp_path / "golden" / KEY / "1.bin"
     path.write_bytes(path.read_bytes()[:20])
     assert GoldenCache(tmp_path).get(KEY, 1) is None and not path.exists()

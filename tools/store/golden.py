@@ -20,6 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,9 @@ class GoldenCache:
         self.memory_bytes = memory_bytes if memory_bytes is not None else bytes_from_env(MEMORY_BYTES_ENV, 4 << 30)
         self._memory: OrderedDict[tuple[str, int], tuple[GoldenEntry, int]] = OrderedDict()
         self._lock = threading.Lock()
+        # one writer, in order; its thread is joined at exit, so a CLI process still writes them
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="golden-writer")
+        self._unwritten: dict[Path, dict] = {}  # path -> values, until the writer has them on disk
 
     def _path(self, key: str, seed: int, suffix: str = ".bin") -> Path:
         return self.root / key / f"{seed}{suffix}"
@@ -110,21 +114,44 @@ class GoldenCache:
     def has(self, key: str, seed: int) -> bool:
         """Cached in memory or on disk (without reading it)."""
         with self._lock:
-            if (key, seed) in self._memory:
+            if (key, seed) in self._memory or self._path(key, seed) in self._unwritten:
                 return True
         return self._path(key, seed).exists()
 
     def put(self, key: str, seed: int, entry: GoldenEntry) -> None:
+        """In memory at once; on disk (durably: a torn golden must never read as a valid one) by a
+        writer thread, so the call that computed it does not wait for hundreds of MB to be synced."""
         self._remember(key, seed, entry)
-        path = self._path(key, seed)
-        path.parent.mkdir(exist_ok=True, mode=0o700)
         meta = {"fingerprint": entry.fingerprint, "inputs_device": entry.inputs_device}
-        write_atomic(path, lambda fd: tensorio.write_bundle(fd, entry.tensors(), meta))
-        self._evict_disk()
+        self._write_later(self._path(key, seed), entry.tensors(), meta)
+
+    def _write_later(self, path: Path, values: dict, meta: dict | None = None) -> None:
+        with self._lock:
+            self._unwritten[path] = values
+
+        def write() -> None:
+            try:
+                path.parent.mkdir(exist_ok=True, mode=0o700)
+                write_atomic(path, lambda fd: tensorio.write_bundle(fd, values, meta))
+                self._evict_disk()
+            except OSError:
+                pass  # a cache: the entry stays in memory, and the next process computes it again
+            finally:
+                with self._lock:
+                    self._unwritten.pop(path, None)
+
+        self._writer.submit(write)
+
+    def flush(self) -> None:
+        """Wait until every entry put so far is on disk."""
+        self._writer.submit(lambda: None).result()
 
     def inputs(self, key: str, seed: int) -> list | None:
         """The seed's inputs as tensors, if a job returned them once (see the module doc)."""
         path = self._path(key, seed, ".inputs.bin")
+        with self._lock:
+            if path in self._unwritten:
+                return self._unwritten[path]["inputs"]
         try:
             return tensorio.read_bundle(str(path), max_bytes=1 << 40)[1]["inputs"]
         except FileNotFoundError:
@@ -134,10 +161,7 @@ class GoldenCache:
             return None
 
     def put_inputs(self, key: str, seed: int, inputs: list) -> None:
-        path = self._path(key, seed, ".inputs.bin")
-        path.parent.mkdir(exist_ok=True, mode=0o700)
-        write_atomic(path, lambda fd: tensorio.write_bundle(fd, {"inputs": inputs}))
-        self._evict_disk()
+        self._write_later(self._path(key, seed, ".inputs.bin"), {"inputs": inputs})
 
     @contextlib.contextmanager
     def computing(self, key: str, seeds: list[int], cancel: threading.Event | None = None) -> Iterator[None]:
@@ -156,8 +180,9 @@ class GoldenCache:
                 fds.append(fd)
             yield
         finally:
-            for fd in fds:
-                os.close(fd)
+            # released once the writer has put on disk what this block computed (it works in order):
+            # another process that waited for the lock then reads the golden instead of recomputing it
+            self._writer.submit(lambda: [os.close(fd) for fd in fds])
 
     def _remember(self, key: str, seed: int, entry: GoldenEntry) -> None:
         size = _nbytes(entry.tensors())
