@@ -116,3 +116,29 @@ def test_a_draw_prefers_ready_seeds_only_when_there_are_enough(tmp_path):
     for _ in range(20):
         assert set(pool.draw("k", 3, ready.__contains__)) == ready
     assert len(set().union(*(pool.draw("k", 4, ready.__contains__) for _ in range(30)))) > 4  # not enough ready
+
+
+def test_cpu_controls_computed_beside_the_candidate_arrive_and_are_cached_whole():
+    """ensure(cpu_later=True), as a first call on a GPU runs it (here on the cpu pool, with a backend
+    that says its golden runs on the device): goldens at once, CPU controls from a second job."""
+    import dataclasses
+
+    from sandbox.backends import CPU
+    from tools import goldens
+    from tools.services import services
+
+    backend = dataclasses.replace(CPU, golden_on_device=True)
+    reference = VECTOR_ADD_REFERENCE.replace("1000", "998")
+    task = goldens.ReferenceTask(
+        reference, "reference.py", goldens.input_options(None, None, "task"), backend, 60, 4096
+    )
+    gold = goldens.ensure(services(), task, [31, 32], None, cpu_later=True)
+    assert not gold.cached and all(gold.per_seed[s].golden is not None for s in (31, 32))
+    assert gold.cpu_missing([31, 32]) == [] and gold.cpu_note == ""
+    for seed in (31, 32):
+        entry = gold.per_seed[seed]
+        assert entry.cpu.dtype == torch.float32 and torch.allclose(entry.cpu.double(), entry.golden, atol=1e-5)
+    services().goldens.flush()
+    services().goldens._memory.clear()
+    again = goldens.ensure(services(), task, [31, 32], None, cpu_later=True)
+    assert again.cached and again.cpu_pending is None and again.per_seed[31].cpu is not None

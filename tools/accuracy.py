@@ -173,13 +173,25 @@ def _prepare(call: _Call) -> None:
 def _goldens(call: _Call) -> None:
     assert call.task is not None
     call.report(0.05, f"golden: reference on {len(call.seeds)} seeds")
-    gold = goldens.ensure(call.services, call.task, call.seeds, call.cancel)
+    gold = goldens.ensure(call.services, call.task, call.seeds, call.cancel, cpu_later=True)
     call.golden, call.golden_device = gold, gold.golden_device
     call.timings.golden_s, call.timings.golden_cached = gold.seconds, gold.cached
-    if gold.cpu_missing:
+
+
+def _cpu_controls(call: _Call) -> None:
+    """Wait for CPU controls still computed beside the candidate (a first call); say which are missing."""
+    assert call.golden is not None
+    t0 = time.perf_counter()
+    missing = call.golden.cpu_missing(call.seeds)
+    call.timings.cpu_control_wait_s = time.perf_counter() - t0
+    if missing:
+        why = (
+            f"its job failed: {call.golden.cpu_note}"
+            if call.golden.cpu_note
+            else "the op fails on the CPU in this dtype"
+        )
         call.warnings.append(
-            f"no CPU same-precision control for seeds {gold.cpu_missing} (the op fails on the CPU in this dtype): "
-            "judged without it, which is stricter"
+            f"no CPU same-precision control for seeds {missing} ({why}): judged without it, which is stricter"
         )
 
 
@@ -278,6 +290,7 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
     assert call.golden is not None
     request = call.request
     call.report(0.8, "comparing")
+    _cpu_controls(call)
     t0 = time.perf_counter()
     device = _compare_device(call.backend)
     options = options_from(request)

@@ -69,6 +69,14 @@ def _cpu_control(model, task_inputs, stamps: dict):
         return None
 
 
+def _golden(model, task_inputs, golden_device: str):
+    model64 = copy.deepcopy(model).to(torch.float64).to(golden_device)
+    with torch.device(golden_device), torch.no_grad():  # factories without device= land by the inputs
+        golden = model64(*common.to_device(common.upcast64(task_inputs), golden_device))
+    common.synchronize(golden_device)
+    return common.to_cpu(golden)
+
+
 def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None = None) -> tuple[dict, dict]:
     """`given` (explain_failure's experiments): per seed `s{i}/inputs` (and `s{i}/init`) to use
     instead of making them; the golden and the CPU control are computed on exactly those."""
@@ -79,6 +87,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
         torch.set_num_threads(int(options["cpu_threads"]))
     module = load_reference(job_dir, user_files)
     golden_device = _golden_device(backend)
+    parts = options.get("parts", "all")  # all | golden | cpu (the server runs the two apart)
     values, seeds_meta = {}, []
     for i, seed in enumerate(spec["seeds"]):
         stamps: dict = {}
@@ -91,17 +100,15 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
             model = common.cast_model(module.Model(*init), dtype).eval()
             stamps["inputs_s"] = time.perf_counter() - start
 
-            t0 = time.perf_counter()
-            cpu_out = _cpu_control(model, task_inputs, stamps)
-            stamps["cpu_control_s"] = time.perf_counter() - t0
-
-            t0 = time.perf_counter()
-            model64 = copy.deepcopy(model).to(torch.float64).to(golden_device)
-            with torch.device(golden_device), torch.no_grad():  # factories without device= land by the inputs
-                golden = model64(*common.to_device(common.upcast64(task_inputs), golden_device))
-            common.synchronize(golden_device)
-            golden = common.to_cpu(golden)
-            stamps["golden_s"] = time.perf_counter() - t0
+            cpu_out = golden = None
+            if parts in ("all", "cpu"):
+                t0 = time.perf_counter()
+                cpu_out = _cpu_control(model, task_inputs, stamps)
+                stamps["cpu_control_s"] = time.perf_counter() - t0
+            if parts in ("all", "golden"):
+                t0 = time.perf_counter()
+                golden = _golden(model, task_inputs, golden_device)
+                stamps["golden_s"] = time.perf_counter() - t0
         except BaseException as exc:  # noqa: BLE001
             info = errors.describe(exc, user_files, f"reference forward (seed {seed})")
             raise common.UserCodeError(info) from None

@@ -185,6 +185,9 @@ def test_inputs_are_made_on_the_gpu_in_a_warm_fully_isolated_job():
     )
     first, second = run_accuracy(request), run_accuracy(request)
     assert first.verdict == second.verdict == "pass", second.summary
+    # a first call computes the CPU controls beside the candidate: they are there all the same
+    assert not first.timings.golden_cached and first.seeds[0].outputs[0].cpu_control is not None
+    assert not any("no CPU same-precision control" in w for w in first.warnings), first.warnings
     task = goldens.ReferenceTask(
         VECTOR_ADD_REFERENCE,
         "reference.py",

@@ -133,6 +133,9 @@ class Timings(Model):
     candidate_s: float = 0.0
     compare_s: float = 0.0
     queued_s: float = 0.0
+    cpu_control_wait_s: float = Field(
+        0.0, description="Waited for the CPU controls, which a first call computes beside the candidate's job."
+    )
 
 
 class TaskRequest(TaskFields):
