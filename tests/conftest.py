@@ -10,6 +10,9 @@ import pytest
 
 _HOME = tempfile.mkdtemp(prefix="kernel-eval-test-home-")
 os.environ["KERNEL_EVAL_HOME"] = _HOME  # before anything makes the services
+# Ray (the batch engine's tests), before it is imported: every address on loopback (its default
+# replaces 127.0.0.1 with the machine's own address), no auth token written to ~/.ray, no usage report.
+os.environ.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -121,6 +121,22 @@ class RayWorker:
             pass
 
 
+def _check_listening(address: str, timeout_s: float = 5.0) -> None:
+    """Fail at once when nothing listens at host:port (Ray itself retries for minutes)."""
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ToolInputError(f"--ray-address {address!r}: give the head node's host:port (e.g. 10.0.0.5:6379)")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ToolInputError(
+            f"cannot connect to Ray at {address}: {exc.strerror or exc}; start a cluster with `ray start --head` "
+            "and pass the address it prints, or leave --ray-address out for a local one"
+        ) from None
+
+
 class RaySession:
     """Connects to (or starts) Ray, makes the actors; close() kills them, and stops a Ray it started."""
 
@@ -128,6 +144,8 @@ class RaySession:
         ray = self.ray = import_ray()
         self.started = False
         if not ray.is_initialized():
+            if address:
+                _check_listening(address)
             try:
                 ray.init(address=address, log_to_driver=False, include_dashboard=False)
             except (ConnectionError, ValueError, RuntimeError) as exc:
