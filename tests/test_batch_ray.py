@@ -124,3 +124,19 @@ def test_ray_cancel_frees_every_actor(cluster):
     while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert ray.available_resources().get("CPU", 0) == 2  # every actor's CPU is back to the cluster
+
+
+def test_ray_actor_with_its_own_home_copies_its_runs_into_the_driver_store(cluster, tmp_path):
+    from tools.services import services
+
+    actor_home = tmp_path / "node-home"  # what an actor on another node has: a state directory of its own
+    requests = [batch_cases.requests()[i] for i in (0, 1)]
+    report = run_batch(requests, "ray", ray_actors=1, ray_actor_home=str(actor_home))
+    assert [i.verdict for i in report.items] == ["pass", "fail"]
+    store = services().runs
+    for item in report.items:
+        run_id = item.result.run_id
+        assert (actor_home / "runs" / run_id).is_dir()  # judged there
+        assert store.result(run_id) == item.result.model_dump(mode="json")  # and kept here
+        assert store.task(run_id)["candidate"] == requests[item.index].candidate
+        assert set(store.tensors(run_id)) >= {"s0/actual", "s0/golden"}

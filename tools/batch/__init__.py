@@ -53,6 +53,7 @@ def run_batch(
     *,
     ray_address: str | None = None,
     ray_actors: int | None = None,
+    ray_actor_home: str | None = None,
     devices: list[str] | None = None,
     affinity: Literal["prefer", "strict"] = "prefer",
     progress=None,
@@ -64,7 +65,8 @@ def run_batch(
 
     engine 'local': threads over this process's sandbox pool; with several GPUs (or `devices`,
     CUDA_VISIBLE_DEVICES entries) one worker process per device. engine 'ray': one actor per GPU or
-    CPU of the cluster at `ray_address` (or a new local one), `ray_actors` to use fewer.
+    CPU of the cluster at `ray_address` (or a new local one), `ray_actors` to use fewer, `ray_actor_home`
+    for the actors' state directory (their runs are copied into this process's run store).
     progress(fraction, message) and on_item(item) follow each finished request; `cancel` stops the
     batch (requests not judged by then are items with error kind 'cancelled')."""
     if engine not in ENGINES:
@@ -90,7 +92,7 @@ def run_batch(
     if engine == "ray":
         from tools.batch.ray_engine import RaySession
 
-        session = RaySession(ray_address, backend, ray_actors)
+        session = RaySession(ray_address, backend, ray_actors, ray_actor_home)
         workers = session.workers
     else:
         workers = local_workers(backend, devices)

@@ -37,12 +37,14 @@ def import_ray():
 class _Actor:
     """The actor's body (made a Ray actor class by _actor_class, so this module imports without Ray)."""
 
-    def __init__(self, driver_home: str, driver_node: str, slots: int, backend: str):
+    def __init__(self, driver_home: str, driver_node: str, slots: int, backend: str, home: str | None):
         import ray
 
-        self.ship_runs = ray.get_runtime_context().get_node_id() != driver_node
-        if not self.ship_runs:
-            os.environ["KERNEL_EVAL_HOME"] = driver_home
+        same_node = ray.get_runtime_context().get_node_id() == driver_node
+        home = home or (driver_home if same_node else None)
+        if home:
+            os.environ["KERNEL_EVAL_HOME"] = home
+        self.ship_runs = str(services().home) != driver_home or not same_node
         Pool.get(backend, slots=slots, state_dir=services().home)
         self._cancels: set[threading.Event] = set()
 
@@ -140,7 +142,9 @@ def _check_listening(address: str, timeout_s: float = 5.0) -> None:
 class RaySession:
     """Connects to (or starts) Ray, makes the actors; close() kills them, and stops a Ray it started."""
 
-    def __init__(self, address: str | None, backend: str, actors: int | None = None):
+    def __init__(self, address: str | None, backend: str, actors: int | None = None, actor_home: str | None = None):
+        """`actor_home`: the actors' $KERNEL_EVAL_HOME (default: the driver's on its node, the node's own
+        default elsewhere); the runs of an actor with another home are copied into the driver's store."""
         ray = self.ray = import_ray()
         self.started = False
         if not ray.is_initialized():
@@ -166,7 +170,7 @@ class RaySession:
         driver_node = ray.get_runtime_context().get_node_id()
         self.workers = []
         for i in range(count):
-            actor = cls.remote(str(services().home), driver_node, slots, backend)
+            actor = cls.remote(str(services().home), driver_node, slots, backend, actor_home)
             self.workers.append(RayWorker(ray, actor, f"ray:{'gpu' if gpu else 'cpu'}{i}", slots))
 
     def pids(self) -> list[int]:
