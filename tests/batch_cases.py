@@ -34,10 +34,10 @@ CASES = [
 ]
 
 
-def requests() -> list[RunAccuracyRequest]:
+def requests(backend: str = "cpu") -> list[RunAccuracyRequest]:
     out = []
     for _, candidate, extra in CASES:
-        fields = {"reference": VECTOR_ADD_REFERENCE, "backend": "cpu", "timeout_s": 30, "determinism": "off"}
+        fields = {"reference": VECTOR_ADD_REFERENCE, "backend": backend, "timeout_s": 30, "determinism": "off"}
         fields |= {"seeds": SEEDS, "candidate": candidate} | extra
         out.append(RunAccuracyRequest.model_validate(fields))
     return out
@@ -48,10 +48,10 @@ def expected() -> list[str]:
 
 
 @functools.cache
-def single_results() -> tuple:
+def single_results(backend: str = "cpu") -> tuple:
     """Each request through run_accuracy alone: its result, or the ToolInputError message."""
     out = []
-    for request in requests():
+    for request in requests(backend):
         try:
             out.append(run_accuracy(request))
         except ToolInputError as exc:
@@ -79,8 +79,8 @@ def _pinned(result) -> bool:
     return [s.seed for s in result.seeds] == SEEDS
 
 
-def assert_same_as_single(items) -> None:
-    singles = single_results()
+def assert_same_as_single(items, backend: str = "cpu") -> None:
+    singles = single_results(backend)
     assert [i.index for i in items] == list(range(len(singles)))
     for item, single in zip(items, singles, strict=True):
         got = item.result if item.result is not None else (item.error.message if item.error else None)
