@@ -18,8 +18,7 @@ from pathlib import Path
 
 from sandbox.pool import Pool
 from tools.batch.jobs import Job, evaluate, warm
-from tools.batch.scheduler import Done, Outcome
-from tools.models.batch import BatchItem
+from tools.batch.scheduler import Done, Outcome, outcome_of
 from tools.services import services
 
 
@@ -117,12 +116,7 @@ class ProcessWorker:
                     job, done = self._jobs.pop(int(message["id"]))
             except (ValueError, KeyError, TypeError):
                 continue
-            if "item" in message:
-                item = BatchItem.model_validate(message["item"])
-                item.worker = self.name
-                done(self, job, Outcome(item=item))
-            else:
-                done(self, job, Outcome(warmed=bool(message.get("warmed"))))
+            done(self, job, outcome_of(message, self.name))
         self._end()
 
     def _end(self) -> None:

@@ -15,9 +15,8 @@ import threading
 
 from sandbox.pool import Pool
 from tools.batch.jobs import Job, run_payload
-from tools.batch.scheduler import Done, Outcome
+from tools.batch.scheduler import Done, Outcome, outcome_of
 from tools.errors import ToolInputError
-from tools.models.batch import BatchItem
 from tools.services import services
 
 #: Sandbox slots of an actor that owns a GPU (a CPU-slot actor has one).
@@ -103,12 +102,7 @@ class RayWorker:
             return
         if "run" in reply:  # judged on another node: keep the run in this store too
             services().runs.save(reply["item"]["result"]["run_id"], *reply["run"])
-        if "item" in reply:
-            item = BatchItem.model_validate(reply["item"])
-            item.worker = self.name
-            done(self, job, Outcome(item=item))
-        else:
-            done(self, job, Outcome(warmed=bool(reply.get("warmed"))))
+        done(self, job, outcome_of(reply, self.name))
 
     def cancel(self) -> None:
         try:

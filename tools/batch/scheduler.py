@@ -37,6 +37,15 @@ class Outcome:
 Done = Callable[["Worker", Job, Outcome], None]
 
 
+def outcome_of(reply: dict, worker: str) -> Outcome:
+    """The outcome a worker in another process sent (jobs.run_payload's reply)."""
+    if "item" in reply:
+        item = BatchItem.model_validate(reply["item"])
+        item.worker = worker
+        return Outcome(item=item)
+    return Outcome(warmed=bool(reply.get("warmed")))
+
+
 class Worker(Protocol):
     name: str
     slots: int
