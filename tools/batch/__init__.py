@@ -85,8 +85,6 @@ def run_batch(
         if on_item is not None:
             on_item(item)
 
-    for item in the_plan.unrunnable:
-        item_done(item)
     backend = _backend_name(requests)
     session = None
     if engine == "ray":
@@ -99,6 +97,8 @@ def run_batch(
     try:
         if on_workers is not None:
             on_workers(workers)
+        for item in the_plan.unrunnable:  # once the workers exist: a batch that cannot start reports nothing
+            item_done(item)
         scheduler = Scheduler(
             workers,
             the_plan.runs,
