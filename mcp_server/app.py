@@ -14,11 +14,13 @@ from mcp_server import text
 from mcp_server.registration import ServeContext, ToolSpec, make_tool
 from tools import sources
 from tools.accuracy import run_accuracy
+from tools.batch import run_accuracy_batch
 from tools.compile import compile_kernel
 from tools.diagnosis import HEATMAP_NAME, explain_failure
 from tools.errors import ToolInputError
 from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
+from tools.models.batch import MAX_BATCH_CANDIDATES, RunAccuracyBatchRequest, RunAccuracyBatchResult
 from tools.models.compile import CompileKernelRequest, CompileKernelResult
 from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
 from tools.services import services
@@ -55,6 +57,16 @@ compile_error, runtime_error, timeout, crashed, rejected, unsupported), per-seed
 worst elements, warnings about latent defects, and a run_id. Use `input_profile` (small_values,
 cancellation, special_values, large_magnitude) to probe what KernelBench's rand inputs never show.
 Next: on anything but pass, explain_failure(run_id)."""
+
+
+BATCH_DESCRIPTION = f"""Judge many candidates of one task at once (up to {MAX_BATCH_CANDIDATES}), on every sandbox slot and GPU.
+
+Takes run_accuracy's arguments with `candidates` (sources or .py paths) instead of `candidate`.
+Each candidate gets exactly what run_accuracy would give it alone (same verdict, checks, anti-cheat
+rules, a run_id in the run store); the goldens are computed once for all. Progress is reported per
+finished candidate; cancelling stops the whole batch. Returns one compact line per candidate
+(verdict, summary, run_id) and `best`, the first passing one; the full result of each is at
+kernel-eval://runs/{{run_id}}/result. Next: explain_failure(run_id) on a failing candidate."""
 
 
 EXPLAIN_DESCRIPTION = """Explain why a run failed: which failure pattern, tested by experiment.
@@ -116,6 +128,18 @@ def tool_specs() -> list[ToolSpec]:
             result_model=RunAccuracyResult,
             run=run_accuracy,
             text=text.run_accuracy,
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+            ),
+        ),
+        ToolSpec(
+            name="run_accuracy_batch",
+            title="Judge many candidates at once",
+            description=BATCH_DESCRIPTION,
+            request_model=RunAccuracyBatchRequest,
+            result_model=RunAccuracyBatchResult,
+            run=run_accuracy_batch,
+            text=text.run_accuracy_batch,
             annotations=ToolAnnotations(
                 read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
             ),

@@ -39,6 +39,21 @@ def run_accuracy(result) -> str:
     return "\n".join(lines[:MAX_LINES])
 
 
+def run_accuracy_batch(result) -> str:
+    lines = [result.summary]
+    for c in result.candidates[: MAX_LINES * 2]:
+        lines.append(
+            f"#{c.index} {c.verdict or 'error'} {c.run_id or '-'} {c.candidate}: {c.summary.splitlines()[0][:120]}"
+        )
+    if len(result.candidates) > MAX_LINES * 2:
+        lines.append(f"... {len(result.candidates) - MAX_LINES * 2} more in structuredContent")
+    lines += [f"lost worker: {r}" for r in result.reruns]
+    if result.best is not None:
+        lines.append(f"best: #{result.best} (the first that passes)")
+    lines.append(f"next: {result.next_step}")
+    return "\n".join(lines)
+
+
 def compile_kernel(result) -> str:
     lines = [result.summary]
     for k in result.kernels[:6]:

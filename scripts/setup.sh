@@ -15,7 +15,8 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
   "${pip[@]}" install "torch==2.13.0"
 fi
 if [ "$extras" = "dev" ]; then
-  "${pip[@]}" install -e ".[dev]"
+  # ray: the batch engine's tests run a real local Ray cluster (tests/test_batch_ray*.py)
+  "${pip[@]}" install -e ".[dev,ray]"
   # The MCP Inspector CLI, a client nobody here wrote, for tests/test_mcp_server.py (pinned, local).
   if command -v npm >/dev/null && [ ! -x .mcp-inspector/node_modules/.bin/mcp-inspector ]; then
     mkdir -p .mcp-inspector

@@ -13,6 +13,9 @@ os.environ["KERNEL_EVAL_HOME"] = _HOME  # before anything makes the services
 # Background fills of seed pools would compete with the next tests for this 2-core machine's slots;
 # tests/test_inputs_in_job.py turns them on where it tests them.
 os.environ["KERNEL_EVAL_FILL_POOL"] = "0"
+# Ray (the batch engine's tests), before it is imported: every address on loopback (its default
+# replaces 127.0.0.1 with the machine's own address), no auth token written to ~/.ray, no usage report.
+os.environ.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -26,6 +26,8 @@ MAX_SOURCE_BYTES = 1 << 20
 
 #: The directories .py paths may be read from; None: not confined.
 _roots: ContextVar[tuple[Path, ...] | None] = ContextVar("kernel_eval_source_roots", default=None)
+#: Sources already read elsewhere (a batch's driver): value -> (text, name), used as resolve() would return them.
+_provided: ContextVar[dict[str, tuple[str, str]] | None] = ContextVar("kernel_eval_provided_sources", default=None)
 
 
 class RootsError(ValueError):
@@ -51,6 +53,18 @@ def confined(roots: Sequence[Path]) -> Iterator[None]:
         yield
     finally:
         _roots.reset(token)
+
+
+@contextlib.contextmanager
+def provided(resolved: dict[str, tuple[str, str]]) -> Iterator[None]:
+    """Within this block, resolve(value) returns resolved[value] without reading anything: a batch
+    reads each path once, where the caller's roots apply, and its workers (other processes or
+    machines, which may not see the file) judge exactly that text under the same name."""
+    token = _provided.set(resolved)
+    try:
+        yield
+    finally:
+        _provided.reset(token)
 
 
 def _under(path: Path, roots: Sequence[Path]) -> bool:
@@ -87,6 +101,9 @@ def resolve(value: str, role: str) -> tuple[str, str]:
     A one-line value that names a file or looks like a path is read as one; only a .py file is
     accepted, so a directory or a .txt never gets compiled as source text.
     """
+    given = _provided.get()
+    if given is not None and value in given:
+        return given[value]
     stripped = value.strip()
     if "\n" not in stripped and (stripped.endswith(".py") or _looks_like_a_path(stripped)):
         roots = _roots.get()

@@ -192,6 +192,26 @@ def _cmd_mutate(ns: argparse.Namespace) -> int:
     return EXIT_OK if result.survived == 0 else EXIT_NEGATIVE
 
 
+def _cmd_batch(ns: argparse.Namespace) -> int:
+    from tools.batch import run_batch
+    from tools.cli.batch import InOrder, ProgressBar, print_table, read_manifest
+
+    requests = read_manifest(ns.manifest)
+    bar = ProgressBar(len(requests))
+    in_order = InOrder(lambda item: print(item.model_dump_json(), flush=True)) if ns.json else None
+
+    def on_item(item) -> None:
+        bar.update(item)
+        if in_order is not None:
+            in_order.add(item)
+
+    report = run_batch(requests, ns.engine, ray_address=ns.ray_address, on_item=on_item)
+    bar.close()
+    if not ns.json:
+        print_table(report, requests)
+    return EXIT_OK if report.items and all(i.verdict == "pass" for i in report.items) else EXIT_NEGATIVE
+
+
 def _cmd_serve(ns: argparse.Namespace) -> int:
     from mcp_server.__main__ import serve_from
 
@@ -227,6 +247,25 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_arguments(run, RunAccuracyRequest)
     run.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
     run.set_defaults(handler=_cmd_run)
+
+    batch = sub.add_parser(
+        "batch",
+        help="run_accuracy on many requests at once (a JSON-lines manifest), locally or on a Ray cluster",
+        description="Judge every request of a manifest (one run_accuracy request JSON per line, the fields of "
+        "`kernel-eval run --json`'s request) on every sandbox slot and GPU of this machine, or on a Ray cluster. "
+        "Each result is what `kernel-eval run` gives that request alone. Exit status: 0 when every request "
+        "passes, 1 otherwise, 2 for a bad manifest.",
+    )
+    batch.add_argument("manifest", metavar="MANIFEST.jsonl", help="one request JSON object per line")
+    batch.add_argument("--engine", choices=["local", "ray"], default="local", help="local (default) or ray")
+    batch.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="a running Ray cluster (host:port); default: a new local one",
+    )
+    batch.add_argument("--json", action="store_true", help="one result JSON per line, in input order")
+    batch.set_defaults(handler=_cmd_batch)
 
     compile_ = sub.add_parser(
         "compile",
