@@ -100,3 +100,31 @@ def test_fix_cli_prints_the_metrics_before_and_after(capsys):
     assert cli(["fix", "--run", run.run_id, "--verify"]) == 0
     out = capsys.readouterr().out
     assert "cast_round_mode_rint" in out and "measured:" in out and "(pass)" in out
+
+
+def _mutant_explained(kernel: str, operator: str, site: int):
+    from tests.mutation_corpus.runner import _request, plan
+
+    case = next(c for c in plan("cpu", [kernel], [operator]) if c.site == site)
+    run = run_accuracy(_request(case.kernel, case.source, case.exposures[0], "cpu", 2))
+    assert run.verdict == "fail", run.summary
+    return explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+
+
+def test_an_indexing_error_in_an_exp_log_kernel_is_not_called_precision():
+    """log_softmax whose sum of exp skips one column: a marginal error of the same size on exact
+    inputs (exp / log never make them exact), far beyond an fp32-only kernel's rounding."""
+    explained = _mutant_explained("log_softmax", "off_by_one", 1)
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert credible[0].pattern == "formula_error" and credible[0].tested == "confirmed", credible[0]
+    assert all(d.pattern != "low_precision_accumulation" for d in credible)
+    exact = next(e for e in explained.experiments if e.id == "exact_inputs")
+    assert "keeps its error" in exact.finding
+
+
+def test_reduction_length_sweep_sees_an_fp16_accumulator_grow_like_k():
+    explained = _mutant_explained("row_sum", "fp16_accumulator", 0)
+    sweep = next(e for e in explained.experiments if e.id == "reduction_length")
+    assert sweep.confirms == ["low_precision_accumulation"], sweep.finding
+    assert len(sweep.trials) == 3 and all(t.ran for t in sweep.trials)
+    assert explained.diagnoses[0].pattern == "low_precision_accumulation"
