@@ -211,6 +211,79 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     )
 
 
+# --- the last partial block ----------------------------------------------------------------------------
+
+#: Share of the error beyond the CPU control's that must sit in the last partial block (which
+#: holds at most half the elements) for the error to be the tail's: rounding spreads its error in
+#: proportion to the elements, so a 90% share in under half of them is no rounding.
+TAIL_SHARE = 0.9
+
+
+def _tail_views(o: OutputData, blocks: list[int]) -> list[tuple[str, int, torch.Tensor]]:
+    """(axis, block, tail mask) for each block size that leaves a partial last block, along the
+    last axis (row-tiled kernels) and along the flat index (elementwise kernels)."""
+    shape = tuple(o.actual.shape)
+    numel = o.actual.numel()
+    views = []
+    for block in blocks:
+        for axis, n in (("last axis", shape[-1] if shape else 0), ("flat index", numel)):
+            if n > block and n % block:
+                positions = torch.arange(n)
+                tail = positions >= n - n % block
+                mask = tail.expand(shape) if axis == "last axis" else tail.reshape(shape)
+                views.append((axis, block, mask))
+    return views
+
+
+@experiment(
+    "tail_block",
+    "is the error where the last partial block of a BLOCK-sized tiling lies, and nowhere else (no re-run: "
+    "the run's own error by position)?",
+    tests=("boundary_mask_error",),
+)
+def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    target = _target(ctx, diagnoses)
+    suspected = any(
+        d.pattern == "boundary_mask_error"
+        and d.tested == "untested"
+        and d.output in (None, getattr(target, "name", None))
+        for d in diagnoses
+    )
+    if target is None or not suspected or not target.actual.is_floating_point() or not facts.blocks():
+        return None
+    a, g = target.a, target.g
+    finite = torch.isfinite(a) & torch.isfinite(g)
+    own = torch.where(finite, (a - g).abs(), torch.zeros_like(g))
+    floor = (target.cpu.to(torch.float64) - g).abs().nan_to_num(0, 0, 0) if target.cpu is not None else 0
+    excess = (own - floor).clamp(min=0)
+    total = float(excess.sum())
+    if total == 0:
+        return None
+    for axis, block, tail in _tail_views(target, facts.blocks()):
+        share = float(excess[tail].sum()) / total
+        if tail.float().mean() <= 0.5 and share >= TAIL_SHARE:
+            finding = (
+                f"{share:.0%} of the error beyond the CPU control's sits in the last partial block of {block} along the "
+                f"{axis} ({int(tail.sum())} of {tail.numel()} elements): the tail is handled wrongly (mask or bounds)"
+            )
+            return Result(
+                ExperimentOutcome(
+                    id="tail_block",
+                    question=_question("tail_block"),
+                    finding=finding,
+                    confirms=["boundary_mask_error"],
+                )
+            )
+    return Result(
+        ExperimentOutcome(
+            id="tail_block",
+            question=_question("tail_block"),
+            finding="the error is not confined to a last partial block (this does not rule out a tail bug whose "
+            "error spreads, e.g. through a row's max or sum)",
+        )
+    )
+
+
 # --- logic or rounding ---------------------------------------------------------------------------------
 
 #: A mean relative error no rounding of a sane kernel reaches (fp16's is ~2^-11).
