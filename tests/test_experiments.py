@@ -100,3 +100,93 @@ def test_fix_cli_prints_the_metrics_before_and_after(capsys):
     assert cli(["fix", "--run", run.run_id, "--verify"]) == 0
     out = capsys.readouterr().out
     assert "cast_round_mode_rint" in out and "measured:" in out and "(pass)" in out
+
+
+def _mutant_explained(kernel: str, operator: str, site: int):
+    from tests.mutation_corpus.runner import _request, plan
+
+    case = next(c for c in plan("cpu", [kernel], [operator]) if c.site == site)
+    run = run_accuracy(_request(case.kernel, case.source, case.exposures[0], "cpu", 2))
+    assert run.verdict == "fail", run.summary
+    return explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+
+
+def test_an_indexing_error_in_an_exp_log_kernel_is_not_called_precision():
+    """log_softmax whose sum of exp skips one column: a marginal error of the same size on exact
+    inputs (exp / log never make them exact), far beyond an fp32-only kernel's rounding."""
+    explained = _mutant_explained("log_softmax", "off_by_one", 1)
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert credible[0].pattern == "formula_error" and credible[0].tested == "confirmed", credible[0]
+    assert all(d.pattern != "low_precision_accumulation" for d in credible)
+    exact = next(e for e in explained.experiments if e.id == "exact_inputs")
+    assert "keeps its error" in exact.finding
+
+
+def test_reduction_length_sweep_sees_an_fp16_accumulator_grow_like_k():
+    explained = _mutant_explained("row_sum", "fp16_accumulator", 0)
+    sweep = next(e for e in explained.experiments if e.id == "reduction_length")
+    assert sweep.confirms == ["low_precision_accumulation"], sweep.finding
+    assert len(sweep.trials) == 3 and all(t.ran for t in sweep.trials)
+    assert explained.diagnoses[0].pattern == "low_precision_accumulation"
+
+
+DOUBLE_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+def get_inputs():
+    return [torch.randn(64, 1000)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: The last block shifted back to stay in bounds for the load, stored at its own offsets: the
+#: tail gets its neighbours' values (every element written, every load in bounds).
+SHIFTED_TAIL = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def double_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    start = tl.program_id(0) * BLOCK
+    # the last block is shifted back to stay in bounds (no load mask) ...
+    load_start = tl.minimum(start, n - BLOCK)
+    x = tl.load(x_ptr + load_start + tl.arange(0, BLOCK))
+    # ... but stored at its own offsets: the tail gets its neighbours' values
+    offs = start + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, x * 2, mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        double_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+        return out
+"""
+
+
+def test_error_confined_to_the_last_partial_block_confirms_a_tail_bug(tmp_path):
+    (tmp_path / "reference.py").write_text(DOUBLE_REFERENCE)
+    (tmp_path / "candidate.py").write_text(SHIFTED_TAIL)
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(tmp_path / "reference.py"),
+            candidate=str(tmp_path / "candidate.py"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    tail = next(e for e in explained.experiments if e.id == "tail_block")
+    assert tail.confirms == ["boundary_mask_error"] and "512 of 64000" in tail.finding, tail.finding
+    assert explained.diagnoses[0].pattern == "boundary_mask_error" and explained.diagnoses[0].tested == "confirmed"

@@ -152,6 +152,23 @@ def test_splitk_atomics_are_flagged_nondeterministic_and_two_pass_is_not():
     assert two_pass.verdict == "pass" and two_pass.checks.determinism.bitwise_equal is True
 
 
+def test_deterministic_reduction_patch_makes_split_k_bitwise_stable():
+    from tools.fixes.reduction import deterministic_reduction
+
+    folder = GPU / "splitk_atomic"
+    patched = deterministic_reduction((folder / "candidate_atomic_add.py").read_text())
+    assert patched is not None
+    attempts = [
+        run_accuracy(
+            RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=patched, backend="cuda", num_seeds=2)
+        )
+        for _ in range(3)
+    ]
+    for i, r in enumerate(attempts):
+        record(f"splitk/patched/{i}", r)
+    assert all(r.verdict == "pass" and r.checks.determinism.bitwise_equal is True for r in attempts)
+
+
 GPU_CORPUS = [
     e for e in json.loads((ROOT / "tests" / "diagnosis_corpus" / "manifest.json").read_text()) if e["gpu_only"]
 ]

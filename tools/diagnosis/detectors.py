@@ -374,6 +374,8 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
         large = magnitude > overflow_limit / 2 or ctx.task.get("input_profile") == "large_magnitude"
         if large or facts.exp_without_max:
             fixes = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["stable_formula"]
+            if facts.mentions_low_precision or facts.low_precision_accumulator:
+                fixes.append("fp32_accumulator")  # an fp16 intermediate overflows at 65504, long before fp32
             out.append(
                 Diagnosis(
                     pattern="inf_overflow",

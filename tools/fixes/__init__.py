@@ -6,6 +6,7 @@ import difflib
 import time
 
 from tools.diagnosis import explain_failure
+from tools.diagnosis.source import analyze as analyze_source
 from tools.errors import ToolInputError
 from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
@@ -53,6 +54,17 @@ def _verify(task: dict, candidate: str, before: dict, cancel, **overrides) -> Ve
     )
 
 
+def _atomic_free(verification: Verification, patched: str, task: dict) -> bool:
+    """A deterministic reduction is verified by correctness plus no atomics left in the source; on
+    the cpu interpreter (programs run in one fixed order) re-runs cannot show determinism itself."""
+    free = not analyze_source(patched).atomic_add
+    note = "the patched source launches no tl.atomic_add" if free else "tl.atomic_add is still launched"
+    if (task.get("backend_resolved") or task.get("backend")) == "cpu":
+        note += " (cpu interpreter: programs run in a fixed order, so determinism itself needs a GPU re-run)"
+    verification.summary = f"{verification.summary}; {note}"
+    return free
+
+
 def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     """Raises ToolInputError for an unknown run_id."""
     report = progress_reporter(progress)
@@ -96,6 +108,8 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
                 suggestion.verification = Verification(verdict="error", summary=str(exc), run_id="", before=before)
             if suggestion.verification is not None:
                 suggestion.verified = suggestion.verification.verdict == "pass"
+                if fix == "deterministic_reduction" and patched is not None:
+                    suggestion.verified &= _atomic_free(suggestion.verification, patched, task)
         fixes.append(suggestion)
     fixes.sort(key=lambda f: (f.verified is not True, f.patch is None))
     if not fixes:

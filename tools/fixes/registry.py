@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.fixes import formulas, patches
+from tools.fixes import formulas, patches, reduction
 
 Patcher = Callable[[str], "str | None"]
 
@@ -47,6 +47,7 @@ PATCHERS: dict[str, tuple[Patcher, ...]] = {
     "fix_layout": (patches.swap_strides,),
     "do_not_mutate_inputs": (patches.fresh_output,),
     "fix_formula": (formulas.eps_inside_sqrt,),
+    "deterministic_reduction": (reduction.deterministic_reduction,),
 }
 
 _TEXT: dict[str, dict] = {
