@@ -356,7 +356,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     if options.get("cuda_graphs"):
         for role in roles:
             role.capture()
-    launches_before_timing = watch.launches
+    launches_before_timing, foreign_before_timing = watch.launches, watch.foreign  # autotuning may use its own
     warmup, reps = int(options.get("warmup", 10)), int(options["repetitions"])
     order = usable if vary else [0]
     for r in range(warmup):
@@ -392,7 +392,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
             "stale": int(cand.stale) if cand.stale is not None else 0,
             "checked": cand.checked,
             "launches": watch.launches - launches_before_timing,
-            "foreign_stream_launches": watch.foreign,
+            "foreign_stream_launches": watch.foreign - foreign_before_timing,
         },
     }
     values = {f"s{k}/timed": common.to_cpu(out) for k, out in cand.last.items()}
