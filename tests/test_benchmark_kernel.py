@@ -329,7 +329,7 @@ def test_device_lock_wait_is_cancellable(tmp_path):
 SMALL_RELU = bench_cheats.relu_task(64, 256)
 
 
-def _host_clock_bench(candidate: str, **options):
+def _host_clock_bench(candidate: str, kept_outputs: bool = True, **options):
     """run_accuracy on cpu, then the real timing job and analysis with perf_counter as the clock."""
     accepted = run_accuracy(
         RunAccuracyRequest(reference=SMALL_RELU, candidate=candidate, backend="cpu", num_seeds=2, determinism="off")
@@ -339,7 +339,7 @@ def _host_clock_bench(candidate: str, **options):
     request = BenchmarkRequest(run_id=accepted.run_id, backend="cpu", repetitions=20, warmup=2, **options)
     task = bk._task(request, svc)
     finish = bk._finisher(svc, backends.CPU, time.perf_counter())
-    tensors = svc.runs.tensors(accepted.run_id)
+    tensors = svc.runs.tensors(accepted.run_id) if kept_outputs else {}
     args = (request, task, accepted.run_id, task.seeds, tensors, backends.CPU, svc, None, lambda *a: None, finish)
     result = bk._timed(*args, {"host_clock": True})
     print(result.summary, [f.id for f in result.flags], result.output_check)
@@ -378,6 +378,13 @@ def test_host_clock_without_varied_inputs_a_cached_output_goes_unseen_and_the_re
     result = _host_clock_bench(bench_cheats.CACHED_OUTPUT, vary_inputs=False)
     assert "stale_output" not in {f.id for f in result.flags}
     assert any("vary_inputs=false" in w for w in result.warnings)
+
+
+def test_host_clock_without_kept_outputs_the_reference_and_the_golden_check_the_timed_launches():
+    honest = _host_clock_bench(bench_cheats.HONEST, kept_outputs=False)
+    assert honest.verdict == "ok" and honest.output_check.final_outputs == "within_accuracy"
+    cached = _host_clock_bench(bench_cheats.CACHED_OUTPUT, kept_outputs=False)
+    assert {"stale_output", "timed_output_mismatch"} <= {f.id for f in cached.flags}
 
 
 @pytest.mark.skipif(not backends.npu_available(), reason="needs torch_npu (an Ascend NPU)")
