@@ -28,7 +28,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.bench import BenchmarkRequest, TimedOutputCheck
 from tools.services import services
-from tools.thresholds import NOISY_CV
+from tools.thresholds import NOISY_CV, TIMED_OUTPUT_RTOL
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL1 = ROOT / "examples" / "level1"
@@ -271,13 +271,15 @@ def test_noisy_measurements_are_warnings():
 def test_in_job_output_check_tells_stale_outputs_from_rounding():
     torch.manual_seed(0)
     want = torch.randn(64, 64)
-    assert not bool(timing._mismatch(want.clone(), want))
-    assert not bool(timing._mismatch(want * (1 + 1e-6), want))  # atomics reordering: same output
-    assert bool(timing._mismatch(torch.randn(64, 64), want))  # another input's output
+    assert not bool(timing._mismatch(want.clone(), want, TIMED_OUTPUT_RTOL))
+    assert not bool(timing._mismatch(want * (1 + 1e-6), want, TIMED_OUTPUT_RTOL))  # atomics reordering: same output
+    assert bool(timing._mismatch(torch.randn(64, 64), want, TIMED_OUTPUT_RTOL))  # another input's output
     nan = want.clone()
     nan[3, 3] = float("nan")
-    assert bool(timing._mismatch(nan, want))
-    assert bool(timing._mismatch(want[:32], want)) and bool(timing._mismatch((want, want), (want,)))
+    assert bool(timing._mismatch(nan, want, TIMED_OUTPUT_RTOL))
+    assert bool(timing._mismatch(want[:32], want, TIMED_OUTPUT_RTOL)) and bool(
+        timing._mismatch((want, want), (want,), TIMED_OUTPUT_RTOL)
+    )
 
 
 # --- one timed job per device -------------------------------------------------------------------

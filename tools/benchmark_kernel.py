@@ -33,6 +33,7 @@ from tools.models.bench import (
 )
 from tools.models.task import Timings
 from tools.services import TIMING_JOB, Services, progress_reporter, resolve_backend, services
+from tools.thresholds import TIMED_OUTPUT_RTOL
 
 CPU_REASON = (
     "the cpu backend runs the Triton interpreter: each kernel program is executed in Python over numpy, so its "
@@ -133,6 +134,9 @@ def benchmark_kernel(
             warnings=warnings,
         )
 
+    if request.cuda_graphs and backend.name != "cuda":
+        raise ToolInputError(f"cuda_graphs needs backend cuda (this is {backend.name}): pass cuda_graphs=false")
+
     # --- the accepted run, on this backend ---
     run_id = task.run_id
     if run_id is not None and task.backend_name == backend.name:
@@ -194,6 +198,7 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
                 "flush_l2": request.flush_l2,
                 "cuda_graphs": request.cuda_graphs,
                 "vary_inputs": request.vary_inputs,
+                "output_rtol": TIMED_OUTPUT_RTOL,
             }
             | (extra_options or {}),
             inputs=given,

@@ -1,7 +1,7 @@
 """Job kind `timing`: reference and candidate timed on the same inputs on the device (benchmark_kernel).
 
 Options: mode ("time", or "count": only the reference's FLOPs and parameter bytes, any backend),
-repetitions, warmup, flush_l2, cuda_graphs, vary_inputs, dtype. Given, per input set k (the seeds
+repetitions, warmup, flush_l2, cuda_graphs, vary_inputs, output_rtol, dtype. Given, per input set k (the seeds
 of the accuracy run): s{k}/init, s{k}/inputs and s{k}/accepted (the candidate's accepted outputs).
 
 Each repetition, do_bench-style: copy input set k into the fixed input buffers (vary_inputs), keep
@@ -31,7 +31,6 @@ FLUSH_MIN_BYTES = 256 << 20  # Triton's do_bench flush size
 SPIN_CYCLES = 200_000  # ~0.1 ms at ~2 GHz: longer than the host needs to queue a forward
 REPEATED_REPS_MAX = 30
 SYNCED_REPS_MAX = 20
-TIMED_OUTPUT_RTOL = 1e-2  # tools.thresholds.TIMED_OUTPUT_RTOL (the parent checks the final outputs itself)
 
 
 class _Device:
@@ -221,7 +220,7 @@ class _Role:
                     self.forward()
             torch.cuda.current_stream().wait_stream(side)
             graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph), torch.no_grad():
+            with torch.cuda.graph(graph), torch.device(self.device.kind), torch.no_grad():
                 self.static_out = self.model(*self.buffers)
             self.graph = graph
         except BaseException as exc:  # noqa: BLE001
@@ -233,8 +232,9 @@ class _Role:
             raise common.UserCodeError(info) from None
 
 
-def _mismatch(out, expected) -> torch.Tensor | bool:
-    """On the device, no host sync: True where `out` cannot be the output for `expected`'s inputs."""
+def _mismatch(out, expected, rtol: float) -> torch.Tensor | bool:
+    """On the device, no host sync: True where `out` cannot be the output for `expected`'s inputs
+    (other NaN positions, or a finite difference beyond rtol x the expected output's largest magnitude)."""
     got, want = common.tree_tensors(out), common.tree_tensors(expected)
     if len(got) != len(want) or any(a.shape != b.shape for a, b in zip(got, want, strict=True)):
         return True
@@ -244,7 +244,7 @@ def _mismatch(out, expected) -> torch.Tensor | bool:
         finite = torch.isfinite(a32) & torch.isfinite(b32)
         scale = torch.where(torch.isfinite(b32), b32.abs(), 0).amax() if b32.numel() else 0
         diff = torch.where(finite, (a32 - b32).abs(), 0).amax() if b32.numel() else 0
-        bad = bad | (torch.isnan(a32) != torch.isnan(b32)).any() | (diff > TIMED_OUTPUT_RTOL * scale + 1e-30)
+        bad = bad | (torch.isnan(a32) != torch.isnan(b32)).any() | (diff > rtol * scale + 1e-30)
     return bad
 
 
@@ -257,6 +257,7 @@ class _Bench:
         self.expected = expected  # per set: what the candidate's output must be, on the device
         self.vary = vary
         self.flush_l2 = bool(options.get("flush_l2", True))
+        self.rtol = float(options["output_rtol"])  # tools.thresholds.TIMED_OUTPUT_RTOL
         flush_bytes = max(FLUSH_MIN_BYTES if device.kind != "cpu" else 0, 2 * device.l2_bytes)
         self.flush = torch.empty(flush_bytes // 4, dtype=torch.int32, device=device.kind) if self.flush_l2 else None
 
@@ -279,7 +280,7 @@ class _Bench:
         if phase in role.pairs:  # warm-up repetitions are not kept
             role.pairs[phase].append((start, end))
         if check and role.name == "candidate":
-            bad = torch.as_tensor(_mismatch(out, self.expected[k]), device=self.device.kind).to(torch.int32)
+            bad = torch.as_tensor(_mismatch(out, self.expected[k], self.rtol), device=self.device.kind).to(torch.int32)
             role.stale = bad if role.stale is None else role.stale + bad
             role.checked += 1
             role.last[k] = common.clone(out)
