@@ -114,6 +114,7 @@ def test_mcp_tool_answers_unsupported_and_words_bad_arguments():
         ({"run_id": "r-1", "peak_gbps": -1}, "peak_gbps"),
         ({"run_id": "r-1", "flops": -5}, "flops"),
         ({"run_id": "r-1", "warm_cache": True}, "warm_cache"),
+        ({"run_id": "r-1", "dtype": "float16"}, "the run's own dtype apply"),
     ],
 )
 def test_request_validation(fields, message):

@@ -56,15 +56,23 @@ class _Task:
     """What is being timed: the sources, the input options, the seeds and the accepted run."""
 
     def __init__(self, accuracy: RunAccuracyRequest, run_id: str | None, seeds: list[int], backend_name: str | None):
-        self.accuracy = accuracy
+        self.accuracy = accuracy  # as given (paths keep their names in run_accuracy's messages)
         self.run_id = run_id
         self.seeds = seeds
         self.backend_name = backend_name  # where the accepted run ran
+        self.reference, self.reference_name = sources.resolve(accuracy.reference, "reference")
+        self.candidate, self.candidate_name = sources.resolve(accuracy.candidate, "candidate")
 
     @property
     def options(self) -> dict:
         a = self.accuracy
         return goldens.input_options(a.dtype, a.value_range, a.input_profile)
+
+    def files(self, *roles: str) -> tuple[dict, dict]:
+        """The job's files and their display names."""
+        texts = {"reference": self.reference, "candidate": self.candidate}
+        names = {"reference": self.reference_name, "candidate": self.candidate_name}
+        return {f"{r}.py": texts[r] for r in roles}, {f"{r}.py": names[r] for r in roles}
 
 
 def _task(request: BenchmarkRequest, svc: Services) -> _Task:
@@ -75,12 +83,13 @@ def _task(request: BenchmarkRequest, svc: Services) -> _Task:
             accuracy = RunAccuracyRequest.model_validate(fields)
         except ValueError as exc:
             raise ToolInputError(f"run {request.run_id} cannot be re-read ({exc}); call run_accuracy again") from None
-        return _Task(accuracy, request.run_id, list(stored.get("resolved_seeds") or []), stored.get("backend_resolved"))
-    reference, _ = sources.resolve(request.reference or "", "reference")
-    candidate, _ = sources.resolve(request.candidate or "", "candidate")
+        task = _Task(accuracy, request.run_id, list(stored.get("resolved_seeds") or []), stored.get("backend_resolved"))
+        task.reference_name = stored.get("reference_name") or task.reference_name
+        task.candidate_name = stored.get("candidate_name") or task.candidate_name
+        return task
     accuracy = RunAccuracyRequest(
-        reference=reference,
-        candidate=candidate,
+        reference=request.reference or "",
+        candidate=request.candidate or "",
         backend=request.backend,
         dtype=request.dtype,
         input_profile=request.input_profile,
@@ -169,8 +178,8 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
     gold = goldens.ensure(
         svc,
         backend,
-        task.accuracy.reference,
-        "reference.py",
+        task.reference,
+        task.reference_name,
         task.options,
         seeds,
         request.timeout_s,
@@ -187,8 +196,7 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
     job = svc.pool(backend).run(
         JobRequest(
             TIMING_JOB,
-            {"reference.py": task.accuracy.reference, "candidate.py": task.accuracy.candidate},
-            {"reference.py": "reference.py", "candidate.py": "candidate.py"},
+            *task.files("reference", "candidate"),
             seeds,
             task.options
             | {
@@ -378,13 +386,13 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
             f"estimate_device {request.estimate_device!r} has no row in the peak table ({known}); "
             "name one of those, or pass peak_gbps and peak_tflops"
         )
-    key = goldens.key_for(task.accuracy.reference, task.options, backend)
+    key = goldens.key_for(task.reference, task.options, backend)
     seeds = task.seeds[:1] or svc.seeds.draw(key, 1)
     gold = goldens.ensure(
         svc,
         backend,
-        task.accuracy.reference,
-        "reference.py",
+        task.reference,
+        task.reference_name,
         task.options,
         seeds,
         request.timeout_s,
@@ -395,8 +403,7 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
     job = svc.pool(backend).run(
         JobRequest(
             TIMING_JOB,
-            {"reference.py": task.accuracy.reference},
-            {"reference.py": "reference.py"},
+            *task.files("reference"),
             seeds,
             task.options | {"mode": "count"},
             inputs={"s0/init": first["init"], "s0/inputs": first["inputs"]},

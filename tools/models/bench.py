@@ -95,6 +95,10 @@ class BenchmarkRequest(Model):
         if self.run_id is None and len(given) != 2:
             missing = [n for n in ("reference", "candidate") if n not in given]
             raise ValueError(f"pass run_id, or both reference and candidate ({' and '.join(missing)} missing)")
+        if self.run_id is not None:
+            own = [name for name in ("dtype", "input_profile") if name in self.model_fields_set]
+            if own:
+                raise ValueError(f"with run_id the run's own {' and '.join(own)} apply: leave {own[0]} out")
         for name in given:
             if not getattr(self, name).strip():
                 raise ValueError(f"{name} is empty: pass Python source text or a path to a .py file")
