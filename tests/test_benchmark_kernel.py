@@ -129,20 +129,28 @@ def test_cli_usage_errors_exit_2_with_the_reason(capsys):
     assert "is not a run id" in capsys.readouterr().err
 
 
-def test_a_run_that_did_not_pass_is_not_timed():
-    failing = run_accuracy(
-        RunAccuracyRequest(
-            reference=str(MATMUL / "reference.py"),
-            candidate=str(MATMUL / "candidate_fp16_accumulator.py"),
-            backend="cpu",
-            num_seeds=1,
-            determinism="off",
-        )
+def _accepted(request: BenchmarkRequest):
+    """benchmark_kernel's accuracy gate, on the cpu backend (on a device the same code runs first)."""
+    svc = services()
+    task = bk._task(request, svc)
+    finish = bk._finisher(svc, backends.CPU, time.perf_counter())
+    return bk._accepted_run(request, task, backends.CPU, svc, None, lambda *a: None, finish)
+
+
+def test_a_candidate_that_does_not_pass_is_not_timed():
+    fp16 = str(MATMUL / "candidate_fp16_accumulator.py")
+    given = _accepted(BenchmarkRequest(reference=str(MATMUL / "reference.py"), candidate=fp16, input_sets=1))
+    assert given.verdict == "not_accurate" and given.summary.startswith("NOT_ACCURATE FAIL")
+    assert "explain_failure" in given.next_step and given.run_id
+    by_run = _accepted(BenchmarkRequest(run_id=given.run_id, input_sets=1))  # the stored failing run
+    assert by_run.verdict == "not_accurate" and by_run.run_id == given.run_id and "is fail" in by_run.summary
+
+
+def test_a_passing_run_is_used_with_its_own_seeds():
+    run = run_accuracy(
+        RunAccuracyRequest(reference=SMALL_RELU, candidate=bench_cheats.HONEST, backend="cpu", seeds=[5, 6, 7])
     )
-    assert failing.verdict == "fail"
-    # the cpu backend answers unsupported before it looks at accuracy; the not_accurate path is the same
-    # code on a device (tests/gpu), so here only the stored run's verdict is read as benchmark_kernel reads it
-    assert services().runs.result(failing.run_id)["verdict"] == "fail"
+    assert _accepted(BenchmarkRequest(run_id=run.run_id, input_sets=2)) == (run.run_id, [5, 6])
 
 
 # --- statistics ---------------------------------------------------------------------------------
@@ -330,6 +338,8 @@ def test_device_lock_wait_is_cancellable(tmp_path):
 # --- the timing job on the cpu backend, host clock (tests only) --------------------------------
 
 SMALL_RELU = bench_cheats.relu_task(64, 256)
+#: Flags that compare two timed phases: on a host clock shared with other processes, noise can fire them.
+HOST_CLOCK_NOISE = {"faster_on_repeated_inputs", "side_stream"}
 
 
 def _host_clock_bench(candidate: str, kept_outputs: bool = True, **options):
@@ -351,7 +361,8 @@ def _host_clock_bench(candidate: str, kept_outputs: bool = True, **options):
 
 def test_host_clock_honest_candidate_is_ok_and_its_timed_outputs_are_the_accepted_ones():
     result = _host_clock_bench(bench_cheats.HONEST)
-    assert result.verdict == "ok", [f.message for f in result.flags]
+    # the output checks must hold; the timing comparisons on a shared, loaded host clock may not
+    assert not {f.id for f in result.flags} - HOST_CLOCK_NOISE, [f.message for f in result.flags]
     assert result.output_check.final_outputs == "identical" and result.output_check.stale_repetitions == 0
     assert result.output_check.repetitions_checked == 20 + 20 + 20  # varied, repeated, synchronised
     assert result.settings.inputs_varied and len(result.settings.seeds) == 2
@@ -373,19 +384,21 @@ def test_host_clock_skipping_a_reused_buffer_is_flagged():
 
 def test_host_clock_skipping_unchanged_inputs_is_caught_by_the_repeated_input_timing_alone():
     result = _host_clock_bench(bench_cheats.SKIP_UNCHANGED_INPUT)
-    assert {f.id for f in result.flags} == {"faster_on_repeated_inputs"}
+    ids = {f.id for f in result.flags}
+    assert "faster_on_repeated_inputs" in ids and not ids - HOST_CLOCK_NOISE
     assert result.output_check.stale_repetitions == 0  # its outputs are right: only the time gives it away
 
 
 def test_host_clock_without_varied_inputs_a_cached_output_goes_unseen_and_the_result_says_so():
     result = _host_clock_bench(bench_cheats.CACHED_OUTPUT, vary_inputs=False)
-    assert "stale_output" not in {f.id for f in result.flags}
+    assert not {f.id for f in result.flags} - HOST_CLOCK_NOISE  # nothing the outputs could show
     assert any("vary_inputs=false" in w for w in result.warnings)
 
 
 def test_host_clock_without_kept_outputs_the_reference_and_the_golden_check_the_timed_launches():
     honest = _host_clock_bench(bench_cheats.HONEST, kept_outputs=False)
-    assert honest.verdict == "ok" and honest.output_check.final_outputs == "within_accuracy"
+    assert not {f.id for f in honest.flags} - HOST_CLOCK_NOISE
+    assert honest.output_check.final_outputs == "within_accuracy" and honest.output_check.stale_repetitions == 0
     cached = _host_clock_bench(bench_cheats.CACHED_OUTPUT, kept_outputs=False)
     assert {"stale_output", "timed_output_mismatch"} <= {f.id for f in cached.flags}
 

@@ -146,7 +146,17 @@ def benchmark_kernel(
     if request.cuda_graphs and backend.name != "cuda":
         raise ToolInputError(f"cuda_graphs needs backend cuda (this is {backend.name}): pass cuda_graphs=false")
 
-    # --- the accepted run, on this backend ---
+    accepted = _accepted_run(request, task, backend, svc, cancel, report, finish)
+    if isinstance(accepted, BenchmarkResult):
+        return accepted
+    run_id, seeds = accepted
+    tensors = svc.runs.tensors(run_id)  # the accepted outputs, where the run store kept them
+    return _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish)
+
+
+def _accepted_run(request, task: _Task, backend, svc: Services, cancel, report, finish):
+    """(run_id, seeds) of a passing run on `backend`: the given one, or run_accuracy's now; else the
+    not_accurate result. A run made on another backend is re-run on this one, on its own seeds."""
     run_id = task.run_id
     if run_id is not None and task.backend_name == backend.name:
         stored = svc.runs.result(run_id)
@@ -166,9 +176,7 @@ def benchmark_kernel(
         if accepted.verdict != "pass":
             return finish("not_accurate", f"NOT_ACCURATE {accepted.summary}", run_id=run_id)
         task.seeds = list(svc.runs.task(run_id).get("resolved_seeds") or [])
-    seeds = task.seeds[: request.input_sets]
-    tensors = svc.runs.tensors(run_id)  # the accepted outputs, where the run store kept them
-    return _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish)
+    return run_id, task.seeds[: request.input_sets]
 
 
 def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish, extra_options=None):
