@@ -31,10 +31,8 @@ class Services:
     runs: RunStore
 
     def pool(self, backend: backends.Backend) -> _Sandbox:
-        lock = (
-            None if backend.interpreter or backend.device == "cpu" else device_lock.for_device(self.home, backend.name)
-        )
-        return _Sandbox(Pool.get(backend.name, state_dir=self.home), lock)
+        on_device = not backend.interpreter and backend.device != "cpu"
+        return _Sandbox(Pool.get(backend.name, state_dir=self.home), self.home if on_device else None)
 
     def backend_info(self, backend: backends.Backend, golden_device: str | None = None) -> BackendInfo:
         """Which backend ran, with the versions its zygote reported."""
@@ -52,9 +50,9 @@ class Services:
 class _Sandbox:
     """A pool whose failures (after its own retry) are the server's: ServerFault, with the reason."""
 
-    def __init__(self, pool: Pool, lock: device_lock.DeviceLock | None = None):
+    def __init__(self, pool: Pool, lock_home: Path | None = None):
         self._pool = pool
-        self._lock = lock  # device backends: timing jobs have the device to themselves
+        self._lock_home = lock_home  # device backends: timing jobs have the device to themselves
 
     @property
     def ready_info(self) -> dict:
@@ -65,10 +63,11 @@ class _Sandbox:
         return self._pool.slots
 
     def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
-        if self._lock is None:
+        if self._lock_home is None:
             held = contextlib.nullcontext()
         else:
-            held = self._lock.exclusive(cancel) if request.kind == TIMING_JOB else self._lock.shared(cancel)
+            lock = device_lock.for_device(self._lock_home, self._pool.backend.name, request.env)
+            held = lock.exclusive(cancel) if request.kind == TIMING_JOB else lock.shared(cancel)
         try:
             with held:
                 return self._pool.run(request, timeout_s, cancel, **kwargs)

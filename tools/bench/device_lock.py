@@ -5,7 +5,8 @@ they are done and keeps new ones out while it runs. Within a process the lock pr
 timing job (so a stream of accuracy calls cannot starve it); across processes sharing one
 $KERNEL_EVAL_HOME (servers, CLI runs, batch workers) an flock on a file per device does the same
 without the preference. The device is the backend plus CUDA_VISIBLE_DEVICES / ASCEND_RT_VISIBLE_DEVICES
-as the server sees them: servers given disjoint devices never wait for each other.
+as the job sees them (its JobRequest.env, else the server's): jobs and servers given disjoint devices
+never wait for each other.
 """
 
 from __future__ import annotations
@@ -26,13 +27,16 @@ _locks: dict[Path, DeviceLock] = {}
 _locks_guard = threading.Lock()
 
 
-def device_key(backend_name: str) -> str:
-    visible = os.environ.get("ASCEND_RT_VISIBLE_DEVICES" if backend_name == "npu" else "CUDA_VISIBLE_DEVICES")
+def device_key(backend_name: str, job_env: dict[str, str] | None = None) -> str:
+    """The backend and the devices a job sees: its own environment's (a batch engine pinning jobs to
+    GPUs), else the server's."""
+    name = "ASCEND_RT_VISIBLE_DEVICES" if backend_name == "npu" else "CUDA_VISIBLE_DEVICES"
+    visible = (job_env or {}).get(name) or os.environ.get(name)
     return f"{backend_name}-{re.sub(r'[^0-9A-Za-z,_-]', '_', visible) if visible else 'all'}"
 
 
-def for_device(home: Path, backend_name: str) -> DeviceLock:
-    path = home / "locks" / f"device-{device_key(backend_name)}.lock"
+def for_device(home: Path, backend_name: str, job_env: dict[str, str] | None = None) -> DeviceLock:
+    path = home / "locks" / f"device-{device_key(backend_name, job_env)}.lock"
     with _locks_guard:
         lock = _locks.get(path)
         if lock is None:
