@@ -363,7 +363,9 @@ def test_host_clock_honest_candidate_is_ok_and_its_timed_outputs_are_the_accepte
     result = _host_clock_bench(bench_cheats.HONEST)
     # the output checks must hold; the timing comparisons on a shared, loaded host clock may not
     assert not {f.id for f in result.flags} - HOST_CLOCK_NOISE, [f.message for f in result.flags]
-    assert result.output_check.final_outputs == "identical" and result.output_check.stale_repetitions == 0
+    # seed 0's output is kept by the run store (bit for bit), the other seed's is judged against its golden
+    assert result.output_check.final_outputs == "within_accuracy" and result.output_check.stale_repetitions == 0
+    assert result.output_check.detail.startswith("1 input set(s) bit for bit as accepted, 1 passing the comparator")
     assert result.output_check.repetitions_checked == 20 + 20 + 20  # varied, repeated, synchronised
     assert result.settings.inputs_varied and len(result.settings.seeds) == 2
     assert result.reference.n == result.candidate.n == 20 and result.method.startswith("host_clock")

@@ -14,7 +14,7 @@ import time
 
 import torch
 
-from sandbox.harness.common import bitwise_equal, tree_tensors
+from sandbox.harness.common import bitwise_equal, to_device, tree_tensors
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
 from tools.accuracy import run_accuracy
@@ -67,6 +67,11 @@ class _Task:
     def options(self) -> dict:
         a = self.accuracy
         return goldens.input_options(a.dtype, a.value_range, a.input_profile)
+
+    def reference_task(self, backend, request: BenchmarkRequest) -> goldens.ReferenceTask:
+        return goldens.ReferenceTask(
+            self.reference, self.reference_name, self.options, backend, request.timeout_s, request.memory_mb
+        )
 
     def files(self, *roles: str) -> tuple[dict, dict]:
         """The job's files and their display names."""
@@ -181,24 +186,13 @@ def _accepted_run(request, task: _Task, backend, svc: Services, cancel, report, 
 
 def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish, extra_options=None):
     """The timing job on the accepted run's inputs, then the analysis. `extra_options`: tests only."""
-    # --- the timing job ---
     report(0.3, "inputs of the accepted run")
-    gold = goldens.ensure(
-        svc,
-        backend,
-        task.reference,
-        task.reference_name,
-        task.options,
-        seeds,
-        request.timeout_s,
-        request.memory_mb,
-        cancel,
-    )
+    per_seed = _seed_tensors(svc, task.reference_task(backend, request), seeds, cancel)
     given = {}
     for k, seed in enumerate(seeds):
-        given[f"s{k}/init"] = gold.per_seed[seed]["init"]
-        given[f"s{k}/inputs"] = gold.per_seed[seed]["inputs"]
-        if f"s{k}/actual" in tensors:  # else the job checks against the reference's own output
+        given[f"s{k}/init"] = per_seed[seed]["init"]
+        given[f"s{k}/inputs"] = per_seed[seed]["inputs"]
+        if f"s{k}/actual" in tensors:  # the run store keeps seed 0's; the others: the reference's, in the job
             given[f"s{k}/accepted"] = tensors[f"s{k}/actual"]
     report(0.4, f"timing on {backend.name} ({request.repetitions} repetitions each)")
     job = svc.pool(backend).run(
@@ -223,7 +217,7 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
         request.timeout_s,
         cancel,
     )
-    timings = Timings(total_s=0.0, candidate_s=job.wall_s, queued_s=job.queued_s, golden_s=gold.seconds)
+    timings = Timings(total_s=0.0, candidate_s=job.wall_s, queued_s=job.queued_s)
     if job.reason == "cancelled" and cancel is not None and cancel.is_set():
         raise ToolInputError("cancelled by the caller")
     base = {"run_id": run_id, "timings": timings, "stdout": job.stdout[-2000:], "stderr": job.stderr[-2000:]}
@@ -239,10 +233,19 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
         return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
 
     report(0.9, "statistics, output checks, roofline")
-    return _analyse(request, task, gold, tensors, meta, job.values, finish, base)
+    return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base)
 
 
-def _analyse(request, task: _Task, gold, tensors, meta: dict, values: dict, finish, base) -> BenchmarkResult:
+def _seed_tensors(svc: Services, reference: goldens.ReferenceTask, seeds: list[int], cancel) -> dict[int, dict]:
+    """Per seed its init, inputs, golden and CPU control (goldens.seed_inputs: consistent with each other)."""
+    made = goldens.seed_inputs(svc, reference, seeds, cancel)
+    return {
+        seed: {"init": init, "inputs": inputs, "golden": entry.golden, "cpu": entry.cpu}
+        for seed, (entry, (init, inputs)) in made.items()
+    }
+
+
+def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: dict, finish, base) -> BenchmarkResult:
     ref_stats = stats.summarize(meta["reference"]["times_ms"])
     cand = meta["candidate"]
     cand_stats = stats.summarize(cand["times_ms"])
@@ -251,11 +254,11 @@ def _analyse(request, task: _Task, gold, tensors, meta: dict, values: dict, fini
     speedup = stats.speedup(ref_stats, cand_stats)
     seeds = task.seeds[: request.input_sets]
 
-    check = _check_outputs(task, gold, tensors, values, seeds)
+    check = _check_outputs(task, per_seed, tensors, values, seeds)
     check.repetitions_checked = int(cand.get("checked", 0))
     check.stale_repetitions = int(cand.get("stale", 0))
 
-    first = gold.per_seed[seeds[0]]
+    first = per_seed[seeds[0]]
     roof = _roofline(
         request,
         meta["device_name"],
@@ -325,33 +328,40 @@ def _analyse(request, task: _Task, gold, tensors, meta: dict, values: dict, fini
     )
 
 
-def _check_outputs(task: _Task, gold, tensors: dict, values: dict, seeds: list[int]) -> TimedOutputCheck:
-    """The timed launches' last outputs against the accepted ones: bitwise, else (a nondeterministic
-    kernel, or an output the run store did not keep) by the comparator against the golden."""
+def _check_outputs(task: _Task, per_seed: dict, tensors: dict, values: dict, seeds: list[int]) -> TimedOutputCheck:
+    """The timed launches' last outputs: bitwise against the accepted ones the run store kept, else
+    (a nondeterministic kernel, or a seed whose output was not kept) by the comparator against the golden."""
     timed = {k: values[f"s{k}/timed"] for k in range(len(seeds)) if f"s{k}/timed" in values}
     if not timed:
         return TimedOutputCheck(final_outputs="mismatch", detail="the timing job returned no timed outputs")
     options = options_from(task.accuracy)
-    compared = 0
+    identical = compared = 0
     for k, out in timed.items():
         accepted = tensors.get(f"s{k}/actual")
         if accepted is not None and _bitwise(out, accepted):
+            identical += 1
             continue
-        g = gold.per_seed[seeds[k]]
+        g = per_seed[seeds[k]]
         compared += 1
         try:
-            report = compare_outputs(out, g["golden"], g["cpu"], options=options)
+            report = compare_outputs(_like(out, g["golden"]), g["golden"], g["cpu"], options=options)
         except CompareInputError as exc:
             return TimedOutputCheck(final_outputs="mismatch", detail=f"seed {seeds[k]}: {exc}")
         if not report.passed:
             return TimedOutputCheck(final_outputs="mismatch", detail=f"seed {seeds[k]}: {report.summary}")
+    detail = f"{identical} input set(s) bit for bit as accepted"
     if not compared:
-        return TimedOutputCheck(final_outputs="identical", detail=f"{len(timed)} input set(s), bit for bit")
+        return TimedOutputCheck(final_outputs="identical", detail=detail)
     return TimedOutputCheck(
         final_outputs="within_accuracy",
-        detail=f"{compared} of {len(timed)} input set(s) not bit-identical to a kept accepted output, "
-        "but they pass the comparator against the golden",
+        detail=f"{detail}, {compared} passing the comparator against the golden (output not kept, or not bit-identical)",
     )
+
+
+def _like(tree, reference):
+    """`tree` on the device of `reference`'s tensors (goldens may be resident on the comparing GPU)."""
+    found = tree_tensors(reference)
+    return to_device(tree, found[0].device) if found and found[0].device.type != "cpu" else tree
 
 
 def _bitwise(a, b) -> bool:
@@ -394,20 +404,9 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
             f"estimate_device {request.estimate_device!r} has no row in the peak table ({known}); "
             "name one of those, or pass peak_gbps and peak_tflops"
         )
-    key = goldens.key_for(task.reference, task.options, backend)
-    seeds = task.seeds[:1] or svc.seeds.draw(key, 1)
-    gold = goldens.ensure(
-        svc,
-        backend,
-        task.reference,
-        task.reference_name,
-        task.options,
-        seeds,
-        request.timeout_s,
-        request.memory_mb,
-        cancel,
-    )
-    first = gold.per_seed[seeds[0]]
+    reference = task.reference_task(backend, request)
+    seeds = task.seeds[:1] or svc.seeds.draw(reference.key, 1)
+    first = _seed_tensors(svc, reference, seeds, cancel)[seeds[0]]
     job = svc.pool(backend).run(
         JobRequest(
             TIMING_JOB,
