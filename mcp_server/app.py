@@ -15,12 +15,14 @@ from mcp_server.registration import ServeContext, ToolSpec, make_tool
 from tools import sources
 from tools.accuracy import run_accuracy
 from tools.batch import run_accuracy_batch
+from tools.benchmark_kernel import benchmark_kernel
 from tools.compile import compile_kernel
 from tools.diagnosis import HEATMAP_NAME, explain_failure
 from tools.errors import ToolInputError
 from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.batch import MAX_BATCH_CANDIDATES, RunAccuracyBatchRequest, RunAccuracyBatchResult
+from tools.models.bench import BenchmarkRequest, BenchmarkResult
 from tools.models.compile import CompileKernelRequest, CompileKernelResult
 from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
 from tools.services import services
@@ -29,7 +31,8 @@ from tools.thresholds import table
 INSTRUCTIONS = """kernel-eval judges Triton / triton-ascend kernels written in KernelBench's format (reference:
 class Model + get_inputs() + get_init_inputs(); candidate: class ModelNew). A loop: compile_kernel
 (does it import and compile?) -> run_accuracy (is it numerically right against an FP64 golden, on
-fresh secret seeds, in a sandbox?) -> on a negative verdict, explain_failure(run_id) (which failure
+fresh secret seeds, in a sandbox?) -> on pass, benchmark_kernel(run_id) (how fast, measured so the
+speedup can be trusted) -> on a negative verdict, explain_failure(run_id) (which failure
 pattern, with evidence) -> suggest_fix(run_id) (a patch, optionally verified). Sources can be passed
 as text or as .py paths (relative paths resolve against the server's working directory). Verdicts: pass, fail, compile_error, runtime_error, timeout, crashed,
 rejected, unsupported."""
@@ -95,6 +98,21 @@ candidate through run_accuracy on the same seeds: a fix is verified only when it
 apply the verified patch."""
 
 
+BENCH_DESCRIPTION = """Time a candidate that passed run_accuracy against its reference on the device, with checks that
+the speedup is real.
+
+Give run_id (a passing run_accuracy run) or reference + candidate (run_accuracy runs first). Both
+kernels run in the sandbox with the device to themselves, on the same inputs, timed do_bench-style
+with CUDA events (npu: torch_npu events): warm-up, L2 flushed before every repetition (flush_l2=false
+for a warm cache), optional CUDA graphs, input sets rotated between repetitions. Returns the median,
+IQR and CV of each, the speedup with its ~95% interval, the method and device, and the roofline: the
+task's bytes and FLOPs against the device's peaks (achieved GB/s and TFLOP/s). Flags say when not to
+trust the speedup: stale_output (a cached output, work skipped on reused buffers),
+timed_output_mismatch, faster_on_repeated_inputs, side_stream (work not waited for), beyond_roofline
+(faster than the device allows). Verdicts: ok, flagged, not_accurate, unsupported (cpu: the
+interpreter's time means nothing; a roofline estimate instead), runtime_error, timeout, crashed."""
+
+
 def _heatmap_image(result: ExplainResult):
     import base64
 
@@ -140,6 +158,18 @@ def tool_specs() -> list[ToolSpec]:
             result_model=RunAccuracyBatchResult,
             run=run_accuracy_batch,
             text=text.run_accuracy_batch,
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+            ),
+        ),
+        ToolSpec(
+            name="benchmark_kernel",
+            title="Time a candidate against its reference",
+            description=BENCH_DESCRIPTION,
+            request_model=BenchmarkRequest,
+            result_model=BenchmarkResult,
+            run=benchmark_kernel,
+            text=text.benchmark_kernel,
             annotations=ToolAnnotations(
                 read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
             ),

@@ -117,3 +117,16 @@ def suggest_fix(result) -> str:
         lines.extend(diff[:40] + (["... (full patch in structuredContent)"] if len(diff) > 40 else []))
     lines.append(f"next: {result.next_step}")
     return "\n".join(lines)
+
+
+def benchmark_kernel(result) -> str:
+    lines = [result.summary]
+    for flag in result.flags[:4]:
+        lines.append(f"flag {flag.id}: {flag.message}")
+    if result.method:
+        lines.append(f"method: {result.method}")
+    lines += _error_lines(result.error)
+    lines += [f"warning: {w}" for w in result.warnings[:3]]
+    if result.next_step:
+        lines.append(f"next: {result.next_step}")
+    return "\n".join(lines[:MAX_LINES])

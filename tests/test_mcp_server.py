@@ -70,7 +70,7 @@ def _undescribed(schema: dict) -> list[str]:
 
 async def test_every_tool_parameter_has_a_description(client):
     tools = (await client.list_tools()).tools
-    assert len(tools) == 5
+    assert len(tools) == 6
     assert {tool.name: _undescribed(tool.input_schema) for tool in tools} == {tool.name: [] for tool in tools}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import threading
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from sandbox import backends
 from sandbox.pool import JobRequest, JobResult, Pool, PoolError
+from tools.bench import device_lock
 from tools.errors import ServerFault, ToolInputError
 from tools.models.task import BackendInfo
 from tools.store import home
@@ -18,6 +20,7 @@ from tools.store.runs import RunStore
 from tools.store.seeds import SeedPool
 
 log = logging.getLogger("kernel_eval.sandbox")
+TIMING_JOB = "timing"  # sandbox/harness/timing.py: the one job kind that needs the device to itself
 
 
 @dataclass
@@ -28,7 +31,8 @@ class Services:
     runs: RunStore
 
     def pool(self, backend: backends.Backend) -> _Sandbox:
-        return _Sandbox(Pool.get(backend.name, state_dir=self.home))
+        on_device = not backend.interpreter and backend.device != "cpu"
+        return _Sandbox(Pool.get(backend.name, state_dir=self.home), self.home if on_device else None)
 
     def backend_info(self, backend: backends.Backend, golden_device: str | None = None) -> BackendInfo:
         """Which backend ran, with the versions its zygote reported."""
@@ -46,8 +50,9 @@ class Services:
 class _Sandbox:
     """A pool whose failures (after its own retry) are the server's: ServerFault, with the reason."""
 
-    def __init__(self, pool: Pool):
+    def __init__(self, pool: Pool, lock_home: Path | None = None):
         self._pool = pool
+        self._lock_home = lock_home  # device backends: timing jobs have the device to themselves
 
     @property
     def ready_info(self) -> dict:
@@ -58,8 +63,14 @@ class _Sandbox:
         return self._pool.slots
 
     def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
+        if self._lock_home is None:
+            held = contextlib.nullcontext()
+        else:
+            lock = device_lock.for_device(self._lock_home, self._pool.backend.name, request.env)
+            held = lock.exclusive(cancel) if request.kind == TIMING_JOB else lock.shared(cancel)
         try:
-            return self._pool.run(request, timeout_s, cancel, **kwargs)
+            with held:
+                return self._pool.run(request, timeout_s, cancel, **kwargs)
         except PoolError as exc:
             if cancel is not None and cancel.is_set():
                 raise ToolInputError("cancelled by the caller") from None

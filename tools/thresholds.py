@@ -207,4 +207,39 @@ def table() -> dict:
             "metric_limits": CATLASS_METRIC_LIMITS,
         },
         "assert_close": {k: {"rtol": r, "atol": a} for k, (r, a) in ASSERT_CLOSE_TOLERANCES.items()},
+        "benchmark_kernel": benchmark_table(),
+    }
+
+
+# --- benchmark_kernel ---------------------------------------------------------------------------
+
+#: A time below the roofline's lower bound by more than this factor is physically implausible
+#: (bytes and FLOPs are lower bounds, the peaks vendor maxima): 1.10 leaves 10% for the peaks'
+#: rounding and clock boost.
+ROOFLINE_PLAUSIBLE_MAX_FRACTION = 1.10
+#: A timed output counts as stale when max|out - accepted| > this x max|accepted| (or its NaN
+#: positions differ): a cached or skipped output differs by O(1), an atomics reordering by ~1e-6.
+TIMED_OUTPUT_RTOL = 1e-2
+#: The candidate is "faster on repeated inputs" when its median on the same input every repetition
+#: is below this fraction of its median on varied inputs (L2 is flushed in both).
+REPEATED_INPUT_SPEEDUP_LIMIT = 0.7
+#: Work left on a side stream: the device-synchronised time exceeds the event time by more than
+#: this factor and by more than SIDE_STREAM_MIN_GAP_MS (host wake-up latency after a synchronize).
+SIDE_STREAM_RATIO_LIMIT = 1.5
+SIDE_STREAM_MIN_GAP_MS = 0.05
+#: The coefficient of variation above which a measurement is reported as noisy.
+NOISY_CV = 0.10
+#: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.
+EVENT_RESOLUTION_MS = 0.0005
+
+
+def benchmark_table() -> dict:
+    return {
+        "roofline_plausible_max_fraction": ROOFLINE_PLAUSIBLE_MAX_FRACTION,
+        "timed_output_rtol": TIMED_OUTPUT_RTOL,
+        "repeated_input_speedup_limit": REPEATED_INPUT_SPEEDUP_LIMIT,
+        "side_stream_ratio_limit": SIDE_STREAM_RATIO_LIMIT,
+        "side_stream_min_gap_ms": SIDE_STREAM_MIN_GAP_MS,
+        "noisy_cv": NOISY_CV,
+        "event_resolution_ms": EVENT_RESOLUTION_MS,
     }

@@ -15,10 +15,16 @@ import time
 import traceback
 
 from sandbox import backends, tensorio
-from sandbox.harness import candidate, common, compile, offline, reference
+from sandbox.harness import candidate, common, compile, offline, reference, timing
 from sandbox.isolation import JobLimits, Plan, Prepared, complete, prepare
 
-JOBS = {"reference": reference.run, "candidate": candidate.run, "compile": compile.run, "offline_compile": offline.run}
+JOBS = {
+    "reference": reference.run,
+    "candidate": candidate.run,
+    "compile": compile.run,
+    "offline_compile": offline.run,
+    "timing": timing.run,  # benchmark_kernel
+}
 EXIT_OK, EXIT_HARNESS_ERROR = 0, 3
 BASE_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",

@@ -13,6 +13,7 @@ from tools.cli.args import UsageError, add_model_arguments, model_from_args
 from tools.compare import CompareInputError
 from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest
+from tools.models.bench import BenchmarkRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
 from tools.models.compile import CompileKernelRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
@@ -212,6 +213,43 @@ def _cmd_batch(ns: argparse.Namespace) -> int:
     return EXIT_OK if report.items and all(i.verdict == "pass" for i in report.items) else EXIT_NEGATIVE
 
 
+def _cmd_bench(ns: argparse.Namespace) -> int:
+    from tools.benchmark_kernel import benchmark_kernel
+
+    result = benchmark_kernel(model_from_args(BenchmarkRequest, ns))
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.summary)
+        if result.method:
+            print(f"  method: {result.method}")
+        for name, timing in (("reference", result.reference), ("candidate", result.candidate)):
+            if timing is not None:
+                print(
+                    f"  {name}: median {timing.median_ms * 1e3:.4g} us, IQR {timing.iqr_ms * 1e3:.3g} us, "
+                    f"CV {timing.cv:.2g}, n {timing.n}"
+                )
+        for label, roof in (("roofline", result.roofline), ("estimate", result.estimate)):
+            if roof is not None:
+                bound = f"{roof.min_time_ms * 1e3:.4g} us" if roof.min_time_ms is not None else "unknown"
+                print(
+                    f"  {label} on {roof.device}: {roof.bytes} bytes, {roof.flops} FLOPs, at least {bound} "
+                    f"({roof.peak_gbps} GB/s, {roof.peak_tflops} TFLOP/s {roof.dtype or ''})".rstrip()
+                )
+                if roof.candidate and roof.candidate.fraction_of_roofline is not None:
+                    print(
+                        f"    candidate: {roof.candidate.achieved_gbps:.4g} GB/s, "
+                        f"{roof.candidate.fraction_of_roofline:.0%} of the roofline"
+                    )
+        for flag in result.flags:
+            print(f"  flag {flag.id}: {flag.message}")
+        _print_error(result.error)
+        for warning in result.warnings:
+            print(f"  warning: {warning}")
+        print(f"  next: {result.next_step}")
+    return EXIT_OK if result.verdict == "ok" else EXIT_NEGATIVE
+
+
 def _cmd_serve(ns: argparse.Namespace) -> int:
     from mcp_server.__main__ import serve_from
 
@@ -301,6 +339,15 @@ def build_parser() -> argparse.ArgumentParser:
     mutate.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
     mutate.add_argument("--json", action="store_true", help="print the full JSON result")
     mutate.set_defaults(handler=_cmd_mutate)
+
+    bench = sub.add_parser(
+        "bench",
+        help="benchmark_kernel: time the candidate against the reference on the device, with trust checks",
+        description=BenchmarkRequest.__doc__,
+    )
+    add_model_arguments(bench, BenchmarkRequest, aliases={"run_id": ["--run"]})
+    bench.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
+    bench.set_defaults(handler=_cmd_bench)
 
     serve = sub.add_parser("serve", help="start the MCP server (stdio, or streamable HTTP at /mcp)")
     from mcp_server.__main__ import add_arguments as add_serve_arguments

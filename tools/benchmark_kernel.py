@@ -1,0 +1,448 @@
+"""benchmark_kernel: how fast the candidate is against the reference, measured so the speedup can be trusted.
+
+Flow: the accepted run (by run_id, or run_accuracy first); the accuracy run's inputs and accepted
+outputs; one sandboxed `timing` job (sandbox/harness/timing.py) with the device to itself; here,
+in the trusted process: the statistics, the timed outputs checked against the accepted ones, the
+roofline and the cheat detectors. The cpu backend (the Triton interpreter) cannot time anything
+that matters on a device: it answers `unsupported` with a roofline estimate instead.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import torch
+
+from sandbox.harness.common import bitwise_equal, to_device, tree_tensors
+from sandbox.pool import JobRequest
+from tools import faults, goldens, sources
+from tools.accuracy import run_accuracy
+from tools.bench import detectors, roofline, stats
+from tools.compare import CompareInputError, compare_outputs
+from tools.compare.options import options_from
+from tools.errors import ToolInputError
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.bench import (
+    BenchmarkRequest,
+    BenchmarkResult,
+    BenchmarkSettings,
+    Flag,
+    Roofline,
+    TimedOutputCheck,
+)
+from tools.models.task import Timings
+from tools.services import TIMING_JOB, Services, progress_reporter, resolve_backend, services
+from tools.thresholds import TIMED_OUTPUT_RTOL
+
+CPU_REASON = (
+    "the cpu backend runs the Triton interpreter: each kernel program is executed in Python over numpy, so its "
+    "time says nothing about the kernel's speed on a device"
+)
+NEXT_STEPS = {
+    "ok": "the speedup holds within speedup.low..high; roofline.candidate.fraction_of_roofline says how much is "
+    "left (near 1: at the device's limit)",
+    "flagged": "do not trust this speedup: fix what `flags` names, then run_accuracy and benchmark_kernel again",
+    "not_accurate": "the candidate must pass run_accuracy before it is timed: call explain_failure(run_id)",
+    "unsupported": "run benchmark_kernel with backend='cuda' (or 'npu') on a machine with the device; meanwhile "
+    "`estimate` gives the least time the task's bytes and FLOPs allow",
+    "runtime_error": "fix the error at error.file:error.line, then run_accuracy and benchmark_kernel again",
+    "timeout": "raise timeout_s or lower repetitions; a candidate that passed accuracy should not time out",
+    "crashed": "the timing job died: see error; run_accuracy again to check the candidate on this device",
+}
+
+
+class _Task:
+    """What is being timed: the sources, the input options, the seeds and the accepted run."""
+
+    def __init__(self, accuracy: RunAccuracyRequest, run_id: str | None, seeds: list[int], backend_name: str | None):
+        self.accuracy = accuracy  # as given (paths keep their names in run_accuracy's messages)
+        self.run_id = run_id
+        self.seeds = seeds
+        self.backend_name = backend_name  # where the accepted run ran
+        self.reference, self.reference_name = sources.resolve(accuracy.reference, "reference")
+        self.candidate, self.candidate_name = sources.resolve(accuracy.candidate, "candidate")
+
+    @property
+    def options(self) -> dict:
+        a = self.accuracy
+        return goldens.input_options(a.dtype, a.value_range, a.input_profile)
+
+    def reference_task(self, backend, request: BenchmarkRequest) -> goldens.ReferenceTask:
+        return goldens.ReferenceTask(
+            self.reference, self.reference_name, self.options, backend, request.timeout_s, request.memory_mb
+        )
+
+    def files(self, *roles: str) -> tuple[dict, dict]:
+        """The job's files and their display names."""
+        texts = {"reference": self.reference, "candidate": self.candidate}
+        names = {"reference": self.reference_name, "candidate": self.candidate_name}
+        return {f"{r}.py": texts[r] for r in roles}, {f"{r}.py": names[r] for r in roles}
+
+
+def _task(request: BenchmarkRequest, svc: Services) -> _Task:
+    if request.run_id is not None:
+        stored = svc.runs.task(request.run_id)
+        fields = {k: stored[k] for k in RunAccuracyRequest.model_fields if k in stored}
+        try:
+            accuracy = RunAccuracyRequest.model_validate(fields)
+        except ValueError as exc:
+            raise ToolInputError(f"run {request.run_id} cannot be re-read ({exc}); call run_accuracy again") from None
+        task = _Task(accuracy, request.run_id, list(stored.get("resolved_seeds") or []), stored.get("backend_resolved"))
+        task.reference_name = stored.get("reference_name") or task.reference_name
+        task.candidate_name = stored.get("candidate_name") or task.candidate_name
+        return task
+    accuracy = RunAccuracyRequest(
+        reference=request.reference or "",
+        candidate=request.candidate or "",
+        backend=request.backend,
+        dtype=request.dtype,
+        input_profile=request.input_profile,
+        num_seeds=request.input_sets,
+        timeout_s=request.timeout_s,
+        memory_mb=request.memory_mb,
+    )
+    return _Task(accuracy, None, [], None)
+
+
+def _finisher(svc: Services, backend, started: float):
+    """finish(verdict, summary, **fields): the result, with the backend, total time and next step."""
+
+    def finish(verdict: str, summary: str, **fields) -> BenchmarkResult:
+        fields.setdefault("timings", Timings(total_s=0.0))
+        fields["timings"].total_s = time.perf_counter() - started
+        return BenchmarkResult(
+            verdict=verdict,
+            summary=summary,
+            backend=svc.backend_info(backend),
+            next_step=NEXT_STEPS[verdict],
+            **fields,
+        )
+
+    return finish
+
+
+def benchmark_kernel(
+    request: BenchmarkRequest, progress=None, cancel: threading.Event | None = None
+) -> BenchmarkResult:
+    """Raises ToolInputError when the request cannot be run (unknown run, bad sources, ...)."""
+    started = time.perf_counter()
+    report = progress_reporter(progress)
+    svc = services()
+    task = _task(request, svc)
+    backend = resolve_backend(request.backend)  # a run made elsewhere (e.g. on cpu) is re-run here first
+
+    finish = _finisher(svc, backend, started)
+
+    if backend.interpreter:
+        report(0.1, "cpu: a roofline estimate instead of timing")
+        estimate, warnings = _estimate(request, task, svc, backend, cancel)
+        bound = f"{estimate.min_time_ms * 1e3:.3g} us" if estimate.min_time_ms is not None else "unknown"
+        return finish(
+            "unsupported",
+            f"UNSUPPORTED on cpu: {CPU_REASON}; estimate: at least {bound} on {estimate.device} "
+            f"({estimate.bytes} bytes, {estimate.flops} FLOPs)",
+            run_id=task.run_id,
+            reason=CPU_REASON,
+            estimate=estimate,
+            warnings=warnings,
+        )
+
+    if request.cuda_graphs and backend.name != "cuda":
+        raise ToolInputError(f"cuda_graphs needs backend cuda (this is {backend.name}): pass cuda_graphs=false")
+
+    accepted = _accepted_run(request, task, backend, svc, cancel, report, finish)
+    if isinstance(accepted, BenchmarkResult):
+        return accepted
+    run_id, seeds = accepted
+    tensors = svc.runs.tensors(run_id)  # the accepted outputs, where the run store kept them
+    return _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish)
+
+
+def _accepted_run(request, task: _Task, backend, svc: Services, cancel, report, finish):
+    """(run_id, seeds) of a passing run on `backend`: the given one, or run_accuracy's now; else the
+    not_accurate result. A run made on another backend is re-run on this one, on its own seeds."""
+    run_id = task.run_id
+    if run_id is not None and task.backend_name == backend.name:
+        stored = svc.runs.result(run_id)
+        if stored.get("verdict") != "pass":
+            return finish(
+                "not_accurate",
+                f"NOT_ACCURATE run {run_id} is {stored.get('verdict')}: {stored.get('summary', '')}",
+                run_id=run_id,
+            )
+    else:
+        report(0.05, f"run_accuracy on {backend.name} first")
+        accuracy = task.accuracy.model_copy(
+            update={"backend": backend.name, "seeds": task.seeds[: request.input_sets] or None, "store_tensors": True}
+        )
+        accepted = run_accuracy(accuracy, None, cancel)
+        run_id = accepted.run_id
+        if accepted.verdict != "pass":
+            return finish("not_accurate", f"NOT_ACCURATE {accepted.summary}", run_id=run_id)
+        task.seeds = list(svc.runs.task(run_id).get("resolved_seeds") or [])
+    return run_id, task.seeds[: request.input_sets]
+
+
+def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish, extra_options=None):
+    """The timing job on the accepted run's inputs, then the analysis. `extra_options`: tests only."""
+    report(0.3, "inputs of the accepted run")
+    per_seed = _seed_tensors(svc, task.reference_task(backend, request), seeds, cancel)
+    given = {}
+    for k, seed in enumerate(seeds):
+        given[f"s{k}/init"] = per_seed[seed]["init"]
+        given[f"s{k}/inputs"] = per_seed[seed]["inputs"]
+        if f"s{k}/actual" in tensors:  # the run store keeps seed 0's; the others: the reference's, in the job
+            given[f"s{k}/accepted"] = tensors[f"s{k}/actual"]
+    report(0.4, f"timing on {backend.name} ({request.repetitions} repetitions each)")
+    job = svc.pool(backend).run(
+        JobRequest(
+            TIMING_JOB,
+            *task.files("reference", "candidate"),
+            seeds,
+            task.options
+            | {
+                "mode": "time",
+                "repetitions": request.repetitions,
+                "warmup": request.warmup,
+                "flush_l2": request.flush_l2,
+                "cuda_graphs": request.cuda_graphs,
+                "vary_inputs": request.vary_inputs,
+                "output_rtol": TIMED_OUTPUT_RTOL,
+            }
+            | (extra_options or {}),
+            inputs=given,
+            memory_mb=request.memory_mb,
+        ),
+        request.timeout_s,
+        cancel,
+    )
+    timings = Timings(total_s=0.0, candidate_s=job.wall_s, queued_s=job.queued_s)
+    if job.reason == "cancelled" and cancel is not None and cancel.is_set():
+        raise ToolInputError("cancelled by the caller")
+    base = {"run_id": run_id, "timings": timings, "stdout": job.stdout[-2000:], "stderr": job.stderr[-2000:]}
+    fault = faults.process_fault(job, request.timeout_s, "timing job")
+    if fault is not None:
+        verdict, error = fault
+        return finish(verdict, f"{verdict.upper()} {error.message}", error=error, **base)
+    meta = job.meta or {}
+    base["isolation"] = faults.isolation(meta)
+    if meta.get("status") != "ok":
+        verdict, error = faults.user_error(meta.get("error", {}))
+        verdict = verdict if verdict in ("unsupported", "crashed") else "runtime_error"
+        return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
+
+    report(0.9, "statistics, output checks, roofline")
+    return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base)
+
+
+def _seed_tensors(svc: Services, reference: goldens.ReferenceTask, seeds: list[int], cancel) -> dict[int, dict]:
+    """Per seed its init, inputs, golden and CPU control (goldens.seed_inputs: consistent with each other)."""
+    made = goldens.seed_inputs(svc, reference, seeds, cancel)
+    return {
+        seed: {"init": init, "inputs": inputs, "golden": entry.golden, "cpu": entry.cpu}
+        for seed, (entry, (init, inputs)) in made.items()
+    }
+
+
+def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: dict, finish, base) -> BenchmarkResult:
+    ref_stats = stats.summarize(meta["reference"]["times_ms"])
+    cand = meta["candidate"]
+    cand_stats = stats.summarize(cand["times_ms"])
+    repeated = stats.summarize(cand["repeated_ms"]) if cand.get("repeated_ms") else None
+    synced = stats.summarize(cand["synced_ms"]) if cand.get("synced_ms") else None
+    speedup = stats.speedup(ref_stats, cand_stats)
+    seeds = task.seeds[: request.input_sets]
+
+    check = _check_outputs(task, per_seed, tensors, values, seeds)
+    check.repetitions_checked = int(cand.get("checked", 0))
+    check.stale_repetitions = int(cand.get("stale", 0))
+
+    first = per_seed[seeds[0]]
+    roof = _roofline(
+        request,
+        meta["device_name"],
+        first["inputs"],
+        values.get("s0/timed", tensors.get("s0/actual")),  # the output as timed: its bytes are written
+        int(meta.get("param_bytes", 0)),
+        int(meta.get("flops", 0)),
+        request.flush_l2,
+    )
+    roof.reference = roofline.point(roof, ref_stats.median_ms)
+    roof.candidate = roofline.point(roof, cand_stats.median_ms)
+
+    flags: list[Flag] = [
+        f
+        for f in (
+            detectors.stale_output(check),
+            detectors.timed_output_mismatch(check),
+            detectors.side_stream(cand_stats, synced, int(cand.get("foreign_stream_launches", 0))),
+            detectors.faster_on_repeated_inputs(cand_stats, repeated),
+            detectors.beyond_roofline(roof, cand_stats, speedup.value),
+        )
+        if f is not None
+    ]
+    warnings = [w for w in (detectors.noisy("reference", ref_stats), detectors.noisy("candidate", cand_stats)) if w]
+    if not meta.get("inputs_varied"):
+        warnings.append(f"inputs {meta.get('inputs_note', 'not varied')}: a cached output would go unseen")
+    if not request.flush_l2:
+        warnings.append("warm L2: the bandwidth bound is not checked (L2 can beat the memory bandwidth)")
+    if roof.min_time_ms is None:
+        warnings.append(f"no peak for {roof.device}: pass peak_gbps and peak_tflops for the roofline check")
+    settings = BenchmarkSettings(
+        repetitions=request.repetitions,
+        warmup=request.warmup,
+        flush_l2=request.flush_l2,
+        cuda_graphs=request.cuda_graphs,
+        vary_inputs=request.vary_inputs,
+        input_sets=len(meta.get("input_sets_used") or [seeds[0]]),
+        inputs_varied=bool(meta.get("inputs_varied")),
+        seeds=list(meta.get("input_sets_used") or seeds[:1]),
+    )
+    headline = (
+        f"speedup {speedup.value:.3g}x [{speedup.low:.3g}, {speedup.high:.3g}] (reference "
+        f"{ref_stats.median_ms * 1e3:.4g} us, candidate {cand_stats.median_ms * 1e3:.4g} us, median of "
+        f"{cand_stats.n}) on {meta['device_name']}"
+    )
+    fraction = roof.candidate.fraction_of_roofline if roof.candidate else None
+    if fraction is not None:
+        headline += f"; candidate at {fraction:.0%} of the roofline"
+    verdict = "flagged" if flags else "ok"
+    summary = f"FLAGGED {', '.join(f.id for f in flags)}: {headline}" if flags else f"OK {headline}"
+    return finish(
+        verdict,
+        summary,
+        device=meta["device_name"],
+        method=meta.get("method"),
+        settings=settings,
+        reference=ref_stats,
+        candidate=cand_stats,
+        speedup=speedup,
+        roofline=roof,
+        flags=flags,
+        output_check=check,
+        repeated_input_median_ms=repeated.median_ms if repeated else None,
+        synchronized_median_ms=synced.median_ms if synced else None,
+        warnings=warnings,
+        **base,
+    )
+
+
+def _check_outputs(task: _Task, per_seed: dict, tensors: dict, values: dict, seeds: list[int]) -> TimedOutputCheck:
+    """The timed launches' last outputs: bitwise against the accepted ones the run store kept, else
+    (a nondeterministic kernel, or a seed whose output was not kept) by the comparator against the golden."""
+    timed = {k: values[f"s{k}/timed"] for k in range(len(seeds)) if f"s{k}/timed" in values}
+    if not timed:
+        return TimedOutputCheck(final_outputs="mismatch", detail="the timing job returned no timed outputs")
+    options = options_from(task.accuracy)
+    identical = compared = 0
+    for k, out in timed.items():
+        accepted = tensors.get(f"s{k}/actual")
+        if accepted is not None and _bitwise(out, accepted):
+            identical += 1
+            continue
+        g = per_seed[seeds[k]]
+        compared += 1
+        try:
+            report = compare_outputs(_like(out, g["golden"]), g["golden"], g["cpu"], options=options)
+        except CompareInputError as exc:
+            return TimedOutputCheck(final_outputs="mismatch", detail=f"seed {seeds[k]}: {exc}")
+        if not report.passed:
+            return TimedOutputCheck(final_outputs="mismatch", detail=f"seed {seeds[k]}: {report.summary}")
+    detail = f"{identical} input set(s) bit for bit as accepted"
+    if not compared:
+        return TimedOutputCheck(final_outputs="identical", detail=detail)
+    return TimedOutputCheck(
+        final_outputs="within_accuracy",
+        detail=f"{detail}, {compared} passing the comparator against the golden (output not kept, or not bit-identical)",
+    )
+
+
+def _like(tree, reference):
+    """`tree` on the device of `reference`'s tensors (goldens may be resident on the comparing GPU)."""
+    found = tree_tensors(reference)
+    return to_device(tree, found[0].device) if found and found[0].device.type != "cpu" else tree
+
+
+def _bitwise(a, b) -> bool:
+    x, y = tree_tensors(a), tree_tensors(b)
+    return len(x) == len(y) and all(bitwise_equal(p, q) for p, q in zip(x, y, strict=True))
+
+
+def _nbytes(tree) -> int:
+    return sum(t.numel() * t.element_size() for t in tree_tensors(tree))
+
+
+def _narrowest_float(*trees) -> str | None:
+    floats = [t for tree in trees for t in tree_tensors(tree) if t.is_floating_point()]
+    if not floats:
+        return None
+    return str(min(floats, key=lambda t: t.element_size()).dtype).removeprefix("torch.")
+
+
+def _roofline(request, device, inputs, outputs, param_bytes, counted_flops, bandwidth_checked) -> Roofline:
+    moved = request.bytes_moved or _nbytes(inputs) + param_bytes + _nbytes(outputs)
+    return roofline.build(
+        device,
+        moved,
+        "given" if request.bytes_moved else "inputs and parameters read once, outputs written once",
+        request.flops if request.flops is not None else counted_flops,
+        "given" if request.flops is not None else "torch.utils.flop_counter over the reference's forward",
+        _narrowest_float(inputs, outputs),
+        request.peak_gbps,
+        request.peak_tflops,
+        bandwidth_checked,
+    )
+
+
+def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roofline, list[str]]:
+    """cpu: the roofline of the task on `estimate_device`, from the reference's inputs and outputs
+    (a sandboxed reference job, cached) and its FLOP count (a small sandboxed job)."""
+    if roofline.peak_for(request.estimate_device) is None and not (request.peak_gbps and request.peak_tflops):
+        known = ", ".join(p.name for p in roofline.PEAKS)
+        raise ToolInputError(
+            f"estimate_device {request.estimate_device!r} has no row in the peak table ({known}); "
+            "name one of those, or pass peak_gbps and peak_tflops"
+        )
+    reference = task.reference_task(backend, request)
+    seeds = task.seeds[:1] or svc.seeds.draw(reference.key, 1)
+    first = _seed_tensors(svc, reference, seeds, cancel)[seeds[0]]
+    job = svc.pool(backend).run(
+        JobRequest(
+            TIMING_JOB,
+            *task.files("reference"),
+            seeds,
+            task.options | {"mode": "count"},
+            inputs={"s0/init": first["init"], "s0/inputs": first["inputs"]},
+            memory_mb=request.memory_mb,
+        ),
+        request.timeout_s,
+        cancel,
+    )
+    warnings = []
+    fault = faults.process_fault(job, request.timeout_s, "FLOP count")
+    meta = job.meta or {}
+    if fault is None and meta.get("status") != "ok":
+        fault = faults.user_error(meta.get("error", {}))
+    if fault is not None:
+        warnings.append(f"FLOPs not counted ({fault[1].message.splitlines()[0]}): the estimate is memory-only")
+        meta = {}
+    outputs = first["cpu"]
+    if outputs is None:  # no CPU control in the task's precision: the golden's elements at the inputs' width
+        golden = first["golden"]
+        width = max((t.element_size() for t in tree_tensors(first["inputs"]) if t.is_floating_point()), default=4)
+        outputs = [
+            torch.empty(t.shape, dtype={2: torch.float16, 4: torch.float32}.get(width, torch.float64))
+            for t in tree_tensors(golden)
+        ]
+        warnings.append("output bytes from the golden's shape at the inputs' width (no CPU control)")
+    estimate = _roofline(
+        request,
+        request.estimate_device,
+        first["inputs"],
+        outputs,
+        int(meta.get("param_bytes", 0)),
+        int(meta.get("flops", 0)),
+        True,
+    )
+    return estimate, warnings
