@@ -29,6 +29,9 @@ EXIT_OK, EXIT_HARNESS_ERROR = 0, 3
 BASE_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "HOME": "/tmp",
+    # the job's uid has no passwd entry: getpass.getuser() (torch's and Triton's cache paths) reads these first
+    "USER": "sandbox",
+    "LOGNAME": "sandbox",
     "TMPDIR": "/tmp",
     "LANG": "C.UTF-8",
     "TRITON_HOME": "/tmp",
