@@ -10,6 +10,7 @@ import pytest
 
 _HOME = tempfile.mkdtemp(prefix="kernel-eval-test-home-")
 os.environ["KERNEL_EVAL_HOME"] = _HOME  # before anything makes the services
+os.environ["KERNEL_EVAL_NO_DAEMON"] = "1"  # CLI tests run in-process; tests/test_daemon.py starts its own daemons
 
 
 @pytest.fixture(scope="session", autouse=True)
