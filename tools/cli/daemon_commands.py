@@ -38,6 +38,8 @@ def daemon_command(ns: argparse.Namespace) -> int:
         if ns.daemon:
             connection = client.connect(paths, autostart=True, idle_timeout_s=ns.idle_timeout)
             connection.sock.close()
+            if connection.replaced_stale:
+                print("kernel-eval serve: replaced a stale socket (its daemon was gone)", file=sys.stderr)
             if not connection.started and ns.idle_timeout is not None:
                 print("kernel-eval serve: a daemon was already running; --idle-timeout left as it was", file=sys.stderr)
         status = client.status(paths)

@@ -15,6 +15,7 @@ import os
 import secrets
 import select
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -75,9 +76,12 @@ class Daemon:
         paths: DaemonPaths,
         idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
         functions: dict[str, Callable[..., BaseModel]] | None = None,
+        warm_up: bool = True,
     ):
-        """`functions` replaces the tools' functions by name (tests: a tool that crashes)."""
+        """`functions` replaces the tools' functions by name (tests: a tool that crashes); `warm_up`
+        imports the tools in the background once the socket is up."""
         self.paths = paths
+        self.warm_up = warm_up
         self.idle_timeout_s = idle_timeout_s
         self._functions = dict(functions or {})
         self._listener: socket.socket | None = None
@@ -105,7 +109,8 @@ class Daemon:
     def serve(self) -> None:
         """Accept until stopped or idle; then remove the socket, cancel what runs, close the pools."""
         assert self._listener is not None, "bind() first"
-        threading.Thread(target=self._warm_up, name="warm-up", daemon=True).start()
+        if self.warm_up:
+            threading.Thread(target=self._warm_up, name="warm-up", daemon=True).start()
         try:
             while not self._stop.is_set():
                 if self._idle():
@@ -144,9 +149,9 @@ class Daemon:
         deadline = time.monotonic() + CANCEL_GRACE_S
         while time.monotonic() < deadline and self.active:
             time.sleep(0.05)
-        from sandbox.pool import Pool
-
-        Pool.close_all()
+        pool = sys.modules.get("sandbox.pool")  # none was made if no tool ever loaded it
+        if pool is not None:
+            pool.Pool.close_all()
 
     def _remove_socket(self) -> None:
         """Unlink the socket first (a CLI arriving now starts a fresh daemon), only if it is still ours."""
