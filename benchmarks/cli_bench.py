@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -30,12 +31,19 @@ sys.path.insert(0, str(ROOT))
 from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE  # noqa: E402
 
 
-def _cli_times(args: list[str], calls: int, env: dict, cwd: Path) -> list[float]:
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cli_times(args: list[str], calls: int, env: dict, cwd: Path, cpu: list[float]) -> list[float]:
+    """Wall time of each call; `cpu` gets the CPU time the CLI process itself used (not the daemon's)."""
     times = []
     for _ in range(calls):
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), _children_cpu_s()
         done = subprocess.run([sys.executable, "-m", "tools.cli", *args], env=env, cwd=cwd, capture_output=True)
         times.append(time.perf_counter() - started)
+        cpu.append(_children_cpu_s() - cpu_before)
         if done.returncode != 0:
             raise SystemExit(f"kernel-eval {' '.join(args)} failed ({done.returncode}): {done.stderr.decode()[-800:]}")
     return times
@@ -58,10 +66,11 @@ def _direct_times(tool: str, request, calls: int, cwd: Path) -> list[float]:
     return times
 
 
-def _row(label: str, times: list[float], server_steady: float | None) -> str:
+def _row(label: str, times: list[float], server_steady: float, cpu: list[float] | None = None) -> str:
     steady = statistics.median(times[1:])
-    ratio = f"{steady / server_steady:.2f}x" if server_steady else ""
-    return f"| {label} | {times[0]:.2f} s | {steady:.3f} s | {ratio} |"
+    ratio = f"{steady / server_steady:.2f}x" if server_steady > 1e-3 else "n/a (the server's cache)"
+    own_cpu = f"{statistics.median(cpu[1:]):.2f} s" if cpu else ""
+    return f"| {label} | {times[0]:.2f} s | {steady:.3f} s | {ratio} | {own_cpu} |"
 
 
 def main() -> int:
@@ -95,14 +104,16 @@ def main() -> int:
                 CompileKernelRequest(reference="reference.py", candidate="candidate.py", backend=ns.backend),
             ),
         ):
-            daemon = _cli_times([command, *task, "--json"], ns.calls, env, work)
-            local = _cli_times([command, *task, "--json", "--no-daemon"], max(3, ns.calls // 2), env, work)
+            daemon_cpu: list[float] = []
+            local_cpu: list[float] = []
+            daemon = _cli_times([command, *task, "--json"], ns.calls, env, work, daemon_cpu)
+            local = _cli_times([command, *task, "--json", "--no-daemon"], max(3, ns.calls // 2), env, work, local_cpu)
             server = _direct_times(tool, request, ns.calls, work)
             server_steady = statistics.median(server[1:])
             rows += [
-                f"| **{tool}** | | | |",
-                _row(f"`kernel-eval {command}` in-process (`--no-daemon`)", local, server_steady),
-                _row(f"`kernel-eval {command}` via the daemon (first: starts it)", daemon, server_steady),
+                f"| **{tool}** | | | | |",
+                _row(f"`kernel-eval {command}` in-process (`--no-daemon`)", local, server_steady, local_cpu),
+                _row(f"`kernel-eval {command}` via the daemon (first: starts it)", daemon, server_steady, daemon_cpu),
                 _row(f"{tool}() in a warm process (the server)", server, server_steady),
             ]
     finally:
@@ -114,8 +125,9 @@ def main() -> int:
     print(
         f"backend {ns.backend}, {ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), medians of all but the first\n"
     )
-    print("| path | first call | steady (median) | steady vs server |")
-    print("|---|---|---|---|")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+    print("| path | first call | steady (median) | steady vs server | the CLI process's own CPU (median) |")
+    print("|---|---|---|---|---|")
     print("\n".join(rows))
     return 0
 
