@@ -17,11 +17,11 @@ import sys
 from tools.cli.args import UsageError, add_model_arguments, model_from_args
 from tools.cli.dispatch import DaemonInternalError, add_dispatch_arguments, call_tool
 from tools.errors import ToolInputError
-from tools.models.accuracy import RunAccuracyRequest
+from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.compare import CompareFilesRequest, CompareReport
-from tools.models.compile import CompileKernelRequest
-from tools.models.diagnosis import ExplainRequest, FixRequest
-from tools.models.mutate import MutateRequest
+from tools.models.compile import CompileKernelRequest, CompileKernelResult
+from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
+from tools.models.mutate import MutateRequest, MutateResult
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -63,7 +63,7 @@ def _print_error(error) -> None:
 
 
 def _cmd_run(ns: argparse.Namespace) -> int:
-    result = call_tool("run_accuracy", model_from_args(RunAccuracyRequest, ns), ns)
+    result = call_tool("run_accuracy", model_from_args(RunAccuracyRequest, ns), RunAccuracyResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -78,7 +78,7 @@ def _cmd_run(ns: argparse.Namespace) -> int:
 
 
 def _cmd_compile(ns: argparse.Namespace) -> int:
-    result = call_tool("compile_kernel", model_from_args(CompileKernelRequest, ns), ns)
+    result = call_tool("compile_kernel", model_from_args(CompileKernelRequest, ns), CompileKernelResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -106,7 +106,7 @@ def _cmd_compile(ns: argparse.Namespace) -> int:
 
 
 def _cmd_explain(ns: argparse.Namespace) -> int:
-    result = call_tool("explain_failure", model_from_args(ExplainRequest, ns), ns)
+    result = call_tool("explain_failure", model_from_args(ExplainRequest, ns), ExplainResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -140,7 +140,7 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
 
 
 def _cmd_fix(ns: argparse.Namespace) -> int:
-    result = call_tool("suggest_fix", model_from_args(FixRequest, ns), ns)
+    result = call_tool("suggest_fix", model_from_args(FixRequest, ns), FixResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -168,7 +168,7 @@ def _cmd_mutate(ns: argparse.Namespace) -> int:
         for op in OPERATORS.values():
             print(f"{op.id:22} {op.family:13} {op.description}")
         return EXIT_OK
-    result = call_tool("mutate", model_from_args(MutateRequest, ns), ns)
+    result = call_tool("mutate", model_from_args(MutateRequest, ns), MutateResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:

@@ -8,13 +8,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TypeVar
 
 from pydantic import BaseModel
 
 from tools.daemon.catalogue import TOOLS
+from tools.daemon.protocol import ToolName
 from tools.errors import ToolInputError
 
 NO_DAEMON_ENV = "KERNEL_EVAL_NO_DAEMON"
+R = TypeVar("R", bound=BaseModel)
 
 
 class DaemonInternalError(RuntimeError):
@@ -46,8 +49,10 @@ def _stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def call_tool(tool: str, request: BaseModel, ns: argparse.Namespace) -> BaseModel:
+def call_tool(tool: ToolName, request: BaseModel, result_model: type[R], ns: argparse.Namespace) -> R:
+    """`result_model` is the tool's (the catalogue's), named here so that callers get its type."""
     entry = TOOLS[tool]
+    assert entry.result_model is result_model, f"{tool} returns {entry.result_model.__name__}"
     verbose = getattr(ns, "verbose", False)
     say = (lambda text: _stderr(f"kernel-eval: {text}")) if verbose else (lambda text: None)
     progress = (lambda f, m: _stderr(f"kernel-eval: [{float(f):4.0%}] {m}")) if verbose else None
@@ -71,7 +76,7 @@ def call_tool(tool: str, request: BaseModel, ns: argparse.Namespace) -> BaseMode
                 on_progress=progress or (lambda f, m: None),
                 on_log=_stderr,
             )
-            return entry.result_model.model_validate_json(result_json)
+            return result_model.model_validate_json(result_json)
         except DaemonUnavailable as exc:
             reason = f"no daemon: {exc}"
         except client.DaemonCallFailed as exc:
@@ -79,4 +84,6 @@ def call_tool(tool: str, request: BaseModel, ns: argparse.Namespace) -> BaseMode
                 raise DaemonInternalError(str(exc)) from None
             raise ToolInputError(str(exc)) from None
     say(f"in-process ({reason})")
-    return entry.load()(request, progress, None)
+    result = entry.load()(request, progress, None)
+    assert isinstance(result, result_model)
+    return result

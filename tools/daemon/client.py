@@ -41,6 +41,7 @@ from tools.daemon.protocol import (
     StatusMessage,
     StopMessage,
     Stopping,
+    ToolName,
     send,
 )
 
@@ -194,11 +195,12 @@ def _ask(paths: DaemonPaths, request: BaseModel, sock: socket.socket) -> BaseMod
 
 
 def status(paths: DaemonPaths) -> DaemonStatus:
-    common = {"code": paths.code, "home": str(paths.home), "socket": str(paths.socket), "log": str(paths.log)}
     private_directory(paths.directory)
     sock = _connect(paths)
     if sock is None:
-        return DaemonStatus(running=False, **common)
+        return DaemonStatus(
+            running=False, code=paths.code, home=str(paths.home), socket=str(paths.socket), log=str(paths.log)
+        )
     reply = _ask(paths, StatusMessage(code=paths.code, home=str(paths.home)), sock)
     assert isinstance(reply, DaemonStatus)
     return reply
@@ -220,7 +222,7 @@ def stop(paths: DaemonPaths) -> int | None:
 
 def call(
     paths: DaemonPaths,
-    tool: str,
+    tool: ToolName,
     arguments: dict,
     on_connected: Callable[[Connection], None] = lambda c: None,
     on_progress: Callable[[float, str], None] = lambda f, m: None,

@@ -16,7 +16,7 @@ import socket
 import stat
 import struct
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,16 +37,14 @@ class DaemonUnavailable(RuntimeError):
     """No daemon can be used; the message is the reason (the CLI runs in-process and says why)."""
 
 
-def environment_fingerprint(environ: dict[str, str] | None = None) -> list[tuple[str, str]]:
-    environ = os.environ if environ is None else environ
+def environment_fingerprint(environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    values: Mapping[str, str] = os.environ if environ is None else environ
     return sorted(
-        (k, v)
-        for k, v in environ.items()
-        if k not in DAEMON_SWITCHES and (k in ENV_NAMES or k.startswith(ENV_PREFIXES))
+        (k, v) for k, v in values.items() if k not in DAEMON_SWITCHES and (k in ENV_NAMES or k.startswith(ENV_PREFIXES))
     )
 
 
-def code_version(environ: dict[str, str] | None = None) -> str:
+def code_version(environ: Mapping[str, str] | None = None) -> str:
     digest = hashlib.sha256(f"protocol {PROTOCOL}\n{sys.executable}\n{sys.version}\n".encode())
     for name in CODE_DIRS:
         for path in sorted((PACKAGE_ROOT / name).rglob("*.py")):
