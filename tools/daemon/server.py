@@ -120,6 +120,8 @@ class Daemon:
                     conn, _ = self._listener.accept()
                 except TimeoutError:
                     continue
+                with self._lock:  # a connection is activity: the idle check must not close under it
+                    self.last_call = time.monotonic()
                 threading.Thread(target=self._connection, args=(conn,), daemon=True).start()
         finally:
             self._shut_down()
