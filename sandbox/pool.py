@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox import backends, tensorio
+from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
 TRITON_CACHE_INSIDE = "/triton-cache"
@@ -81,14 +82,6 @@ class JobResult:
     values: dict
     bundle_error: str | None
     queued_s: float = 0.0
-
-
-def default_state_dir() -> Path:
-    home = os.environ.get("KERNEL_EVAL_HOME")
-    if home:
-        return Path(home)
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "kernel-eval"
 
 
 def default_slots() -> int:

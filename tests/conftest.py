@@ -16,6 +16,7 @@ os.environ["KERNEL_EVAL_FILL_POOL"] = "0"
 # Ray (the batch engine's tests), before it is imported: every address on loopback (its default
 # replaces 127.0.0.1 with the machine's own address), no auth token written to ~/.ray, no usage report.
 os.environ.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+os.environ["KERNEL_EVAL_NO_DAEMON"] = "1"  # CLI tests run in-process; tests/test_daemon.py starts its own daemons
 
 
 @pytest.fixture(scope="session", autouse=True)

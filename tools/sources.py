@@ -7,7 +7,8 @@ Paths are confined when the caller says so (the MCP server always does): a path 
 when both its spelling and its real location (symlinks resolved) lie under an allowed root and
 the real file is a .py file. Outside, the error is the same whether the file exists or not, and
 nothing of it is read. Without confinement (the CLI, library calls) any path the user names is
-read: the user is the one whose files they are.
+read: the user is the one whose files they are. A relative path resolves against the caller's
+working directory: the process's, or the one a CLI sent to the daemon (`working_directory`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ MAX_SOURCE_BYTES = 1 << 20
 _roots: ContextVar[tuple[Path, ...] | None] = ContextVar("kernel_eval_source_roots", default=None)
 #: Sources already read elsewhere (a batch's driver): value -> (text, name), used as resolve() would return them.
 _provided: ContextVar[dict[str, tuple[str, str]] | None] = ContextVar("kernel_eval_provided_sources", default=None)
+#: The caller's working directory, where it is not this process's (a CLI served by the daemon).
+_cwd: ContextVar[Path | None] = ContextVar("kernel_eval_source_cwd", default=None)
 
 
 class RootsError(ValueError):
@@ -67,12 +70,32 @@ def provided(resolved: dict[str, tuple[str, str]]) -> Iterator[None]:
         _provided.reset(token)
 
 
+@contextlib.contextmanager
+def working_directory(path: Path) -> Iterator[None]:
+    """Within this block, relative paths resolve against `path` instead of the process's directory."""
+    token = _cwd.set(Path(path))
+    try:
+        yield
+    finally:
+        _cwd.reset(token)
+
+
+def _caller_cwd() -> Path:
+    return _cwd.get() or Path.cwd()
+
+
+def _absolute(path: Path) -> Path:
+    """`path` (user expanded) against the caller's working directory, not normalised."""
+    path = path.expanduser()
+    return path if path.is_absolute() else _caller_cwd() / path
+
+
 def _under(path: Path, roots: Sequence[Path]) -> bool:
     return any(path == root or path.is_relative_to(root) for root in roots)
 
 
 def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
-    spelled = Path(os.path.abspath(os.path.expanduser(stripped)))
+    spelled = Path(os.path.normpath(_absolute(Path(stripped))))
     real = spelled.resolve() if _under(spelled, roots) else None
     if real is None or not _under(real, roots):
         raise ToolInputError(
@@ -89,7 +112,7 @@ def _looks_like_a_path(text: str) -> bool:
 
 
 def _not_found(role: str, text: str) -> ToolInputError:
-    where = "" if Path(text).expanduser().is_absolute() else f" (relative paths resolve against {Path.cwd()})"
+    where = "" if Path(text).expanduser().is_absolute() else f" (relative paths resolve against {_caller_cwd()})"
     return ToolInputError(
         f"{role}: no such file {text!r}{where}; pass the Python source itself or the path of a .py file"
     )
@@ -107,7 +130,8 @@ def resolve(value: str, role: str) -> tuple[str, str]:
     stripped = value.strip()
     if "\n" not in stripped and (stripped.endswith(".py") or _looks_like_a_path(stripped)):
         roots = _roots.get()
-        path = Path(stripped).expanduser() if roots is None else _confined_path(stripped, role, roots)
+        path = _absolute(Path(stripped)) if roots is None else _confined_path(stripped, role, roots)
+        shown = str(Path(stripped).expanduser()) if roots is None else str(path)  # as the user spelled it
         if path.is_dir():
             raise ToolInputError(
                 f"{role}: {stripped} is a directory, not a .py file; pass the path of the .py file "
@@ -122,7 +146,7 @@ def resolve(value: str, role: str) -> tuple[str, str]:
         if path.stat().st_size > MAX_SOURCE_BYTES:
             raise ToolInputError(f"{role}: {stripped} is larger than {MAX_SOURCE_BYTES} bytes")
         try:
-            return path.read_text(), str(path)
+            return path.read_text(), shown
         except (OSError, UnicodeDecodeError) as exc:
             raise ToolInputError(f"{role}: cannot read {stripped}: {exc}") from None
     if len(value.encode()) > MAX_SOURCE_BYTES:

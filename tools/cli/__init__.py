@@ -1,6 +1,11 @@
 """`kernel-eval`: the tools on the command line, printing the same JSON the MCP tools return.
 
-Exit status: 0 pass / ok, 1 a negative verdict, 2 a usage error (bad flags, unreadable files).
+Exit status: 0 pass / ok, 1 a negative verdict, 2 a usage error (bad flags, unreadable files),
+3 an internal error of the daemon (it keeps running), 130 interrupted.
+
+run, compile, explain, fix and mutate go through this home's warm daemon (tools/daemon/), started on
+first use, unless --no-daemon or $KERNEL_EVAL_NO_DAEMON=1; they print the same either way.
+Imports stay light here: a CLI the daemon serves never loads torch.
 """
 
 from __future__ import annotations
@@ -10,17 +15,16 @@ import json
 import sys
 
 from tools.cli.args import UsageError, add_model_arguments, model_from_args
-from tools.compare import CompareInputError
+from tools.cli.dispatch import DaemonInternalError, add_dispatch_arguments, call_tool
 from tools.errors import ToolInputError
-from tools.models.accuracy import RunAccuracyRequest
+from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.bench import BenchmarkRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
-from tools.models.compile import CompileKernelRequest
-from tools.models.diagnosis import ExplainRequest, FixRequest
-from tools.models.mutate import MutateRequest
-from tools.tensor_files import TensorFileError
+from tools.models.compile import CompileKernelRequest, CompileKernelResult
+from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
+from tools.models.mutate import MutateRequest, MutateResult
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def _print_report(report: CompareReport) -> None:
@@ -60,9 +64,7 @@ def _print_error(error) -> None:
 
 
 def _cmd_run(ns: argparse.Namespace) -> int:
-    from tools.accuracy import run_accuracy
-
-    result = run_accuracy(model_from_args(RunAccuracyRequest, ns))
+    result = call_tool("run_accuracy", model_from_args(RunAccuracyRequest, ns), RunAccuracyResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -77,9 +79,7 @@ def _cmd_run(ns: argparse.Namespace) -> int:
 
 
 def _cmd_compile(ns: argparse.Namespace) -> int:
-    from tools.compile import compile_kernel
-
-    result = compile_kernel(model_from_args(CompileKernelRequest, ns))
+    result = call_tool("compile_kernel", model_from_args(CompileKernelRequest, ns), CompileKernelResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -107,9 +107,7 @@ def _cmd_compile(ns: argparse.Namespace) -> int:
 
 
 def _cmd_explain(ns: argparse.Namespace) -> int:
-    from tools.diagnosis import explain_failure
-
-    result = explain_failure(model_from_args(ExplainRequest, ns))
+    result = call_tool("explain_failure", model_from_args(ExplainRequest, ns), ExplainResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -143,9 +141,7 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
 
 
 def _cmd_fix(ns: argparse.Namespace) -> int:
-    from tools.fixes import suggest_fix
-
-    result = suggest_fix(model_from_args(FixRequest, ns))
+    result = call_tool("suggest_fix", model_from_args(FixRequest, ns), FixResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -167,14 +163,13 @@ def _cmd_fix(ns: argparse.Namespace) -> int:
 
 
 def _cmd_mutate(ns: argparse.Namespace) -> int:
-    from tools.mutate import mutate
-    from tools.mutate.operators import OPERATORS
-
     if ns.list_operators:
+        from tools.mutate.operators import OPERATORS
+
         for op in OPERATORS.values():
             print(f"{op.id:22} {op.family:13} {op.description}")
         return EXIT_OK
-    result = mutate(model_from_args(MutateRequest, ns))
+    result = call_tool("mutate", model_from_args(MutateRequest, ns), MutateResult, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -251,6 +246,10 @@ def _cmd_bench(ns: argparse.Namespace) -> int:
 
 
 def _cmd_serve(ns: argparse.Namespace) -> int:
+    if ns.daemon or ns.stop or ns.status:
+        from tools.cli.daemon_commands import daemon_command
+
+        return daemon_command(ns)
     from mcp_server.__main__ import serve_from
 
     return serve_from(ns)
@@ -283,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=RunAccuracyRequest.__doc__,
     )
     add_model_arguments(run, RunAccuracyRequest)
+    add_dispatch_arguments(run)
     run.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
     run.set_defaults(handler=_cmd_run)
 
@@ -311,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=CompileKernelRequest.__doc__,
     )
     add_model_arguments(compile_, CompileKernelRequest)
+    add_dispatch_arguments(compile_)
     compile_.add_argument("--json", action="store_true", help="print the full JSON result")
     compile_.set_defaults(handler=_cmd_compile)
 
@@ -320,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=ExplainRequest.__doc__,
     )
     add_model_arguments(explain, ExplainRequest, aliases={"run_id": ["--run"]})
+    add_dispatch_arguments(explain)
     explain.add_argument("--json", action="store_true", help="print the full JSON result")
     explain.set_defaults(handler=_cmd_explain)
 
@@ -327,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
         "fix", help="suggest_fix: patches for a run's failure, optionally verified", description=FixRequest.__doc__
     )
     add_model_arguments(fix, FixRequest, aliases={"run_id": ["--run"]})
+    add_dispatch_arguments(fix)
     fix.add_argument("--json", action="store_true", help="print the full JSON result")
     fix.set_defaults(handler=_cmd_fix, verify=False)
 
@@ -337,6 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_model_arguments(mutate, MutateRequest)
     mutate.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
+    add_dispatch_arguments(mutate)
     mutate.add_argument("--json", action="store_true", help="print the full JSON result")
     mutate.set_defaults(handler=_cmd_mutate)
 
@@ -349,10 +353,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
     bench.set_defaults(handler=_cmd_bench)
 
-    serve = sub.add_parser("serve", help="start the MCP server (stdio, or streamable HTTP at /mcp)")
+    serve = sub.add_parser(
+        "serve", help="start the MCP server (stdio, or streamable HTTP at /mcp), or the CLI's warm daemon"
+    )
     from mcp_server.__main__ import add_arguments as add_serve_arguments
+    from tools.cli.daemon_commands import add_daemon_arguments
 
     add_serve_arguments(serve)
+    add_daemon_arguments(serve)
     serve.set_defaults(handler=_cmd_serve)
 
     thresholds = sub.add_parser("thresholds", help="print every threshold table as JSON")
@@ -368,9 +376,24 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE if exc.code else EXIT_OK
     try:
         return ns.handler(ns)
-    except (UsageError, TensorFileError, CompareInputError, ToolInputError) as exc:
+    except _input_errors() as exc:
         print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except DaemonInternalError as exc:
+        print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        print(f"kernel-eval {ns.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _input_errors() -> tuple[type[Exception], ...]:
+    """The caller's errors. Those of modules never loaded (they import torch) cannot have been raised."""
+    errors: list[type[Exception]] = [UsageError, ToolInputError]
+    for module, name in (("tools.compare", "CompareInputError"), ("tools.tensor_files", "TensorFileError")):
+        if module in sys.modules:
+            errors.append(getattr(sys.modules[module], name))
+    return tuple(errors)
 
 
 if __name__ == "__main__":

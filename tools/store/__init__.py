@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox.pool import default_state_dir
+from sandbox.state import default_state_dir
 
 
 def home() -> Path:

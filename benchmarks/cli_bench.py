@@ -1,0 +1,136 @@
+"""The CLI's latency: in-process vs through the warm daemon vs the server's own (cpu backend).
+
+    python benchmarks/cli_bench.py [--calls 8] [--backend cpu]
+
+Same machine, same run, same task (vector add, default options: 3 seeds, determinism check,
+store), one fresh KERNEL_EVAL_HOME for the whole run:
+1. daemon: `kernel-eval run ...` as a script would call it; the first call starts the daemon.
+2. in-process: `kernel-eval run --no-daemon ...`: every call starts its own sandbox pool.
+3. server: run_accuracy() called directly in this warm process (what an MCP call costs the server,
+   without the protocol): the latency the CLI should reach.
+First call and the median of the rest (steady state). Goal: the CLI via the daemon within 20% of
+the server's latency once warm. Also compile_kernel (cached after its first call) the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE  # noqa: E402
+
+
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cli_times(args: list[str], calls: int, env: dict, cwd: Path, cpu: list[float]) -> list[float]:
+    """Wall time of each call; `cpu` gets the CPU time the CLI process itself used (not the daemon's)."""
+    times = []
+    for _ in range(calls):
+        started, cpu_before = time.perf_counter(), _children_cpu_s()
+        done = subprocess.run([sys.executable, "-m", "tools.cli", *args], env=env, cwd=cwd, capture_output=True)
+        times.append(time.perf_counter() - started)
+        cpu.append(_children_cpu_s() - cpu_before)
+        if done.returncode != 0:
+            raise SystemExit(f"kernel-eval {' '.join(args)} failed ({done.returncode}): {done.stderr.decode()[-800:]}")
+    return times
+
+
+def _direct_times(tool: str, request, calls: int, cwd: Path) -> list[float]:
+    from tools.daemon.catalogue import TOOLS
+
+    run = TOOLS[tool].load()
+    times = []
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        for _ in range(calls):
+            started = time.perf_counter()
+            run(request, None, None)
+            times.append(time.perf_counter() - started)
+    finally:
+        os.chdir(old)
+    return times
+
+
+def _row(label: str, times: list[float], server_steady: float, cpu: list[float] | None = None) -> str:
+    steady = statistics.median(times[1:])
+    ratio = f"{steady / server_steady:.2f}x" if server_steady > 1e-3 else "n/a (the server's cache)"
+    own_cpu = f"{statistics.median(cpu[1:]):.2f} s" if cpu else ""
+    return f"| {label} | {times[0]:.2f} s | {steady:.3f} s | {ratio} | {own_cpu} |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=8, help="calls per path (the first is reported apart)")
+    parser.add_argument("--backend", default="cpu")
+    ns = parser.parse_args()
+    home = Path(tempfile.mkdtemp(prefix="kernel-eval-cli-bench-"))
+    work = home / "work"
+    work.mkdir()
+    (work / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (work / "candidate.py").write_text(VECTOR_ADD_CANDIDATE)
+    os.environ["KERNEL_EVAL_HOME"] = str(home)
+    env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_NO_DAEMON"}
+    env.update(PYTHONPATH=str(ROOT), KERNEL_EVAL_DAEMON_IDLE_S="120")
+    task = ["--reference", "reference.py", "--candidate", "candidate.py", "--backend", ns.backend]
+    from tools.models.accuracy import RunAccuracyRequest
+    from tools.models.compile import CompileKernelRequest
+
+    rows = []
+    try:
+        for tool, command, request in (
+            (
+                "run_accuracy",
+                "run",
+                RunAccuracyRequest(reference="reference.py", candidate="candidate.py", backend=ns.backend),
+            ),
+            (
+                "compile_kernel",
+                "compile",
+                CompileKernelRequest(reference="reference.py", candidate="candidate.py", backend=ns.backend),
+            ),
+        ):
+            daemon_cpu: list[float] = []
+            local_cpu: list[float] = []
+            daemon = _cli_times([command, *task, "--json"], ns.calls, env, work, daemon_cpu)
+            local = _cli_times([command, *task, "--json", "--no-daemon"], max(3, ns.calls // 2), env, work, local_cpu)
+            server = _direct_times(tool, request, ns.calls, work)
+            server_steady = statistics.median(server[1:])
+            rows += [
+                f"| **{tool}** | | | | |",
+                _row(f"`kernel-eval {command}` in-process (`--no-daemon`)", local, server_steady, local_cpu),
+                _row(f"`kernel-eval {command}` via the daemon (first: starts it)", daemon, server_steady, daemon_cpu),
+                _row(f"{tool}() in a warm process (the server)", server, server_steady),
+            ]
+    finally:
+        subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--stop"], env=env, cwd=work, capture_output=True)
+        from sandbox.pool import Pool
+
+        Pool.close_all()
+        shutil.rmtree(home, ignore_errors=True)
+    print(
+        f"backend {ns.backend}, {ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), medians of all but the first\n"
+    )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+    print("| path | first call | steady (median) | steady vs server | the CLI process's own CPU (median) |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

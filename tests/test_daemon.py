@@ -1,0 +1,336 @@
+"""The CLI's warm daemon, with real processes: a daemon the CLI starts, concurrent calls, the same
+JSON as in-process, a stale socket, idle exit, Ctrl-C; bad requests and crashes on an in-process
+daemon. Every daemon started here has a short idle timeout and is stopped by its fixture."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import is_root
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
+from tools.daemon import client
+from tools.daemon.location import (
+    DaemonPaths,
+    code_version,
+    daemon_paths,
+    environment_fingerprint,
+    peer_credentials,
+    same_user,
+)
+from tools.daemon.protocol import CallMessage, StatusMessage
+from tools.daemon.server import Daemon
+
+REPO = Path(__file__).resolve().parent.parent
+IDLE_S = "60"  # none outlives the module by more than this, even if a teardown failed
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_NO_DAEMON"}
+    env.update(KERNEL_EVAL_HOME=str(home), KERNEL_EVAL_DAEMON_IDLE_S=IDLE_S, PYTHONPATH=str(REPO), **extra)
+    return env
+
+
+def _cli(args: list[str], env: dict, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tools.cli", *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _status(env: dict, cwd: Path) -> dict:
+    return json.loads(_cli(["serve", "--status"], env, cwd, timeout=60).stdout)
+
+
+def _stop_and_reap(env: dict, cwd: Path) -> None:
+    """Stop the daemon; if it will not go, kill it: no test leaves one running."""
+    status = _status(env, cwd)
+    _cli(["serve", "--stop"], env, cwd, timeout=60)
+    pid = status.get("pid")
+    if pid:
+        deadline = time.monotonic() + 20
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (our own child, not yet reaped) is gone for our purposes
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def served():
+    """A home and a working directory with task files; its daemon is started by the first CLI call."""
+    home = Path(tempfile.mkdtemp(prefix="ke-daemon-"))
+    work = home / "work"
+    work.mkdir()
+    (work / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (work / "candidate.py").write_text(VECTOR_ADD_CANDIDATE)
+    env = _env(home)
+    yield env, work
+    _stop_and_reap(env, work)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+RUN = ["run", "--reference", "reference.py", "--candidate", "candidate.py", "--backend", "cpu", "--seeds", "5"]
+
+
+def _comparable(result: dict) -> dict:
+    """Without what differs from call to call: ids, timings, the pool slot's uid and its address-space limit."""
+    result = dict(result, run_id=None, timings=None)
+    result["isolation"] = {
+        k: v for k, v in result["isolation"].items() if k not in ("unprivileged_uid", "rlimit_address_space")
+    }
+    result["seeds"] = [dict(seed, forward_s=None) for seed in result["seeds"]]
+    return result
+
+
+def _in_process(args: list[str], work: Path, capsys, monkeypatch) -> tuple[int, str, str]:
+    """The same command in this process (KERNEL_EVAL_NO_DAEMON=1 here: see conftest)."""
+    from tools.cli import main
+
+    monkeypatch.chdir(work)
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_cli_starts_a_daemon_then_reuses_it_and_prints_what_in_process_prints(served, capsys, monkeypatch):
+    env, work = served
+    first = _cli([*RUN, "--json", "--verbose"], env, work)
+    assert first.returncode == 0, first.stderr
+    assert "kernel-eval: via the daemon (started" in first.stderr
+    second = _cli([*RUN, "--json", "--verbose"], env, work)
+    assert second.returncode == 0 and "kernel-eval: via the daemon (reused" in second.stderr
+    assert "%] " in second.stderr  # progress lines reach the CLI's stderr
+    code, out, err = _in_process([*RUN, "--json", "--verbose"], work, capsys, monkeypatch)
+    assert code == 0 and "kernel-eval: in-process (KERNEL_EVAL_NO_DAEMON=1)" in err
+    assert _comparable(json.loads(second.stdout)) == _comparable(json.loads(out))
+
+    compile_args = ["compile", "--reference", "reference.py", "--candidate", "candidate.py", "--backend", "cpu"]
+    via_daemon = _cli(compile_args, env, work)
+    assert (via_daemon.returncode, via_daemon.stdout) == _in_process(compile_args, work, capsys, monkeypatch)[:2]
+    missing = ["compile", "--candidate", "kernels/mine.py", "--backend", "cpu"]
+    via_daemon = _cli(missing, env, work)
+    assert (via_daemon.returncode, "", via_daemon.stderr) == _in_process(missing, work, capsys, monkeypatch)
+    assert via_daemon.returncode == 2 and f"resolve against {work}" in via_daemon.stderr
+
+
+def test_two_cli_calls_are_served_at_once(served):
+    env, work = served
+    (work / "slow.py").write_text(candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"))
+    args = ["run", "--reference", "reference.py", "--candidate", "slow.py", "--backend", "cpu", "--seeds", "5"]
+    args += ["--determinism", "off", "--json"]
+    calls = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tools.cli", *args], env=env, cwd=work, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    outputs = [call.communicate(timeout=240)[0] for call in calls]
+    assert [call.returncode for call in calls] == [0, 0]
+    assert all(json.loads(out)["verdict"] == "pass" for out in outputs)
+    assert _status(env, work)["peak_active_calls"] >= 2
+
+
+def test_ctrl_c_in_the_cli_cancels_its_call_in_the_daemon(served):
+    env, work = served
+    (work / "hang.py").write_text(candidate_with("import time\ntime.sleep(600)\nreturn triton_add(x, y)"))
+    before = _status(env, work)
+    assert before["running"]
+    args = ["run", "--reference", "reference.py", "--candidate", "hang.py", "--backend", "cpu", "--seeds", "5"]
+    call = subprocess.Popen(
+        [sys.executable, "-m", "tools.cli", *args], env=env, cwd=work, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        _wait_for(lambda: _status(env, work)["active_calls"] == 1, 120, "the call to start in the daemon")
+        time.sleep(1.0)  # its sandbox job is under way
+        call.send_signal(signal.SIGINT)
+        assert call.wait(timeout=30) == 130
+        assert "interrupted" in call.stderr.read()
+    finally:
+        call.kill()
+    after = _wait_for(lambda: (s := _status(env, work))["active_calls"] == 0 and s, 45, "the daemon to cancel the call")
+    assert after["calls_cancelled"] == before["calls_cancelled"] + 1 and after["pid"] == before["pid"]
+
+
+def test_a_stale_socket_is_detected_and_replaced(served):
+    env, work = served
+    status = _status(env, work)
+    assert status["running"]
+    os.kill(status["pid"], signal.SIGKILL)
+    _wait_for(lambda: not _alive(status["pid"]), 20, "the daemon to die")
+    assert Path(status["socket"]).exists()  # left behind: nobody listens on it
+    assert _status(env, work)["running"] is False
+    again = _cli(["serve", "--daemon"], env, work, timeout=120)  # the same connect() every command uses
+    assert again.returncode == 0 and "replaced a stale socket" in again.stderr, again.stderr
+    assert json.loads(again.stdout)["pid"] not in (None, status["pid"])
+
+
+def test_two_clis_starting_at_once_get_one_daemon_which_exits_when_idle(tmp_path):
+    home = Path(tempfile.mkdtemp(prefix="ke-idle-"))
+    env = _env(home)
+    try:
+        starts = [
+            subprocess.Popen(
+                [sys.executable, "-m", "tools.cli", "serve", "--daemon", "--idle-timeout", "3"],
+                env=env,
+                cwd=tmp_path,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        statuses = [json.loads(start.communicate(timeout=120)[0]) for start in starts]
+        assert statuses[0]["running"] and statuses[0]["pid"] == statuses[1]["pid"]
+        assert statuses[0]["idle_timeout_s"] == 3
+        pid, sock = statuses[0]["pid"], Path(statuses[0]["socket"])
+        assert sock.parent.stat().st_mode & 0o777 == 0o700 and sock.stat().st_mode & 0o777 == 0o600
+        _wait_for(lambda: not _alive(pid), 60, "the idle daemon to exit")
+        assert not sock.exists()
+        assert _cli(["serve", "--status"], env, tmp_path).returncode == 1
+    finally:
+        _stop_and_reap(env, tmp_path)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+# --- an in-process daemon: protocol, errors, peers ------------------------------------------------
+
+
+@contextlib.contextmanager
+def _local_daemon(home: Path):
+    """A Daemon in this process, whose compile_kernel crashes."""
+
+    def crashing(request, progress, cancel):
+        raise RuntimeError("boom: a bug inside the tool")
+
+    paths = DaemonPaths(home.resolve(), "t" * 16)
+    daemon = Daemon(paths, idle_timeout_s=60, functions={"compile_kernel": crashing}, warm_up=False)
+    daemon.bind()
+    thread = threading.Thread(target=daemon.serve, daemon=True)
+    thread.start()
+    try:
+        yield paths
+    finally:
+        daemon.request_stop()
+        thread.join(30)
+
+
+@pytest.fixture
+def local_daemon(tmp_path):
+    """On a socket path too long for sun_path (reached through /proc/self/fd)."""
+    home = tmp_path / ("deep-" * 12)
+    home.mkdir()
+    with _local_daemon(home) as paths:
+        yield paths
+
+
+def _raw(paths: DaemonPaths, payload: bytes) -> list[dict]:
+    sock = client._connect(paths)
+    assert sock is not None
+    with sock:
+        sock.sendall(payload)
+        sock.shutdown(socket.SHUT_WR) if not payload.endswith(b"\n") else None
+        return [json.loads(line) for line in sock.makefile("rb")]
+
+
+def test_bad_requests_get_clear_errors_and_the_daemon_keeps_serving(local_daemon):
+    paths = local_daemon
+    assert len(os.fsencode(paths.socket)) > 108  # reached through /proc/self/fd
+    [reply] = _raw(paths, b"this is not json\n")
+    assert reply["type"] == "failed" and reply["kind"] == "input" and reply["message"].startswith("bad request")
+    [reply] = _raw(paths, b'{"type": "call", "code": "x", "home": "y", "tool": "rm_rf", "arguments": {}, "cwd": "/"}\n')
+    assert reply["kind"] == "input" and "tool" in reply["message"]
+    [reply] = _raw(paths, StatusMessage(code="0" * 16, home=str(paths.home)).model_dump_json().encode() + b"\n")
+    assert reply["kind"] == "refused" and "other code" in reply["message"]
+    call = CallMessage(code=paths.code, home=str(paths.home), tool="run_accuracy", arguments={"x": 1}, cwd="/")
+    [reply] = _raw(paths, call.model_dump_json().encode() + b"\n")
+    assert reply["kind"] == "input" and "run_accuracy: invalid arguments" in reply["message"]
+    assert client.status(paths).running
+
+
+def test_a_crash_inside_a_call_is_a_clear_error_and_the_daemon_keeps_running(local_daemon):
+    paths = local_daemon
+    with pytest.raises(client.DaemonCallFailed) as failed:
+        client.call(paths, "compile_kernel", {"candidate": VECTOR_ADD_CANDIDATE}, autostart=False)
+    assert failed.value.kind == "internal" and "incident" in str(failed.value) and "keeps running" in str(failed.value)
+    assert "boom" not in str(failed.value)  # the details stay in the daemon's log
+    assert client.status(paths).calls_served == 1
+
+
+def test_peer_credentials_name_the_connecting_user():
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with left, right:
+        pid, uid, _ = peer_credentials(left)
+        assert (pid, uid) == (os.getpid(), os.geteuid())
+        assert same_user(left) and not same_user(left, uid=os.geteuid() + 1)
+
+
+@pytest.mark.skipif(not is_root(), reason="connecting as another user needs root")
+def test_another_user_is_refused_even_when_the_socket_is_reachable():
+    home = Path(tempfile.mkdtemp(prefix="ke-peer-"))
+    try:
+        with _local_daemon(home) as paths:
+            home.chmod(0o755)  # open the way, so that SO_PEERCRED is the only guard left
+            paths.directory.chmod(0o755)
+            paths.socket.chmod(0o666)
+            # the daemon answers before reading anything: the peer check comes first
+            script = "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\nprint(s.makefile().readline())"
+            python = shutil.which("python3", path="/usr/bin:/bin")  # one that user 65534 may run
+            if python is None:
+                pytest.skip("no system python3 for the other user")
+            done = subprocess.run(
+                [python, "-I", "-c", script, str(paths.socket)],
+                user=65534,
+                cwd="/",
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert done.returncode == 0, done.stderr
+            reply = json.loads(done.stdout)
+            assert reply["kind"] == "refused" and "only the user" in reply["message"]
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_the_code_version_separates_configurations_but_not_the_daemon_switches():
+    base = {"PATH": "/usr/bin", "KERNEL_EVAL_RUNS_MAX_BYTES": "1000"}
+    assert code_version(base) == code_version({**base, "KERNEL_EVAL_NO_DAEMON": "0", "TERM": "xterm"})
+    assert code_version(base) != code_version({**base, "KERNEL_EVAL_RUNS_MAX_BYTES": "2000"})
+    assert code_version(base) != code_version({**base, "CUDA_VISIBLE_DEVICES": "1"})
+    from sandbox.pool import PASSTHROUGH_ENV
+
+    covered = dict(environment_fingerprint({name: "x" for name in PASSTHROUGH_ENV}))
+    assert set(covered) == set(PASSTHROUGH_ENV)  # what the sandbox passes on is part of the key
+    assert daemon_paths(Path("/tmp/a")).socket != daemon_paths(Path("/tmp/b")).socket

@@ -1,0 +1,50 @@
+"""`kernel-eval serve --daemon | --status | --stop`: the CLI's warm daemon, by hand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_daemon_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("the CLI's warm daemon (not MCP: it serves kernel-eval commands)")
+    modes = group.add_mutually_exclusive_group()
+    modes.add_argument(
+        "--daemon", action="store_true", help="start this home's daemon in the background (if none runs) and return"
+    )
+    modes.add_argument("--status", action="store_true", help="print the daemon's status as JSON (exit 1: none runs)")
+    modes.add_argument("--stop", action="store_true", help="stop the daemon (its running calls are cancelled)")
+    group.add_argument(
+        "--idle-timeout",
+        type=float,
+        metavar="S",
+        help="with --daemon: exit after S seconds without a call (default 900; also $KERNEL_EVAL_DAEMON_IDLE_S)",
+    )
+
+
+def daemon_command(ns: argparse.Namespace) -> int:
+    from tools.daemon import client
+    from tools.daemon.location import DaemonUnavailable, daemon_paths
+
+    if ns.idle_timeout is not None and not ns.idle_timeout > 0:
+        print("kernel-eval serve: error: --idle-timeout must be a positive number of seconds", file=sys.stderr)
+        return 2
+    try:
+        paths = daemon_paths()
+        if ns.stop:
+            pid = client.stop(paths)
+            print(f"stopped the daemon (pid {pid})" if pid else f"no daemon was running (socket {paths.socket})")
+            return 0
+        if ns.daemon:
+            connection = client.connect(paths, autostart=True, idle_timeout_s=ns.idle_timeout)
+            connection.sock.close()
+            if connection.replaced_stale:
+                print("kernel-eval serve: replaced a stale socket (its daemon was gone)", file=sys.stderr)
+            if not connection.started and ns.idle_timeout is not None:
+                print("kernel-eval serve: a daemon was already running; --idle-timeout left as it was", file=sys.stderr)
+        status = client.status(paths)
+    except DaemonUnavailable as exc:
+        print(f"kernel-eval serve: error: {exc}", file=sys.stderr)
+        return 2
+    print(status.model_dump_json(indent=2))
+    return 0 if status.running else 1
