@@ -28,7 +28,7 @@ def tmp_name(path: Path) -> Path:
     return path.with_name(f"{path.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def write_atomic(path: Path, write: Callable[[int], None] | bytes, durable: bool = True) -> None:
+def write_atomic(path: Path, write: Callable[[int], object] | bytes, durable: bool = True) -> None:
     """Write `path` all at once: `write(fd)` (or the bytes) into a unique temporary, then rename."""
     tmp = tmp_name(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
