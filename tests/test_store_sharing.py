@@ -72,9 +72,7 @@ def _golden_once(home: str, i: int) -> tuple[int, int]:
             if cache.get(KEY, seed) is None:
                 computed += 1
                 time.sleep(0.05)
-                cache.put(
-                    KEY, seed, GoldenEntry([], torch.full((1024,), float(seed)), None, "f", "cpu")
-                )
+                cache.put(KEY, seed, GoldenEntry([], torch.full((1024,), float(seed)), None, "f", "cpu"))
         value = cache.get(KEY, seed)
         errors += value is None or float(value.golden[0]) != seed
     return computed, errors

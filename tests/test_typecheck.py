@@ -27,7 +27,6 @@ NOT_YET_CLEAN = {
     "sandbox/pool.py",
     "sandbox/zygote.py",
     "tools/accuracy.py",
-    "tools/diagnosis/__init__.py",
     "tools/diagnosis/context.py",
     "tools/diagnosis/detectors.py",
     "tools/diagnosis/experiments.py",
