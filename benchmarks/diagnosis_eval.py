@@ -9,9 +9,10 @@ explain_failure: verdict accuracy, top-1, false diagnoses, verified-fix rate.
 
 Mutation corpus (tests/mutation_corpus/): every operator of tools/mutate/operators.py on every
 correct kernel; per mutant run_accuracy under the inputs that expose the operator (equivalent
-mutants, which pass, and invalid ones, which do not compile or run, are reported and not counted), explain_failure (top-1: the first credible
-diagnosis is one the operator expects; detected: an expected pattern at confidence >= 0.5) and
-suggest_fix(verify) for patchable operators (verified: a patched mutant passes). False
+mutants, which pass, and invalid ones, which do not compile or run, are reported and not counted),
+explain_failure (top-1: the first credible diagnosis is one the operator expects; detected: an
+expected pattern at confidence >= 0.5) and suggest_fix(verify) for patchable operators
+(verified: a patched mutant passes). False
 diagnoses: any diagnosis of confidence >= 0.5 on a correct kernel, under each profile its
 manifest lists. Goals: top-1 >= 90% per operator family, verified >= 80%, zero false diagnoses.
 """
@@ -48,14 +49,17 @@ def labelled(backend: str) -> dict:
         outcomes.append(o)
         mark = lambda ok: "" if ok else " **x**"  # noqa: E731
         print(
-            f"| {o.name} | {o.verdict} ({o.expected_verdict}){mark(o.verdict == o.expected_verdict)} | {o.pattern} ({o.expected_pattern})"
-            f"{mark(o.top1)} | {o.top_fix} | {'yes' if o.fix_verified else ('-' if not o.patchable else 'no')} | {o.fixed_verdict} | "
+            f"| {o.name} | {o.verdict} ({o.expected_verdict}){mark(o.verdict == o.expected_verdict)} | {o.pattern} "
+            f"({o.expected_pattern})"
+            f"{mark(o.top1)} | {o.top_fix} | {'yes' if o.fix_verified else ('-' if not o.patchable else 'no')} | "
+            f"{o.fixed_verdict} | "
             f"{', '.join(o.false_diagnoses) or 'none'} | {time.perf_counter() - start:.1f} |",
             flush=True,
         )
     m = metrics(outcomes)
     print(
-        f"\nlabelled corpus, backend {backend}: {m['cases']} cases; verdict accuracy {m['verdict_accuracy']:.0%}; primary-pattern "
+        f"\nlabelled corpus, backend {backend}: {m['cases']} cases; verdict accuracy {m['verdict_accuracy']:.0%}; "
+        "primary-pattern "
         f"top-1 {m['top1_accuracy']:.0%}; false diagnoses on correct kernels {m['false_diagnoses_on_correct']}; "
         f"verified-fix rate {_pct(m['verified_fix_rate'])} over {m['patchable_cases']} patchable cases\n"
     )
@@ -87,7 +91,8 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
             else ("yes" if o.top1 else "**no**")
         )
         print(
-            f"| {o.case} | {o.exposure} | {o.verdict} | {o.primary} ({o.primary_tested}) | {'/'.join(o.expected)} | {top1} | "
+            f"| {o.case} | {o.exposure} | {o.verdict} | {o.primary} ({o.primary_tested}) | {'/'.join(o.expected)} | "
+            f"{top1} | "
             f"{fix} | {o.seconds:.1f} |",
             flush=True,
         )
@@ -100,7 +105,8 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
     print("|---|---|---|---|---|---|---|")
     for name, b in [*m["by_operator"].items(), ("**all**", m["overall"])]:
         print(
-            f"| {name} | {b['mutants']} | {b['equivalent']} | {b['counted']} | {b['detected']} | {b['top1']} ({_pct(b['top1_rate'])}) | "
+            f"| {name} | {b['mutants']} | {b['equivalent']} | {b['counted']} | {b['detected']} | {b['top1']} "
+            f"({_pct(b['top1_rate'])}) | "
             f"{b['fix_verified']} / {b['patchable']} ({_pct(b['fix_rate'])}) |"
         )
     print("\n| family | counted | top-1 | fix verified |")
@@ -112,7 +118,7 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--corpus", choices=["labelled", "mutation", "all"], default="all")
     parser.add_argument("--kernels", help="comma list of mutation-corpus kernels (default: all)")

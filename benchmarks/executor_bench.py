@@ -100,8 +100,10 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     rk = tl.arange(0, BK)
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for k in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
-        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        a_mask = (rm[:, None] < M) & ((k + rk)[None, :] < K)
+        b_mask = ((k + rk)[:, None] < K) & (rn[None, :] < N)
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=a_mask, other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=b_mask, other=0.0)
         acc += tl.dot(a, b)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -139,7 +141,7 @@ def pct(values, q):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--spawn-runs", type=int, default=5)
     args = parser.parse_args()
@@ -183,15 +185,18 @@ def main():
     print("|---|---|---|")
     print(f"| run_accuracy, warm pool, golden cached | {warm * 1e3:.1f} | {pct(totals, 90) * 1e3:.1f} |")
     print(
-        f"| of which the candidate's forward | {statistics.median(forwards) * 1e3:.1f} | {pct(forwards, 90) * 1e3:.1f} |"
+        f"| of which the candidate's forward | {statistics.median(forwards) * 1e3:.1f} | {pct(forwards, 90) * 1e3:.1f} "
+        "|"
     )
     print(
-        f"| tool overhead (total - golden - forward) | {statistics.median(overheads) * 1e3:.1f} | {pct(overheads, 90) * 1e3:.1f} |"
+        f"| tool overhead (total - golden - forward) | {statistics.median(overheads) * 1e3:.1f} | "
+        f"{pct(overheads, 90) * 1e3:.1f} |"
     )
     print(f"| spawn-per-candidate baseline (python -c, allclose) | {spawn * 1e3:.0f} | {pct(spawns, 90) * 1e3:.0f} |")
     print(f"| first call (zygote start + golden) | {cold * 1e3:.0f} | |")
     print(
-        f"\nwarm pool vs spawn: {spawn / warm:.1f}x faster (goal >= 15x); overhead p50 {statistics.median(overheads) * 1e3:.1f} ms (goal <= 30 ms)"
+        f"\nwarm pool vs spawn: {spawn / warm:.1f}x faster (goal >= 15x); overhead p50 "
+        f"{statistics.median(overheads) * 1e3:.1f} ms (goal <= 30 ms)"
     )
 
     # 3: golden cache

@@ -262,7 +262,7 @@ def median(values) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--tasks", default="L1_1,L1_6")
     parser.add_argument("--early-runs", type=int, default=6, help="default-option calls right after the first")
     parser.add_argument("--steady-runs", type=int, default=5)

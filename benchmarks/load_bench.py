@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import anyio
+from mcp.types import TextContent, TextResourceContents
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -71,7 +72,7 @@ async def _client(url: str, calls: list[str], stats: dict) -> None:
                 continue
             result = await client.call_tool("run_accuracy", {**BASE, **arguments})
             stats["latency"].append(time.monotonic() - start)
-            text = result.content[0].text if result.content else ""
+            text = next((c.text for c in result.content if isinstance(c, TextContent)), "")
             if result.is_error:
                 stats["internal" if "internal error" in text else "errors"].append(f"{kind}: {text[:200]}")
                 continue
@@ -80,9 +81,10 @@ async def _client(url: str, calls: list[str], stats: dict) -> None:
             if data["verdict"] != expected:
                 stats["unexpected"].append(f"{kind}: {data['verdict']}: {data['summary'][:120]}")
             try:
-                stored = json.loads(
-                    (await client.read_resource(f"kernel-eval://runs/{data['run_id']}/result")).contents[0].text
-                )
+                contents = (await client.read_resource(f"kernel-eval://runs/{data['run_id']}/result")).contents
+                if not isinstance(contents[0], TextResourceContents):
+                    raise ValueError("not a text resource")
+                stored = json.loads(contents[0].text)
                 if stored["run_id"] != data["run_id"]:
                     raise ValueError("another run")
             except Exception as exc:  # noqa: BLE001 - counted, the load goes on
@@ -101,7 +103,7 @@ async def _load(url: str, clients: int, calls: int, deadline: float) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds for the whole load")
@@ -136,7 +138,8 @@ def main() -> int:
         shutil.rmtree(home, ignore_errors=True)
     answered = len(stats["latency"])
     print(
-        f"clients {args.clients}, calls {args.calls} ({answered} answered, {stats['cancelled']} cancelled by the client), "
+        f"clients {args.clients}, calls {args.calls} "
+        f"({answered} answered, {stats['cancelled']} cancelled by the client), "
         f"slots {min(4, os.cpu_count() or 1)}, wall {wall:.1f} s"
     )
     print("| measure | value |\n|---|---|")
@@ -145,11 +148,13 @@ def main() -> int:
     print(f"| other errors | {len(stats['errors'])} |")
     print(f"| unexpected verdicts | {len(stats['unexpected'])} |")
     print(
-        f"| queueing (queued_s) p50 / p99 / max | {statistics.median(stats['queued']) if stats['queued'] else float('nan'):.3f} / "
+        "| queueing (queued_s) p50 / p99 / max | "
+        f"{statistics.median(stats['queued']) if stats['queued'] else float('nan'):.3f} / "
         f"{_percentile(stats['queued'], 0.99):.3f} / {max(stats['queued'], default=float('nan')):.3f} s |"
     )
     print(
-        f"| client latency p50 / p99 | {_percentile(stats['latency'], 0.5):.2f} / {_percentile(stats['latency'], 0.99):.2f} s |"
+        f"| client latency p50 / p99 | {_percentile(stats['latency'], 0.5):.2f} / "
+        f"{_percentile(stats['latency'], 0.99):.2f} s |"
     )
     for name in ("internal", "lost", "errors", "unexpected"):
         for line in stats[name][:5]:

@@ -15,6 +15,12 @@ import sys
 
 import anyio
 from mcp import Client, StdioServerParameters
+from mcp.types import CallToolResult, TextContent
+
+
+def text_of(result: CallToolResult) -> str:
+    """The text a tool result carries (its first text block; errors come as text)."""
+    return next((c.text for c in result.content if isinstance(c, TextContent)), "")
 
 
 async def judge(client: Client, tools: set[str], reference: str, candidate: str, backend: str) -> dict:
@@ -22,7 +28,7 @@ async def judge(client: Client, tools: set[str], reference: str, candidate: str,
         "compile_kernel", {"candidate": candidate, "reference": reference, "backend": backend}
     )
     if compiled.is_error:
-        return {"candidate": candidate, "verdict": "error", "detail": compiled.content[0].text}
+        return {"candidate": candidate, "verdict": "error", "detail": text_of(compiled)}
     if not compiled.structured_content["ok"]:
         return {
             "candidate": candidate,
@@ -31,7 +37,7 @@ async def judge(client: Client, tools: set[str], reference: str, candidate: str,
         }
     run = await client.call_tool("run_accuracy", {"candidate": candidate, "reference": reference, "backend": backend})
     if run.is_error:
-        return {"candidate": candidate, "verdict": "error", "detail": run.content[0].text}
+        return {"candidate": candidate, "verdict": "error", "detail": text_of(run)}
     result = {
         "candidate": candidate,
         "verdict": run.structured_content["verdict"],
@@ -40,7 +46,7 @@ async def judge(client: Client, tools: set[str], reference: str, candidate: str,
     if result["verdict"] != "pass" and "explain_failure" in tools:
         explained = await client.call_tool("explain_failure", {"run_id": run.structured_content["run_id"]})
         if not explained.is_error:
-            result["detail"] = explained.content[0].text.splitlines()[0]
+            result["detail"] = text_of(explained).partition("\n")[0]
     return result
 
 
@@ -60,7 +66,7 @@ async def loop(args) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("reference")
     parser.add_argument("candidates", nargs="+")
     parser.add_argument("--backend", default="auto")

@@ -76,6 +76,9 @@ def serve(
         if security is not None:
             http.run(server, host, port, security)
         else:
+            from mcp_server import stdio_limit
+
+            stdio_limit.install(server)  # a huge message is refused before it is read whole
             server.run("stdio")
     finally:
         Pool.close_all()

@@ -85,7 +85,8 @@ def resolve(name: str) -> Backend:
         raise BackendUnavailable(f"unknown backend {name!r}; use auto, cpu, cuda or npu")
     if name == "cuda" and not cuda_available():
         raise BackendUnavailable(
-            "backend 'cuda' requested but torch sees no CUDA device; use backend='cpu' (Triton interpreter) or run on a GPU machine"
+            "backend 'cuda' requested but torch sees no CUDA device; use backend='cpu' (Triton interpreter) or run on "
+            "a GPU machine"
         )
     if name == "npu" and not npu_available():
         raise BackendUnavailable(

@@ -81,7 +81,7 @@ def _raw_bytes(t: torch.Tensor) -> memoryview:
     t = t.detach().to("cpu").contiguous()
     if t.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2, torch.bool):
         t = t.view(torch.uint8) if t.dtype != torch.bfloat16 else t.view(torch.int16)
-    return memoryview(t.numpy()).cast("B")
+    return t.numpy().data.cast("B")
 
 
 def write_bundle(fd: int, values: dict, meta: dict | None = None) -> int:
@@ -187,7 +187,7 @@ def _aligned_buffer(size: int) -> memoryview:
     """A writable buffer of `size` bytes whose start is ALIGN-aligned (bytearray's is not)."""
     raw = torch.empty(size + ALIGN, dtype=torch.uint8)
     shift = (-raw.data_ptr()) % ALIGN
-    return memoryview(raw.numpy())[shift : shift + size]
+    return raw.numpy().data[shift : shift + size]
 
 
 def read_bundle(path: str, max_bytes: int) -> tuple[dict, dict]:

@@ -24,7 +24,7 @@ def _dot(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
 def run() -> None:
     x = torch.ones(100)
     out = torch.empty_like(x)
-    _add[(1,)](x, x, out, 100, BLOCK=128)
+    _add[(1,)](x, x, out, 100, BLOCK=128)  # pyright: ignore[reportArgumentType] (a tl.constexpr)
     a = torch.ones(16, 16, dtype=torch.float16)
     c = torch.empty(16, 16, dtype=torch.float32)
-    _dot[(1,)](a, a, c, BLOCK=16)
+    _dot[(1,)](a, a, c, BLOCK=16)  # pyright: ignore[reportArgumentType] (a tl.constexpr)

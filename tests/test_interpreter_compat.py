@@ -71,7 +71,8 @@ def test_the_active_driver_answers_for_the_cpu_device():
         device = triton.runtime.driver.active.get_active_torch_device()
         target = driver.active.get_current_target()
         props = driver.active.utils.get_device_properties(device.index)
-        print(device.type, target.backend, target.arch, props["multiprocessor_count"] > 0, driver.active.get_current_stream())
+        stream = driver.active.get_current_stream()
+        print(device.type, target.backend, target.arch, props["multiprocessor_count"] > 0, stream)
     """)
     assert out.split() == ["cpu", "cuda", "90", "True", "0"]
 
@@ -321,14 +322,15 @@ def test_bf16_kernels_compute_with_bf16_semantics():
         x = torch.tensor([1.0, -2.0, 3.5, 1.9921875, -0.5, 100.0, 1e-3, -7.0]).bfloat16()
         y = torch.tensor([0.5, 1.0, -3.5, 0.0078125, -0.25, 1.0, 1.0, 3.0]).bfloat16()
         outs = [torch.empty(8, dtype=torch.bfloat16) for _ in range(4)] + [torch.empty(8, dtype=torch.int16)]
-        outs += [torch.empty(1, dtype=torch.bfloat16), torch.empty(8, dtype=torch.bfloat16), torch.empty(8, dtype=torch.bfloat16)]
+        outs += [torch.empty(n, dtype=torch.bfloat16) for n in (1, 8, 8)]
         k[(1,)](x, y, *outs)
         wide = x.float() * 1.00390625
         want = [x * y + x, wide.bfloat16(), None, torch.maximum(x, y), x.view(torch.int16), None, x * y + x, x + 1]
         for i, (got, w) in enumerate(zip(outs, want)):
             if w is not None:
                 assert torch.equal(got, w), (i, got, w)
-        assert torch.all(outs[2].float().abs() <= wide.abs()) and torch.all((outs[2].float() - wide).abs() < wide.abs() / 64)
+        assert torch.all(outs[2].float().abs() <= wide.abs())
+        assert torch.all((outs[2].float() - wide).abs() < wide.abs() / 64)
         assert abs(outs[5].float().item() - x.float().sum().item()) < 1.0
         print("ok")
     """)

@@ -36,9 +36,7 @@ def compile_kernel(
     report = progress_reporter(progress)
     started = time.perf_counter()
     candidate, candidate_name = sources.resolve(request.candidate, "candidate")
-    reference = reference_name = None
-    if request.reference:
-        reference, reference_name = sources.resolve(request.reference, "reference")
+    reference, reference_name = sources.resolve(request.reference, "reference") if request.reference else (None, "")
     backend = resolve_backend(request.backend)
     key = _cache_key(request, candidate, reference, backend.name)
     with _cache_lock:
@@ -110,6 +108,7 @@ def compile_kernel(
             cache=False,
         )
     meta = job.meta
+    assert meta is not None, "process_fault reports every job that ended without a result"
     base["isolation"] = faults.isolation(meta)
     defined = [str(k) for k in meta.get("kernels_defined", [])]
     if meta.get("status") != "ok":
@@ -148,7 +147,10 @@ def compile_kernel(
         first = failed[0]
         error = first.error
         where = error.where if error else ""
-        summary = f"COMPILE_ERROR {first.name}{where}: {error.message if error else 'failed'} (the interpreter ran it; the real compiler for {first.target} rejects it)"
+        summary = (
+            f"COMPILE_ERROR {first.name}{where}: {error.message if error else 'failed'} "
+            f"(the interpreter ran it; the real compiler for {first.target} rejects it)"
+        )
         return _finish(
             key,
             CompileKernelResult(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from sandbox.pool import JobResult
 from tools.errors import ServerFault
 from tools.models.task import ErrorInfo, IsolationItem
@@ -24,7 +26,8 @@ HINTS = (
     ),
     (
         "0 active drivers",
-        "the kernel was compiled for a GPU: on the cpu backend the interpreter must be on; do not set triton.knobs / TRITON_INTERPRET yourself",
+        "the kernel was compiled for a GPU: on the cpu backend the interpreter must be on; do not set triton.knobs / "
+        "TRITON_INTERPRET yourself",
     ),
     ("MemoryError", "the job exceeded its memory budget (memory_mb); reduce sizes or raise memory_mb"),
     ("can't allocate memory", "the job exceeded its memory budget (memory_mb); reduce sizes or raise memory_mb"),
@@ -42,6 +45,9 @@ HINTS = (
 
 CUDA_FAULT_MARKERS = ("CUDA error", "illegal memory access", "cudaErrorIllegalAddress", "device-side assert")
 
+#: The verdicts a job that did not run to its result gets (a subset of every tool's verdicts).
+FaultVerdict = Literal["compile_error", "runtime_error", "timeout", "crashed", "unsupported"]
+
 
 def hint_for(message: str) -> str | None:
     for needle, hint in HINTS:
@@ -55,14 +61,15 @@ def _tail(text: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[str, ErrorInfo] | None:
+def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[FaultVerdict, ErrorInfo] | None:
     """(verdict, error) when the job did not end with a readable result; None when it did."""
     if job.reason == "timeout":
         return "timeout", ErrorInfo(
             phase="run",
             type="timeout",
             message=f"the {role} ran longer than {timeout_s:g} s (wall clock) and was killed",
-            hint="an infinite loop, a grid that is far too large, or a problem too big for the interpreter; raise timeout_s if the work is real",
+            hint="an infinite loop, a grid that is far too large, or a problem too big for the interpreter; raise "
+            "timeout_s if the work is real",
         )
     if job.reason == "zygote_died":  # the pool retried once already: the server's fault, not the kernel's
         raise ServerFault(
@@ -81,8 +88,8 @@ def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[str, Err
         return "crashed", ErrorInfo(
             phase="run",
             type="exit",
-            message=f"the {role} exited with status {job.returncode} before writing a result (os._exit? a failure of the harness?)"
-            + (f" stderr: {_tail(job.stderr, 600)}" if job.stderr.strip() else ""),
+            message=f"the {role} exited with status {job.returncode} before writing a result (os._exit? a failure of "
+            "the harness?)" + (f" stderr: {_tail(job.stderr, 600)}" if job.stderr.strip() else ""),
         )
     if job.bundle_error:
         return "crashed", ErrorInfo(
@@ -93,7 +100,7 @@ def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[str, Err
     return None
 
 
-def user_error(info: dict) -> tuple[str, ErrorInfo]:
+def user_error(info: dict) -> tuple[FaultVerdict, ErrorInfo]:
     """The verdict for an exception the candidate's code raised."""
     error = ErrorInfo(
         phase=str(info.get("phase", "run")),

@@ -8,12 +8,13 @@ import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 from sandbox import backends
 from sandbox.pool import JobRequest, JobResult, Pool, PoolError
 from tools.bench import device_lock
 from tools.errors import ServerFault, ToolInputError
-from tools.models.task import BackendInfo
+from tools.models.task import BackendInfo, ReportedBackend
 from tools.store import home
 from tools.store.golden import GoldenCache
 from tools.store.runs import RunStore
@@ -38,7 +39,7 @@ class Services:
         """Which backend ran, with the versions its zygote reported."""
         info = self.pool(backend).ready_info
         return BackendInfo(
-            name=backend.name,
+            name=_public_name(backend.name),
             device=backend.device,
             interpreter=backend.interpreter,
             golden_device=golden_device,
@@ -113,3 +114,10 @@ def progress_reporter(callback):
                 pass
 
     return report
+
+
+def _public_name(name: str) -> ReportedBackend:
+    for public in get_args(ReportedBackend):
+        if public == name:
+            return public
+    raise ValueError(f"backend {name!r} is internal: no result reports it")

@@ -60,8 +60,10 @@ def _compilation_error_position(exc, jit_functions):
         return None
     for fn in jit_functions:
         if getattr(fn, "src", None) == src:
-            line = _def_line(fn) + node.lineno - 1
-            return _file_of(fn), line, getattr(node, "col_offset", 0) + 1
+            path = _file_of(fn)
+            if path is None:
+                return None
+            return path, _def_line(fn) + node.lineno - 1, getattr(node, "col_offset", 0) + 1
     return None
 
 
@@ -128,10 +130,11 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
     ]
     if user_frames and info["line"] is None:
         deepest = user_frames[-1]
+        colno = getattr(deepest, "colno", None)  # Python 3.11+
         info.update(
             file=user_files[deepest.filename],
             line=deepest.lineno,
-            column=(deepest.colno + 1) if getattr(deepest, "colno", None) is not None else None,
+            column=colno + 1 if colno is not None else None,
             source_line=(deepest.line or "").rstrip() or None,
         )
     if not user_frames and frames:  # raised outside the user's code: show where
@@ -172,7 +175,9 @@ def interpreter_limitation(exc: BaseException, frames) -> tuple[str, str] | None
     InterpreterLimitation from the compatibility layer, or a NotImplementedError raised inside
     Triton itself. None for the user's own errors."""
     if getattr(exc, "kernel_eval_unsupported", False):
-        return (f"the Triton interpreter (cpu backend) cannot run {exc.construct}: {exc.reason}", exc.todo)
+        # an interpreter_compat.InterpreterLimitation (not imported here: that module imports Triton)
+        construct, reason, todo = (str(getattr(exc, name, "?")) for name in ("construct", "reason", "todo"))
+        return (f"the Triton interpreter (cpu backend) cannot run {construct}: {reason}", todo)
     if not isinstance(exc, NotImplementedError) or not frames or "/triton/" not in frames[-1].filename:
         return None
     text = str(exc)

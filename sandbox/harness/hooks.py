@@ -62,8 +62,8 @@ def poison_(t: torch.Tensor) -> None:
             t.fill_(float("nan"))
     elif t.is_floating_point() or t.is_complex():
         t.fill_(float("nan"))
-    elif integer_sentinel(t.dtype) is not None:
-        t.fill_(integer_sentinel(t.dtype))
+    elif (sentinel := integer_sentinel(t.dtype)) is not None:
+        t.fill_(sentinel)
 
 
 class LaunchRecorder:
@@ -109,8 +109,8 @@ class LaunchRecorder:
                 recorder._keep(fn_self, args, kwargs)
                 return original_run(fn_self, *args, **kwargs)
 
-            interpreter.GridExecutor.__call__ = grid_call
-            interpreter.InterpretedFunction.run = interp_run
+            interpreter.GridExecutor.__call__ = grid_call  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+            interpreter.InterpretedFunction.run = interp_run  # pyright: ignore[reportAttributeAccessIssue] (a patch)
             interpreter_compat.install()
         else:
             from triton.runtime.jit import JITFunction
@@ -128,14 +128,14 @@ class LaunchRecorder:
                 finally:
                     recorder.in_launch -= 1
 
-            JITFunction.run = jit_run
+            JITFunction.run = jit_run  # pyright: ignore[reportAttributeAccessIssue] (a patch)
             try:
                 import triton
 
                 def enter_hook(*_args, **_kwargs):
                     recorder.hook_launches += 1
 
-                triton.knobs.runtime.launch_enter_hook.add(enter_hook)
+                triton.knobs.runtime.launch_enter_hook.add(enter_hook)  # pyright: ignore[reportAttributeAccessIssue] (3.9+)
             except (AttributeError, ImportError):
                 pass
 

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from sandbox.harness import common, errors, interpreter_compat
 
@@ -78,7 +79,7 @@ def _compile(jit, launch: dict, full: bool) -> dict:
             "num_warps": kernel.metadata.num_warps,
             "num_stages": kernel.metadata.num_stages,
         }
-    backend = make_backend(target)
+    backend: Any = make_backend(target)  # a CUDABackend: its codegen and options are not on BaseBackend
     options = backend.parse_options(dict(launch["options"]))
     context = ir.context()
     ir.load_dialects(context)

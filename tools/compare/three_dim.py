@@ -455,7 +455,8 @@ def _warnings(cand, ctrl, has_cpu, cpu_normal, normal: _NormalRange, row, dtype_
             )
     if cand.saturated:
         out.append(
-            f"{cand.saturated} element(s) were Inf or out of range on one side only and were compared as the dtype's largest value"
+            f"{cand.saturated} element(s) were Inf or out of range on one side only and were compared as the dtype's "
+            "largest value"
         )
     return out
 

@@ -26,20 +26,22 @@ class RunAccuracyRequest(CompareSettings, SeedFields, TaskRequest):
     """Run reference and candidate on fresh inputs in a sandbox and judge the candidate."""
 
     determinism: DeterminismMode = Field(
-        "warn",
+        default="warn",
         description="Re-run one seed and compare the outputs bit for bit. off: no re-run; warn: a "
         "difference is a warning (split-K and atomics reorder additions legitimately); require: a "
         "difference, or a re-run that fails, fails the run (for loops that need reproducible kernels).",
     )
     determinism_check: bool | None = Field(
-        None,
+        default=None,
         description="Deprecated: use determinism. false is determinism='off', true is 'warn'.",
         json_schema_extra={"deprecated": True},
     )
     require_kernel_launch: bool = Field(
-        True, description="Reject a candidate that launches no Triton kernel (e.g. calls the torch op)."
+        default=True, description="Reject a candidate that launches no Triton kernel (e.g. calls the torch op)."
     )
-    store_tensors: bool = Field(True, description="Keep outputs and goldens in the run store for explain_failure.")
+    store_tensors: bool = Field(
+        default=True, description="Keep outputs and goldens in the run store for explain_failure."
+    )
 
     @model_validator(mode="after")
     def _determinism_alias(self):
@@ -85,13 +87,14 @@ class OutOfBoundsWrite(Model):
 class Checks(Model):
     """What the sandbox saw the candidate do (beyond the numbers)."""
 
-    kernel_launches: int = Field(0, description="Triton kernel launches over all seeds and re-runs.")
+    kernel_launches: int = Field(default=0, description="Triton kernel launches over all seeds and re-runs.")
     kernels: dict[str, int] = Field(default_factory=dict, description="Launches per kernel name.")
     input_mutation: list[int] = Field(default_factory=list, description="Indices of inputs the forward changed.")
-    poisoned_allocations: int = Field(0, description="Empty allocations filled with NaN (ints: a sentinel).")
+    poisoned_allocations: int = Field(default=0, description="Empty allocations filled with NaN (ints: a sentinel).")
     input_guard: Literal["nan", "zero"] | None = Field(
-        None,
-        description="What the margins around floating inputs held: NaN makes loads past an input's end show as NaN outputs.",
+        default=None,
+        description="What the margins around floating inputs held: NaN makes loads past an input's end show as NaN "
+        "outputs.",
     )
     out_of_bounds_writes: list[OutOfBoundsWrite] = Field(
         default_factory=list,
@@ -113,6 +116,6 @@ class RunAccuracyResult(Model):
     isolation: dict[str, IsolationItem] = Field(default_factory=dict)
     timings: Timings
     warnings: list[str] = Field(default_factory=list)
-    stdout: str = Field("", description="The candidate's stdout (tail).")
-    stderr: str = Field("", description="The candidate's stderr (tail).")
-    next_step: str | None = Field(None, description="What to call next.")
+    stdout: str = Field(default="", description="The candidate's stdout (tail).")
+    stderr: str = Field(default="", description="The candidate's stderr (tail).")
+    next_step: str | None = Field(default=None, description="What to call next.")

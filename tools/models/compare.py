@@ -69,7 +69,7 @@ class CatlassDetails(Model):
     compare_data_error_count: int
     error_indices: list[int] = Field(description="Flat indices of CompareData errors (first 100).")
     metrics: dict[str, Number] | None = Field(
-        None, description="mare/mere/rmse of candidate and cpu, and their ratios."
+        default=None, description="mare/mere/rmse of candidate and cpu, and their ratios."
     )
     metric_limits: dict[str, float]
 
@@ -140,7 +140,7 @@ class CompareSettings(Model):
     """How outputs are judged: shared by offline compare and run_accuracy."""
 
     standard: StandardName = Field(
-        "three_dim",
+        default="three_dim",
         description="three_dim (default: FP64 golden + CPU control, normal/small-value/cancellation), "
         "catlass (CompareData rtol by computeNum + ErrorMetrics ratios), or assert_close "
         "(triton-ascend tutorial rtol/atol).",
@@ -151,13 +151,13 @@ class CompareSettings(Model):
         "the threshold). More than 10x the default draws a warning.",
     )
     compute_num: int | None = Field(
-        None,
+        default=None,
         ge=1,
         le=1 << 40,
         description="Reduction length (e.g. K of a matmul): catlass rtol switch at 2048; diagnosis.",
     )
     normal_range: NormalRangeMode = Field(
-        "absolute",
+        default="absolute",
         description="three_dim normal range: absolute thresholds, or cpu_relative: also pass when "
         "MERE/MARE stay within 1.5x/5x of the CPU control's own error and below 10x the default "
         "thresholds; applied only when the CPU control is finite, NaN where the golden is, and "
@@ -172,7 +172,7 @@ class CompareFilesRequest(CompareSettings):
     golden: str = Field(description="Path of the golden (ideally float64) output.")
     cpu: str | None = Field(default=None, description="Path of the CPU same-precision output (the control).")
     dtype: str | None = Field(
-        None,
+        default=None,
         description="Output dtype to judge as (float16, bfloat16, float32, hifloat32, float8_e4m3fn, "
         "float8_e5m2, int*, bool). Default: the CPU output's dtype, else the actual's. A wider "
         "float dump (numpy has no bfloat16) is accepted when its values are exact in this dtype.",

@@ -27,7 +27,7 @@ class CompileKernelRequest(Model):
         description="Python source defining `class ModelNew(nn.Module)` with Triton kernels, or a .py path."
     )
     reference: str | None = Field(
-        None,
+        default=None,
         description="The task's reference (source or .py path). With it, one forward runs on real inputs so every "
         "launched kernel is compiled (GPU) or interpreted and compiled offline for sm_90 (CPU); without it only "
         "the import is checked.",
@@ -36,7 +36,7 @@ class CompileKernelRequest(Model):
     dtype: Dtype = None
     input_profile: Profile = "task"
     estimate_resources: bool = Field(
-        False,
+        default=False,
         description="cpu backend: compile each launched kernel fully for sm_90 offline (ptxas) and report "
         "registers / spills / shared memory estimates (~0.3 s per kernel).",
     )
@@ -49,9 +49,9 @@ class KernelInfo(Model):
     target: str = Field(description="'device' for the real binary, or the offline target estimated for.")
     compiled: bool
     registers: int | None = None
-    spills: int | None = Field(None, description="Spill bytes (stores + loads); > 0 costs performance.")
+    spills: int | None = Field(default=None, description="Spill bytes (stores + loads); > 0 costs performance.")
     shared_memory: int | None = Field(
-        None, description="Bytes of shared memory per block (Triton's dynamic allocation)."
+        default=None, description="Bytes of shared memory per block (Triton's dynamic allocation)."
     )
     num_warps: int | None = None
     num_stages: int | None = None
@@ -63,7 +63,7 @@ class CompileKernelResult(Model):
     verdict: Literal["ok", "compile_error", "runtime_error", "timeout", "crashed", "unsupported"]
     summary: str
     kernels_defined: list[str] = Field(default_factory=list, description="@triton.jit functions the module defines.")
-    launched: bool = Field(False, description="Whether a forward ran (needs a reference for its inputs).")
+    launched: bool = Field(default=False, description="Whether a forward ran (needs a reference for its inputs).")
     kernels: list[KernelInfo] = Field(default_factory=list)
     error: ErrorInfo | None = None
     backend: BackendInfo | None = None

@@ -68,29 +68,31 @@ class ExplainRequest(Model):
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
     experiments: bool = Field(
-        True,
+        default=True,
         description="Test the hypotheses by experiment: precision fingerprints against emulated goldens (no "
         "sandbox), and re-runs of reference and candidate in the sandbox on inputs changed under control (scaled by "
         "powers of two, shifted, with finite instead of NaN guard margins), only where the answer can change.",
     )
     experiment_budget_s: float = Field(
-        60.0,
+        default=60.0,
         gt=0,
         le=600,
         description="Wall-clock budget for the sandbox re-runs of the experiments; "
         "experiments that do not fit are reported as not run.",
     )
     heatmap: bool = Field(
-        True, description="Render the error heatmap (PNG, returned as an image and kept with the run)."
+        default=True, description="Render the error heatmap (PNG, returned as an image and kept with the run)."
     )
 
 
 class Location(Model):
     description: str
     indices: list[list[int]] = Field(default_factory=list, description="A few element indices that show it.")
-    rows: list[int] | None = Field(None, description="[first, last] row of the region (2-D view of the output).")
-    cols: list[int] | None = Field(None, description="[first, last] column of the region.")
-    tile: list[int] | None = Field(None, description="Block size the region lines up with, when it does.")
+    rows: list[int] | None = Field(
+        default=None, description="[first, last] row of the region (2-D view of the output)."
+    )
+    cols: list[int] | None = Field(default=None, description="[first, last] column of the region.")
+    tile: list[int] | None = Field(default=None, description="Block size the region lines up with, when it does.")
 
 
 class Diagnosis(Model):
@@ -100,14 +102,16 @@ class Diagnosis(Model):
     evidence: dict[str, Number | str | bool | list | None] = Field(default_factory=dict)
     location: Location | None = None
     seed: int | None = None
-    output: str | None = Field(None, description="Which output, for multi-output ops.")
+    output: str | None = Field(default=None, description="Which output, for multi-output ops.")
     suggested_fixes: list[FixId] = Field(default_factory=list)
     tested: Tested = Field(
-        "untested",
+        default="untested",
         description="proven by the run itself, confirmed / refuted by an experiment "
         "(see `experiments`), or untested (inferred).",
     )
-    experiment: str | None = Field(None, description="What the experiment that decided it measured, in one line.")
+    experiment: str | None = Field(
+        default=None, description="What the experiment that decided it measured, in one line."
+    )
 
 
 class TrialSummary(Model):
@@ -119,7 +123,7 @@ class TrialSummary(Model):
     mere: Number | None = None
     mare: Number | None = None
     cpu_mere: Number | None = None
-    nonfinite: int | None = Field(None, description="NaN/Inf outputs where the golden is finite.")
+    nonfinite: int | None = Field(default=None, description="NaN/Inf outputs where the golden is finite.")
     note: str | None = None
 
 
@@ -151,8 +155,8 @@ class ExplainResult(Model):
     experiments: list[ExperimentOutcome] = Field(
         default_factory=list, description="The experiments run and what they showed."
     )
-    compute_num: int | None = Field(None, description="Reduction length used (given, or inferred).")
-    heatmap: str | None = Field(None, description="Resource URI of the error heatmap PNG.")
+    compute_num: int | None = Field(default=None, description="Reduction length used (given, or inferred).")
+    heatmap: str | None = Field(default=None, description="Resource URI of the error heatmap PNG.")
     timings: Timings
     next_step: str
 
@@ -162,10 +166,11 @@ class FixRequest(Model):
 
     run_id: str = Field(description="The run_id a run_accuracy call returned.")
     verify: bool = Field(
-        False,
-        description="Apply each patch and re-run run_accuracy in the sandbox; a fix is called verified only when the patched candidate passes.",
+        default=False,
+        description="Apply each patch and re-run run_accuracy in the sandbox; a fix is called verified only when the "
+        "patched candidate passes.",
     )
-    max_fixes: int = Field(3, ge=1, le=10, description="Return at most this many fixes, best first.")
+    max_fixes: int = Field(default=3, ge=1, le=10, description="Return at most this many fixes, best first.")
 
 
 class Verification(Model):
@@ -199,10 +204,10 @@ class FixSuggestion(Model):
     for_pattern: PatternId
     guidance: dict[str, str] = Field(description="What to do, per DSL: triton, triton_ascend, ascendc.")
     patch: str | None = Field(
-        None, description="Unified diff against the candidate source, when the pattern was located in it."
+        default=None, description="Unified diff against the candidate source, when the pattern was located in it."
     )
-    patched_source: str | None = Field(None, description="The candidate with the patch applied.")
-    verified: bool | None = Field(None, description="True only when the patched candidate passed run_accuracy.")
+    patched_source: str | None = Field(default=None, description="The candidate with the patch applied.")
+    verified: bool | None = Field(default=None, description="True only when the patched candidate passed run_accuracy.")
     verification: Verification | None = None
 
 

@@ -13,7 +13,7 @@ class MutateRequest(SeedFields, TaskFields):
     run_accuracy with the task's inputs, seeds and profile: which does the test catch?"""
 
     operators: list[str] | None = Field(
-        None,
+        default=None,
         description="Operator ids to apply (default: every operator), as a list or "
         "a comma list (drop_load_mask,floor_grid); `kernel-eval mutate --list-operators` names them.",
     )
@@ -29,9 +29,9 @@ class MutateRequest(SeedFields, TaskFields):
                 raise ValueError("operators, when given, must name at least one operator")
         return value
 
-    max_mutants: int = Field(40, ge=1, le=500, description="Stop after this many mutants (in operator order).")
+    max_mutants: int = Field(default=40, ge=1, le=500, description="Stop after this many mutants (in operator order).")
     probe_exposures: bool = Field(
-        True,
+        default=True,
         description="Re-run each survivor under the inputs that expose its operator "
         "(e.g. input_profile=large_magnitude), to tell a weak test from an equivalent mutant.",
     )
@@ -45,9 +45,11 @@ class MutantResult(Model):
     caught: bool = Field(description="The test rejects the mutant (any verdict but pass).")
     summary: str
     run_id: str
-    caught_with: str | None = Field(None, description="For a survivor: the inputs under which it is caught, if any.")
+    caught_with: str | None = Field(
+        default=None, description="For a survivor: the inputs under which it is caught, if any."
+    )
     error_ratio: float | None = Field(
-        None,
+        default=None,
         description="For a survivor: its worst MARE over the original's (same inputs); "
         ">= 2 means a real bug the thresholds let through.",
     )

@@ -55,7 +55,7 @@ class TaskFields(Model):
     backend: Backend = "auto"
     dtype: Dtype = None
     value_range: tuple[float, float] | None = Field(
-        None, description="[low, high]: refill floating inputs uniformly in this range (FillRandomData style)."
+        default=None, description="[low, high]: refill floating inputs uniformly in this range (FillRandomData style)."
     )
     input_profile: Profile = "task"
     timeout_s: TimeoutSeconds = 120.0
@@ -72,9 +72,9 @@ class TaskFields(Model):
 
 
 class SeedFields(Model):
-    num_seeds: int = Field(3, ge=1, le=16, description="How many seeds (input sets); all must pass.")
+    num_seeds: int = Field(default=3, ge=1, le=16, description="How many seeds (input sets); all must pass.")
     seeds: list[int] | None = Field(
-        None,
+        default=None,
         max_length=16,
         description="Pin these seeds (e.g. to reproduce a failure) instead of drawing fresh secret ones; "
         "on the command line a comma list (--seeds 1,2) or repeated flags.",
@@ -102,7 +102,7 @@ class ErrorInfo(Model):
     column: int | None = None
     source_line: str | None = None
     traceback: list[str] = Field(default_factory=list, description="The user's own frames, innermost last.")
-    hint: str | None = Field(None, description="What to do about it, when we know.")
+    hint: str | None = Field(default=None, description="What to do about it, when we know.")
 
     @property
     def where(self) -> str:
@@ -110,12 +110,16 @@ class ErrorInfo(Model):
         return f" at {self.file}:{self.line}" if self.line else ""
 
 
+#: The backends a client can be told about (sandbox.backends also has an internal offline compiler).
+ReportedBackend = Literal["cpu", "cuda", "npu"]
+
+
 class BackendInfo(Model):
-    name: Literal["cpu", "cuda", "npu"]
+    name: ReportedBackend
     device: str
     interpreter: bool
     golden_device: str | None = Field(
-        None, description="Where the FP64 golden ran (the device when it has float64, else cpu)."
+        default=None, description="Where the FP64 golden ran (the device when it has float64, else cpu)."
     )
     torch: str | None = None
     triton: str | None = None
@@ -134,7 +138,7 @@ class Timings(Model):
     compare_s: float = 0.0
     queued_s: float = 0.0
     cpu_control_wait_s: float = Field(
-        0.0, description="Waited for the CPU controls, which a first call computes beside the candidate's job."
+        default=0.0, description="Waited for the CPU controls, which a first call computes beside the candidate's job."
     )
 
 

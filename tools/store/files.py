@@ -2,8 +2,12 @@
 
 Every server of a user shares one $KERNEL_EVAL_HOME by default, so the store is written as if
 another process were reading and writing beside it:
-- a file is written to a unique temporary name in its directory, fsynced, then renamed over the
-  target (os.replace is atomic on POSIX): readers see the old file or the new one, never a torn one;
+- a file is written to a unique temporary name in its directory, then renamed over the target
+  (os.replace is atomic on POSIX): readers see the old file or the new one, never a torn one;
+  `durable` also fsyncs the data before the rename and the directory after it, so a power loss
+  leaves the old file or the new one, never an empty or partial one under the target's name;
+- a directory of several files (a run) is built under a temporary name and renamed into place
+  whole with `publish_dir`;
 - read-modify-write sequences (the seed pools) and compute-once steps (a golden) hold an flock
   on a lock file beside the data; the kernel drops it when its holder dies, so a crash never
   leaves a stale lock.
@@ -28,8 +32,9 @@ def tmp_name(path: Path) -> Path:
     return path.with_name(f"{path.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def write_atomic(path: Path, write: Callable[[int], None] | bytes, durable: bool = True) -> None:
-    """Write `path` all at once: `write(fd)` (or the bytes) into a unique temporary, then rename."""
+def write_atomic(path: Path, write: Callable[[int], object] | bytes, durable: bool = True) -> None:
+    """Write `path` all at once: `write(fd)` (or the bytes) into a unique temporary, then rename.
+    `durable`: the data and the rename are on disk when this returns (fsync of file and directory)."""
     tmp = tmp_name(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -51,6 +56,34 @@ def write_atomic(path: Path, write: Callable[[int], None] | bytes, durable: bool
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    if durable:
+        fsync_dir(path.parent)
+
+
+def publish_dir(incoming: Path, target: Path, durable: bool = True) -> None:
+    """Rename the fully written directory `incoming` to `target` (absent or empty): readers see all
+    of it or nothing. `durable`: its files, itself and the rename are on disk when this returns."""
+    if durable:
+        for entry in incoming.iterdir():
+            if entry.is_file():
+                fd = os.open(entry, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+        fsync_dir(incoming)
+    os.replace(incoming, target)
+    if durable:
+        fsync_dir(target.parent)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make the renames and creations in `directory` durable (POSIX: fsync the directory itself)."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager
