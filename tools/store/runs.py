@@ -24,7 +24,7 @@ from pathlib import Path
 
 from sandbox import tensorio
 from tools.errors import ToolInputError
-from tools.store.files import try_lock, write_atomic
+from tools.store.files import publish_dir, try_lock, write_atomic
 
 RUN_ID = re.compile(r"r-\d{8}-\d{6}-[0-9a-f]{6}")
 INCOMING = ".incoming-"
@@ -124,7 +124,9 @@ class RunStore:
             elif not tensors_pending:
                 write_atomic(incoming / NO_TENSORS, b"", durable=False)
             write_atomic(incoming / "result.json", json.dumps(result).encode(), durable=False)
-            os.replace(incoming, self.root / run_id)  # the run appears whole
+            # the run appears whole; not fsynced (it is on every call's path): after a power loss a run
+            # reads complete or missing, never torn
+            publish_dir(incoming, self.root / run_id, durable=False)
         except BaseException:
             shutil.rmtree(incoming, ignore_errors=True)
             raise
@@ -134,8 +136,8 @@ class RunStore:
         """The tensors of a run saved with tensors_pending (or, if there are none, why not)."""
         try:
             directory = self.path(run_id)
-            if tensors:
-                write_atomic(directory / "tensors.bin", lambda fd: tensorio.write_bundle(fd, tensors), durable=False)
+            if tensors:  # durable: written after the result is returned, so the fsync costs no caller anything
+                write_atomic(directory / "tensors.bin", lambda fd: tensorio.write_bundle(fd, tensors), durable=True)
             if note or not tensors:
                 write_atomic(directory / NO_TENSORS, (note or "").encode(), durable=False)
         except (ToolInputError, OSError):
