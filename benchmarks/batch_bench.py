@@ -21,6 +21,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from tools.models.batch import Engine
+    from tools.models.task import Backend
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,7 +45,11 @@ def requests(count: int, backend: str):
     for i in range(count):
         task, name = pairs[i % len(pairs)]
         source = (LEVEL1 / task / name).read_text() + f"\n# copy {i // len(pairs)}\n"
-        out.append(RunAccuracyRequest(reference=str(LEVEL1 / task / "reference.py"), candidate=source, backend=backend))
+        out.append(
+            RunAccuracyRequest(
+                reference=str(LEVEL1 / task / "reference.py"), candidate=source, backend=cast("Backend", backend)
+            )
+        )
     return out
 
 
@@ -62,7 +71,7 @@ def run_mode(mode: str, count: int, backend: str) -> dict:
         verdicts = [run_accuracy(r).verdict for r in todo]
         workers = ["local (one call at a time)"]
     else:
-        report = run_batch(todo, mode)
+        report = run_batch(todo, cast("Engine", mode))  # local or ray: "single" is taken above
         verdicts = [i.verdict for i in report.items]
         workers = report.workers
     wall = time.perf_counter() - started

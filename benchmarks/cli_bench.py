@@ -74,7 +74,7 @@ def _row(label: str, times: list[float], server_steady: float, cpu: list[float] 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", type=int, default=8, help="calls per path (the first is reported apart)")
     parser.add_argument("--backend", default="cpu")
     ns = parser.parse_args()
@@ -123,7 +123,8 @@ def main() -> int:
         Pool.close_all()
         shutil.rmtree(home, ignore_errors=True)
     print(
-        f"backend {ns.backend}, {ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), medians of all but the first\n"
+        f"backend {ns.backend}, {ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), "
+        "medians of all but the first\n"
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
     print("| path | first call | steady (median) | steady vs server | the CLI process's own CPU (median) |")

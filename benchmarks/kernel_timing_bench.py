@@ -40,6 +40,7 @@ def _module(name: str, source: str) -> types.ModuleType:
     path = Path("/tmp") / f"kernel_timing_bench_{name}.py"  # Triton's JIT needs the source in a file
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(f"ktb_{name}", path)
+    assert spec is not None and spec.loader is not None  # a .py path always has a source loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -128,7 +129,8 @@ def table(rows: list) -> str:
             + (f"{sp['value']:.3f} [{sp['low']:.3f}, {sp['high']:.3f}]" if sp else run["verdict"])
             + f" | {e.get('agree', '-')} | "
             + (f"{fraction:.0%}" if fraction is not None else "-")
-            + f" | {', '.join(e['flags']) or '-'} | {_us(kb['reference']['mean_ms'])} ± {_us(kb['reference']['std_ms'])}"
+            + f" | {', '.join(e['flags']) or '-'}"
+            f" | {_us(kb['reference']['mean_ms'])} ± {_us(kb['reference']['std_ms'])}"
             f" | {_us(kb['candidate']['mean_ms'])} ± {_us(kb['candidate']['std_ms'])} | {kb['speedup']:.3f} |"
         )
     return "\n".join(lines)

@@ -27,6 +27,7 @@ from tools.models.bench import (
     BenchmarkRequest,
     BenchmarkResult,
     BenchmarkSettings,
+    BenchVerdict,
     Flag,
     Roofline,
     TimedOutputCheck,
@@ -108,7 +109,7 @@ def _task(request: BenchmarkRequest, svc: Services) -> _Task:
 def _finisher(svc: Services, backend, started: float):
     """finish(verdict, summary, **fields): the result, with the backend, total time and next step."""
 
-    def finish(verdict: str, summary: str, **fields) -> BenchmarkResult:
+    def finish(verdict: BenchVerdict, summary: str, **fields) -> BenchmarkResult:
         fields.setdefault("timings", Timings(total_s=0.0))
         fields["timings"].total_s = time.perf_counter() - started
         return BenchmarkResult(
@@ -195,10 +196,12 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
         if f"s{k}/actual" in tensors:  # the run store keeps seed 0's; the others: the reference's, in the job
             given[f"s{k}/accepted"] = tensors[f"s{k}/actual"]
     report(0.4, f"timing on {backend.name} ({request.repetitions} repetitions each)")
+    files, display_names = task.files("reference", "candidate")
     job = svc.pool(backend).run(
         JobRequest(
             TIMING_JOB,
-            *task.files("reference", "candidate"),
+            files,
+            display_names,
             seeds,
             task.options
             | {
@@ -354,7 +357,8 @@ def _check_outputs(task: _Task, per_seed: dict, tensors: dict, values: dict, see
         return TimedOutputCheck(final_outputs="identical", detail=detail)
     return TimedOutputCheck(
         final_outputs="within_accuracy",
-        detail=f"{detail}, {compared} passing the comparator against the golden (output not kept, or not bit-identical)",
+        detail=f"{detail}, {compared} passing the comparator against the golden "
+        "(output not kept, or not bit-identical)",
     )
 
 

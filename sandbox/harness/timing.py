@@ -99,7 +99,7 @@ class _StreamWatch:
 
     def __init__(self, device: _Device | _HostClock):
         self.device = device
-        self.expected = None
+        self.expected: object | None = None  # the stream being timed
         self.launches = 0
         self.foreign = 0
 
@@ -117,7 +117,7 @@ class _StreamWatch:
                     watch.foreign += 1
             return original(fn_self, *args, **kwargs)
 
-        JITFunction.run = run
+        JITFunction.run = run  # type: ignore[attr-defined]  # monkey-patch: count launches per stream
 
 
 def _load(job_dir: str, user_files: dict, name: str, attrs: tuple[str, ...]):
@@ -186,7 +186,7 @@ class _Role:
         self.graph = None
         self.static_out = None
         self.pairs: dict[str, list] = {"varied": [], "repeated": [], "synced": []}
-        self.stale = None  # device counter of stale repetitions
+        self.stale: torch.Tensor | None = None  # device counter of stale repetitions
         self.checked = 0
         self.last: dict[int, object] = {}
 

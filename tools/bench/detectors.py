@@ -97,6 +97,7 @@ def side_stream(events: TimingStats, synchronized: TimingStats | None, foreign_l
     if foreign_launches:
         parts.append(f"{foreign_launches} kernel launch(es) went to a stream other than the one being timed")
     if gap_found:
+        assert synchronized is not None  # a gap is only found with a synchronized timing
         parts.append(
             f"with a device-wide synchronize inside the timed region it takes {_us(synchronized.median_ms)} "
             f"against {_us(events.median_ms)} by the stream's events"

@@ -32,9 +32,9 @@ class BatchItem(Model):
     index: int = Field(description="Position of the request in the batch (0-based; the manifest's line order).")
     result: RunAccuracyResult | None = None
     error: BatchError | None = None
-    attempts: int = Field(1, description="2 when the worker that had it died and it ran again elsewhere.")
-    worker: str | None = Field(None, description="The worker that judged it: local, gpu<N>, ray:<actor>.")
-    rerun_reason: str | None = Field(None, description="Why it ran a second time (which worker was lost).")
+    attempts: int = Field(default=1, description="2 when the worker that had it died and it ran again elsewhere.")
+    worker: str | None = Field(default=None, description="The worker that judged it: local, gpu<N>, ray:<actor>.")
+    rerun_reason: str | None = Field(default=None, description="Why it ran a second time (which worker was lost).")
 
     @property
     def verdict(self) -> str:
@@ -58,7 +58,7 @@ class RunAccuracyBatchRequest(RunAccuracyRequest):
     """Judge many candidates of one task at once: every field of run_accuracy, with `candidates` instead
     of `candidate`. Each candidate gets exactly the result run_accuracy would give it alone."""
 
-    candidate: SkipJsonSchema[str | None] = Field(None, exclude=True)
+    candidate: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
     candidates: list[str] = Field(
         min_length=1,
         max_length=MAX_BATCH_CANDIDATES,
@@ -98,12 +98,12 @@ class RunAccuracyBatchResult(Model):
     summary: str = Field(description="One line: how many candidates passed, failed, ...")
     verdicts: dict[str, int]
     candidates: list[BatchCandidate]
-    best: int | None = Field(None, description="Index of the first passing candidate, if any.")
+    best: int | None = Field(default=None, description="Index of the first passing candidate, if any.")
     engine: Engine
     wall_s: float
     candidates_per_minute: float
     reruns: list[str] = Field(default_factory=list)
     next_step: str = Field(
-        "read a candidate's full result at kernel-eval://runs/{run_id}/result; on a failure call "
+        default="read a candidate's full result at kernel-eval://runs/{run_id}/result; on a failure call "
         "explain_failure(run_id), then suggest_fix(run_id)"
     )

@@ -34,55 +34,68 @@ class BenchmarkRequest(Model):
     is real (timed outputs checked, inputs varied, L2 flushed, roofline)."""
 
     run_id: str | None = Field(
-        None,
+        default=None,
         description="A run_accuracy run that passed: its task, seeds and accepted outputs are used. Or give "
         "reference + candidate instead, which runs run_accuracy first.",
     )
-    reference: str | None = Field(None, description="The task's reference (source or .py path), without run_id.")
-    candidate: str | None = Field(None, description="The candidate (source or .py path), without run_id.")
+    reference: str | None = Field(
+        default=None, description="The task's reference (source or .py path), without run_id."
+    )
+    candidate: str | None = Field(default=None, description="The candidate (source or .py path), without run_id.")
     backend: Backend = "auto"
     dtype: Dtype = None
     input_profile: Profile = "task"
-    repetitions: int = Field(100, ge=5, le=10000, description="Timed repetitions per kernel (reference, candidate).")
-    warmup: int = Field(10, ge=0, le=1000, description="Untimed repetitions before timing (after the first call).")
+    repetitions: int = Field(
+        default=100, ge=5, le=10000, description="Timed repetitions per kernel (reference, candidate)."
+    )
+    warmup: int = Field(
+        default=10, ge=0, le=1000, description="Untimed repetitions before timing (after the first call)."
+    )
     flush_l2: bool = Field(
-        True,
+        default=True,
         description="Write a buffer twice the L2 cache's size before every repetition (cold cache, as in Triton's "
         "do_bench); false times with a warm cache (the roofline's bandwidth bound is then not checked).",
     )
     cuda_graphs: bool = Field(
-        False, description="Capture each forward in a CUDA graph and time its replays (no launch overhead)."
+        default=False, description="Capture each forward in a CUDA graph and time its replays (no launch overhead)."
     )
     vary_inputs: bool = Field(
-        True,
+        default=True,
         description="Copy a different input set into the input buffers before each repetition (the seeds of the "
         "accuracy run), so a candidate that caches its output or skips work on repeated inputs is caught.",
     )
     input_sets: int = Field(
-        3,
+        default=3,
         ge=1,
         le=8,
         description="How many input sets (seeds) to rotate; with reference + candidate, the seeds run_accuracy draws.",
     )
     bytes_moved: int | None = Field(
-        None,
+        default=None,
         ge=1,
         description="The task's minimum memory traffic in bytes; default: inputs read once + outputs written once.",
     )
     flops: int | None = Field(
-        None,
+        default=None,
         ge=0,
         description="The task's floating-point operations; default: torch's FLOP counter on the "
         "reference (matmul, conv, attention; elementwise ops count 0).",
     )
     peak_gbps: float | None = Field(
-        None, gt=0, allow_inf_nan=False, description="The device's memory bandwidth in GB/s (default: its table row)."
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        description="The device's memory bandwidth in GB/s (default: its table row).",
     )
     peak_tflops: float | None = Field(
-        None, gt=0, allow_inf_nan=False, description="The device's peak TFLOP/s for the task's dtype (default: table)."
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        description="The device's peak TFLOP/s for the task's dtype (default: table).",
     )
     estimate_device: str = Field(
-        "H200", description="cpu backend: the device (a row of the peak table) the roofline estimate is made for."
+        default="H200",
+        description="cpu backend: the device (a row of the peak table) the roofline estimate is made for.",
     )
     timeout_s: TimeoutSeconds = 300.0
     memory_mb: MemoryMegabytes = 8192
@@ -138,7 +151,8 @@ class RooflinePoint(Model):
     achieved_gbps: float | None = None
     achieved_tflops: float | None = None
     fraction_of_roofline: float | None = Field(
-        None, description="Roofline lower bound / measured median: 1.0 is the device's limit; above it, impossible."
+        default=None,
+        description="Roofline lower bound / measured median: 1.0 is the device's limit; above it, impossible.",
     )
 
 
@@ -153,11 +167,13 @@ class Roofline(Model):
     peak_gbps: float | None = None
     peak_tflops: float | None = None
     peak_source: str = ""
-    dtype: str | None = Field(None, description="The dtype whose FLOP/s peak applies.")
-    memory_bound_ms: float | None = Field(None, description="bytes / peak bandwidth.")
-    compute_bound_ms: float | None = Field(None, description="flops / peak FLOP/s.")
-    min_time_ms: float | None = Field(None, description="The larger of the two: no kernel is faster.")
-    bandwidth_checked: bool = Field(True, description="False with a warm cache: L2 can beat the memory bandwidth.")
+    dtype: str | None = Field(default=None, description="The dtype whose FLOP/s peak applies.")
+    memory_bound_ms: float | None = Field(default=None, description="bytes / peak bandwidth.")
+    compute_bound_ms: float | None = Field(default=None, description="flops / peak FLOP/s.")
+    min_time_ms: float | None = Field(default=None, description="The larger of the two: no kernel is faster.")
+    bandwidth_checked: bool = Field(
+        default=True, description="False with a warm cache: L2 can beat the memory bandwidth."
+    )
     reference: RooflinePoint | None = None
     candidate: RooflinePoint | None = None
 
@@ -174,7 +190,9 @@ class TimedOutputCheck(Model):
     """Whether the timed launches produced the accuracy-checked output."""
 
     repetitions_checked: int = 0
-    stale_repetitions: int = Field(0, description="Timed repetitions whose output did not belong to its inputs.")
+    stale_repetitions: int = Field(
+        default=0, description="Timed repetitions whose output did not belong to its inputs."
+    )
     final_outputs: Literal["identical", "within_accuracy", "mismatch", "not_checked"] = "not_checked"
     detail: str = ""
 
@@ -186,7 +204,9 @@ class BenchmarkSettings(Model):
     cuda_graphs: bool
     vary_inputs: bool
     input_sets: int
-    inputs_varied: bool = Field(False, description="Whether input sets were actually rotated (the task allows it).")
+    inputs_varied: bool = Field(
+        default=False, description="Whether input sets were actually rotated (the task allows it)."
+    )
     seeds: list[int] = Field(default_factory=list)
 
 
@@ -197,10 +217,10 @@ class BenchmarkResult(Model):
         "reason and estimate)."
     )
     summary: str
-    run_id: str | None = Field(None, description="The run_accuracy run whose accepted outputs were checked.")
+    run_id: str | None = Field(default=None, description="The run_accuracy run whose accepted outputs were checked.")
     backend: BackendInfo | None = None
-    device: str | None = Field(None, description="The device's name, e.g. NVIDIA H200.")
-    method: str | None = Field(None, description="How the times were taken, in words.")
+    device: str | None = Field(default=None, description="The device's name, e.g. NVIDIA H200.")
+    method: str | None = Field(default=None, description="How the times were taken, in words.")
     settings: BenchmarkSettings | None = None
     reference: TimingStats | None = None
     candidate: TimingStats | None = None
@@ -209,13 +229,13 @@ class BenchmarkResult(Model):
     flags: list[Flag] = Field(default_factory=list)
     output_check: TimedOutputCheck = Field(default_factory=TimedOutputCheck)
     repeated_input_median_ms: float | None = Field(
-        None, description="The candidate's median on the same input every repetition (KernelBench-style)."
+        default=None, description="The candidate's median on the same input every repetition (KernelBench-style)."
     )
     synchronized_median_ms: float | None = Field(
-        None, description="The candidate's median with a device-wide synchronize inside the timed region."
+        default=None, description="The candidate's median with a device-wide synchronize inside the timed region."
     )
-    reason: str | None = Field(None, description="Why this backend cannot time (verdict unsupported).")
-    estimate: Roofline | None = Field(None, description="What it offers instead: the roofline estimate.")
+    reason: str | None = Field(default=None, description="Why this backend cannot time (verdict unsupported).")
+    estimate: Roofline | None = Field(default=None, description="What it offers instead: the roofline estimate.")
     error: ErrorInfo | None = None
     isolation: dict[str, IsolationItem] = Field(default_factory=dict)
     timings: Timings
