@@ -305,7 +305,10 @@ def test_another_user_is_refused_even_when_the_socket_is_reachable():
             paths.directory.chmod(0o755)
             paths.socket.chmod(0o666)
             # the daemon answers before reading anything: the peer check comes first
-            script = "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\nprint(s.makefile().readline())"
+            script = (
+                "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\n"
+                "print(s.makefile().readline())"
+            )
             python = shutil.which("python3", path="/usr/bin:/bin")  # one that user 65534 may run
             if python is None:
                 pytest.skip("no system python3 for the other user")

@@ -22,7 +22,6 @@ PYRIGHT = Path(sys.executable).with_name("pyright")
 NOT_YET_CLEAN = {
     "mcp_server/app.py",
     "mcp_server/http.py",
-    "sandbox/harness/common.py",
     "sandbox/harness/device_warm.py",
     "sandbox/pool.py",
     "sandbox/zygote.py",

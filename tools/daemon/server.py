@@ -326,5 +326,8 @@ def _reply(tool: str, outcome: dict, log_path: Path) -> BaseModel:
     log.error("tool %s failed (incident %s)", tool, incident, exc_info=exc)
     return Failed(
         kind="internal",
-        message=f"{tool}: internal error in the daemon (incident {incident}, logged in {log_path}); the daemon keeps running",
+        message=(
+            f"{tool}: internal error in the daemon (incident {incident}, logged in {log_path}); "
+            "the daemon keeps running"
+        ),
     )

@@ -221,7 +221,10 @@ class _LaunchRewrite(cst.CSTTransformer):
             "if _split_out.is_floating_point() else _split_out.dtype",
             f"{WORKSPACE} = torch.zeros((_splits, _split_out.numel()), device=_split_out.device, dtype=_split_dtype)",
         ]
-        after = f"{SUM_KERNEL}[(triton.cdiv(_split_out.numel(), 1024),)]({WORKSPACE}, _split_out, _split_out.numel(), _splits, BLOCK=1024)"
+        after = (
+            f"{SUM_KERNEL}[(triton.cdiv(_split_out.numel(), 1024),)]"
+            f"({WORKSPACE}, _split_out, _split_out.numel(), _splits, BLOCK=1024)"
+        )
         return cst.FlattenSentinel(
             [
                 *(cst.parse_statement(s) for s in before),
