@@ -59,6 +59,13 @@ def _trial_nonfinite(trial: Trial, name: str) -> torch.Tensor | None:
     return ~torch.isfinite(a) & torch.isfinite(g.to(torch.float64))
 
 
+def _the_run(target) -> TrialSummary:
+    """The failing run itself, as the first row beside an experiment's trials."""
+    r = target.neutral
+    cpu_mere = r.cpu_control.mere if r.cpu_control else None
+    return TrialSummary(label="the run", ran=True, passed=False, mere=r.mere, mare=r.mare, cpu_mere=cpu_mere)
+
+
 def _summary(trial: Trial, name: str) -> TrialSummary:
     if not trial.ok:
         return TrialSummary(label=trial.label, ran=False, note=trial.error)
@@ -333,14 +340,7 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return None  # already explained by an experiment
     trial = runner.run("inputs replaced by random -1, 0, +1 (exact arithmetic)", _signs(ctx.primary_seed or 0))
     summaries = [
-        TrialSummary(
-            label="the run",
-            ran=True,
-            passed=False,
-            mere=target.neutral.mere,
-            mare=target.neutral.mare,
-            cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
-        ),
+        _the_run(target),
         _summary(trial, target.name),
     ]
     r = trial.neutral.get(target.name) if trial.ok else None
@@ -632,17 +632,7 @@ def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     base = _computed_nonfinite(target)
     nonfinite = int(base.sum()) if base is not None else 0
     finding, confirms, refutes, pattern = _magnitude_finding(trials, target, facts, nonfinite)
-    summaries = [
-        TrialSummary(
-            label="the run",
-            ran=True,
-            passed=False,
-            mere=target.neutral.mere,
-            mare=target.neutral.mare,
-            cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
-            nonfinite=nonfinite,
-        )
-    ]
+    summaries = [_the_run(target).model_copy(update={"nonfinite": nonfinite})]
     summaries += [
         _summary(t, target.name).model_copy(update={"note": "golden outside the dtype's range: not used"})
         if t.ok and _saturated(t, target.name)
@@ -723,14 +713,7 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     centred = runner.run("inputs centred (each minus its mean)", lambda t: t - t.mean())
     shifted = runner.run(f"inputs + {shift:.3g}", lambda t: t + shift)
     summaries = [
-        TrialSummary(
-            label="the run",
-            ran=True,
-            passed=False,
-            mere=target.neutral.mere,
-            mare=target.neutral.mare,
-            cpu_mere=target.neutral.cpu_control.mere if target.neutral.cpu_control else None,
-        ),
+        _the_run(target),
         _summary(centred, target.name),
         _summary(shifted, target.name),
     ]
