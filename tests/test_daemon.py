@@ -1,6 +1,7 @@
 """The CLI's warm daemon, with real processes: a daemon the CLI starts, concurrent calls, the same
-JSON as in-process, a stale socket, idle exit, Ctrl-C; bad requests and crashes on an in-process
-daemon. Every daemon started here has a short idle timeout and is stopped by its fixture."""
+output as in-process for good and bad arguments, a fast path that imports neither pydantic nor torch,
+a stale socket, idle exit, Ctrl-C, the fallback; bad requests and crashes on an in-process daemon.
+Every daemon started here has a short idle timeout and is stopped by its fixture."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ import pytest
 
 from tests.conftest import is_root
 from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
-from tools.daemon import client
+from tools.cli import forward
+from tools.daemon import client, connection
 from tools.daemon.location import (
     DaemonPaths,
     code_version,
@@ -30,7 +32,7 @@ from tools.daemon.location import (
     peer_credentials,
     same_user,
 )
-from tools.daemon.protocol import CallMessage, StatusMessage
+from tools.daemon.protocol import CLIENT_MESSAGE, DAEMON_MESSAGE, CommandMessage, StatusMessage
 from tools.daemon.server import Daemon
 
 REPO = Path(__file__).resolve().parent.parent
@@ -146,6 +148,81 @@ def test_the_cli_starts_a_daemon_then_reuses_it_and_prints_what_in_process_print
     assert via_daemon.returncode == 2 and f"resolve against {work}" in via_daemon.stderr
 
 
+HEAVY = ("pydantic", "pydantic_core", "torch", "numpy", "triton")
+
+
+def _imported(importtime_stderr: str) -> set[str]:
+    """The modules a `python -X importtime` run imported, from what it wrote on stderr."""
+    return {
+        line.rsplit("|", 1)[1].strip() for line in importtime_stderr.splitlines() if line.startswith("import time:")
+    }
+
+
+def test_a_warm_command_imports_neither_pydantic_nor_torch(served):
+    env, work = served
+    assert _cli(["serve", "--daemon"], env, work).returncode == 0
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tools.cli", *RUN, "--json"],
+        env=env,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["verdict"] == "pass"
+    imported = _imported(done.stderr)
+    assert "tools.cli.forward" in imported  # the measurement sees the CLI's modules
+    heavy = {m for m in imported if m.split(".")[0] in HEAVY or m.startswith(("tools.models", "tools.cli.commands"))}
+    assert not heavy, f"the fast path imported {sorted(heavy)}"
+
+
+#: Good and bad arguments of every served command: the daemon prints what an in-process command prints.
+SAME_EITHER_WAY = [
+    ["compile", "--reference", "reference.py", "--candidate", "candidate.py", "--backend", "cpu"],
+    ["run", "--reference", "reference.py", "--candidate", "candidate.py", "--bogus-flag"],
+    ["run", "--reference", "reference.py", "--candidate", "candidate.py", "--seeds", "1,,2"],
+    ["run", "--reference", "reference.py", "--candidate", "candidate.py", "--tolerance", "fast"],
+    ["compile", "--backend", "cpu"],
+    ["explain", "--run", "r-20200101-000000-abcdef"],
+    ["fix", "--run", "r-20200101-000000-abcdef", "--verify"],
+    ["mutate", "--list-operators"],
+    ["run", "--help"],
+    ["fix"],
+]
+
+
+def test_good_and_bad_arguments_print_the_same_through_the_daemon_as_in_process(served, capsys, monkeypatch):
+    env, work = served
+    env = dict(env, COLUMNS="97")  # usage and help are wrapped to the CLI's terminal, not the daemon's
+    monkeypatch.setenv("COLUMNS", "97")
+    assert _cli(["serve", "--daemon"], env, work).returncode == 0
+    before = _status(env, work)["calls_served"]
+    for args in SAME_EITHER_WAY:
+        via_daemon = _cli(args, env, work)
+        assert (via_daemon.returncode, via_daemon.stdout, via_daemon.stderr) == _in_process(
+            args, work, capsys, monkeypatch
+        ), args
+    assert _status(env, work)["calls_served"] == before + len(SAME_EITHER_WAY)  # each was the daemon's
+    codes = [_cli(args, env, work).returncode for args in SAME_EITHER_WAY[1:3]]
+    assert codes == [2, 2]
+
+
+def test_no_daemon_abbreviated_and_no_usable_daemon_run_in_process(served, tmp_path):
+    env, work = served
+    unknown = ["explain", "--run", "r-20200101-000000-abcdef", "--verbose"]
+    before = _status(env, work)["calls_served"]
+    abbreviated = _cli([*unknown, "--no-d"], env, work)
+    assert abbreviated.returncode == 2 and "kernel-eval: in-process (--no-daemon)" in abbreviated.stderr
+    assert _status(env, work)["calls_served"] == before
+    blocked = tmp_path / "home"
+    blocked.mkdir()
+    (blocked / "daemon").write_text("not a directory")
+    fallback = _cli(unknown, _env(blocked), work)
+    assert fallback.returncode == 2, fallback.stderr
+    assert "kernel-eval: in-process (no daemon: cannot make the daemon directory" in fallback.stderr
+
+
 def test_two_cli_calls_are_served_at_once(served):
     env, work = served
     (work / "slow.py").write_text(candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"))
@@ -256,7 +333,7 @@ def local_daemon(tmp_path):
 
 
 def _raw(paths: DaemonPaths, payload: bytes) -> list[dict]:
-    sock = client._connect(paths)
+    sock = connection.connect_running(paths)
     assert sock is not None
     with sock:
         sock.sendall(payload)
@@ -264,28 +341,56 @@ def _raw(paths: DaemonPaths, payload: bytes) -> list[dict]:
         return [json.loads(line) for line in sock.makefile("rb")]
 
 
+def _command(paths: DaemonPaths, argv: list[str], cwd: str = "/") -> list[dict]:
+    message = CommandMessage(code=paths.code, home=str(paths.home), argv=argv, cwd=cwd)
+    return _raw(paths, message.model_dump_json().encode() + b"\n")
+
+
+def _printed(replies: list[dict], stream: str) -> str:
+    return "".join(r["text"] for r in replies if r["type"] == "output" and r["stream"] == stream)
+
+
 def test_bad_requests_get_clear_errors_and_the_daemon_keeps_serving(local_daemon):
     paths = local_daemon
     assert len(os.fsencode(paths.socket)) > 108  # reached through /proc/self/fd
     [reply] = _raw(paths, b"this is not json\n")
     assert reply["type"] == "failed" and reply["kind"] == "input" and reply["message"].startswith("bad request")
-    [reply] = _raw(paths, b'{"type": "call", "code": "x", "home": "y", "tool": "rm_rf", "arguments": {}, "cwd": "/"}\n')
-    assert reply["kind"] == "input" and "tool" in reply["message"]
+    [reply] = _raw(paths, b'{"type": "call", "code": "x", "home": "y", "tool": "run_accuracy", "arguments": {}}\n')
+    assert reply["kind"] == "input" and "type" in reply["message"]
     [reply] = _raw(paths, StatusMessage(code="0" * 16, home=str(paths.home)).model_dump_json().encode() + b"\n")
     assert reply["kind"] == "refused" and "other code" in reply["message"]
-    call = CallMessage(code=paths.code, home=str(paths.home), tool="run_accuracy", arguments={"x": 1}, cwd="/")
-    [reply] = _raw(paths, call.model_dump_json().encode() + b"\n")
-    assert reply["kind"] == "input" and "run_accuracy: invalid arguments" in reply["message"]
+    for argv in (["serve", "--transport", "http"], ["thresholds"], []):  # only the tools' commands run there
+        [reply] = _command(paths, argv)
+        assert reply["kind"] == "refused" and "serves only the commands run, compile" in reply["message"]
+    [reply] = _command(paths, ["compile", "--candidate", "x.py"], cwd="relative/dir")
+    assert reply["kind"] == "input" and "not an absolute directory" in reply["message"]
+    replies = _command(paths, ["run", "--reference", "r.py", "--seeds", "x"])
+    assert [r["type"] for r in replies][0] == "accepted" and replies[-1] == {"type": "exited", "code": 2}
+    assert "kernel-eval run: error:" in _printed(replies, "stderr") and _printed(replies, "stdout") == ""
     assert client.status(paths).running
 
 
 def test_a_crash_inside_a_call_is_a_clear_error_and_the_daemon_keeps_running(local_daemon):
     paths = local_daemon
-    with pytest.raises(client.DaemonCallFailed) as failed:
-        client.call(paths, "compile_kernel", {"candidate": VECTOR_ADD_CANDIDATE}, autostart=False)
-    assert failed.value.kind == "internal" and "incident" in str(failed.value) and "keeps running" in str(failed.value)
-    assert "boom" not in str(failed.value)  # the details stay in the daemon's log
+    replies = _command(paths, ["compile", "--candidate", VECTOR_ADD_CANDIDATE, "--backend", "cpu"])
+    assert replies[-1] == {"type": "exited", "code": 3}
+    error = _printed(replies, "stderr")
+    assert error.startswith("kernel-eval compile: error: internal error in the daemon (incident ")
+    assert "keeps running" in error and "boom" not in error  # the details stay in the daemon's log
     assert client.status(paths).calls_served == 1
+
+
+def test_the_fast_path_speaks_the_protocol_models():
+    """forward.py writes and reads protocol.py's messages as plain JSON: the models accept what it writes."""
+    paths = DaemonPaths(Path("/tmp/h"), "c" * 16)
+    reached = connection.Connection(socket.socket(socket.AF_UNIX), started=True, replaced_stale=False)
+    with reached.sock:
+        message = CLIENT_MESSAGE.validate_python(forward.command_message(paths, ["run", "--seeds", "1"], reached))
+    assert isinstance(message, CommandMessage) and message.argv == ["run", "--seeds", "1"] and message.started
+    handled = {"accepted", "output", "exited", "failed"}  # the replies _run() reads
+    for reply in ({"type": "accepted", "pid": 1}, {"type": "output", "stream": "stderr", "text": "x"}):
+        assert DAEMON_MESSAGE.validate_python(reply).type in handled
+    assert DAEMON_MESSAGE.validate_python({"type": "exited", "code": 2}).type in handled
 
 
 def test_peer_credentials_name_the_connecting_user():

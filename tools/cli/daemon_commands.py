@@ -23,7 +23,7 @@ def add_daemon_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def daemon_command(ns: argparse.Namespace) -> int:
-    from tools.daemon import client
+    from tools.daemon import client, connection
     from tools.daemon.location import DaemonUnavailable, daemon_paths
 
     if ns.idle_timeout is not None and not ns.idle_timeout > 0:
@@ -36,11 +36,11 @@ def daemon_command(ns: argparse.Namespace) -> int:
             print(f"stopped the daemon (pid {pid})" if pid else f"no daemon was running (socket {paths.socket})")
             return 0
         if ns.daemon:
-            connection = client.connect(paths, autostart=True, idle_timeout_s=ns.idle_timeout)
-            connection.sock.close()
-            if connection.replaced_stale:
+            reached = connection.connect(paths, autostart=True, idle_timeout_s=ns.idle_timeout)
+            reached.sock.close()
+            if reached.replaced_stale:
                 print("kernel-eval serve: replaced a stale socket (its daemon was gone)", file=sys.stderr)
-            if not connection.started and ns.idle_timeout is not None:
+            if not reached.started and ns.idle_timeout is not None:
                 print("kernel-eval serve: a daemon was already running; --idle-timeout left as it was", file=sys.stderr)
         status = client.status(paths)
     except DaemonUnavailable as exc:

@@ -1,27 +1,49 @@
-"""Run a tool for the CLI: through this home's warm daemon (started on first use), else in-process.
+"""Run a tool for a CLI command: in this process, or inside the daemon for a CLI on its socket.
 
-Both paths return the same result model, so the CLI prints the same thing either way.
+Either way the same function runs and returns the same result model, so the command prints the
+same thing. The daemon marks the commands it runs with `serving()`.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
 import sys
-from typing import TypeVar
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TextIO, TypeVar
 
 from pydantic import BaseModel
 
-from tools.daemon.catalogue import TOOLS
-from tools.daemon.protocol import ToolName
-from tools.errors import ToolInputError
+from tools.cli.forward import NO_DAEMON_ENV, why_not_daemon
+from tools.daemon.catalogue import TOOLS, ToolName
 
-NO_DAEMON_ENV = "KERNEL_EVAL_NO_DAEMON"
 R = TypeVar("R", bound=BaseModel)
 
 
-class DaemonInternalError(RuntimeError):
-    """A call crashed inside the daemon (which keeps running); the message names the incident."""
+@dataclass(frozen=True)
+class Remote:
+    """A command the daemon runs for a CLI at the other end of its socket."""
+
+    how: str  # for --verbose: "reused", "started", ...
+    socket: str
+    stderr: TextIO  # that CLI's stderr (progress may be reported from any thread)
+    cancel: threading.Event  # set when that CLI goes away
+    load: Callable[[str], Callable[..., BaseModel]]  # the daemon's tool functions, by name
+
+
+_here = threading.local()
+
+
+@contextlib.contextmanager
+def serving(remote: Remote) -> Iterator[None]:
+    """Within this block (in this thread), tools run for `remote`."""
+    _here.remote = remote
+    try:
+        yield
+    finally:
+        _here.remote = None
 
 
 def add_dispatch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,53 +59,25 @@ def add_dispatch_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _why_not_daemon(ns: argparse.Namespace) -> str | None:
-    if getattr(ns, "no_daemon", False):
-        return "--no-daemon"
-    if os.environ.get(NO_DAEMON_ENV, "").strip() not in ("", "0"):
-        return f"{NO_DAEMON_ENV}={os.environ[NO_DAEMON_ENV]}"
-    return None
-
-
-def _stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 def call_tool(tool: ToolName, request: BaseModel, result_model: type[R], ns: argparse.Namespace) -> R:
     """`result_model` is the tool's (the catalogue's), named here so that callers get its type."""
     entry = TOOLS[tool]
     assert entry.result_model is result_model, f"{tool} returns {entry.result_model.__name__}"
+    remote: Remote | None = getattr(_here, "remote", None)
+    stderr = remote.stderr if remote is not None else sys.stderr
     verbose = getattr(ns, "verbose", False)
-    say = (lambda text: _stderr(f"kernel-eval: {text}")) if verbose else (lambda text: None)
-    progress = (lambda f, m: _stderr(f"kernel-eval: [{float(f):4.0%}] {m}")) if verbose else None
-    reason = _why_not_daemon(ns)
-    if reason is None:
-        from tools.daemon import client
-        from tools.daemon.location import DaemonUnavailable, daemon_paths
 
-        def connected(connection: client.Connection) -> None:
-            how = "started" if connection.started else "reused"
-            stale = " (replaced a stale socket: its daemon was gone)" if connection.replaced_stale else ""
-            say(f"via the daemon ({how}{stale}; socket {paths.socket})")
+    def say(text: str) -> None:
+        if verbose:
+            print(f"kernel-eval: {text}", file=stderr, flush=True)
 
-        try:
-            paths = daemon_paths()
-            result_json = client.call(
-                paths,
-                tool,
-                request.model_dump(mode="json", exclude_unset=True),
-                on_connected=connected,
-                on_progress=progress or (lambda f, m: None),
-                on_log=_stderr,
-            )
-            return result_model.model_validate_json(result_json)
-        except DaemonUnavailable as exc:
-            reason = f"no daemon: {exc}"
-        except client.DaemonCallFailed as exc:
-            if exc.kind == "internal":
-                raise DaemonInternalError(str(exc)) from None
-            raise ToolInputError(str(exc)) from None
-    say(f"in-process ({reason})")
-    result = entry.load()(request, progress, None)
+    progress = (lambda f, m: say(f"[{float(f):4.0%}] {m}")) if verbose else None
+    if remote is not None:
+        say(f"via the daemon ({remote.how}; socket {remote.socket})")
+        result = remote.load(tool)(request, progress, remote.cancel)
+    else:
+        reason = why_not_daemon(getattr(ns, "no_daemon", False)) or getattr(ns, "local_reason", None)
+        say(f"in-process ({reason})" if reason else "in-process")
+        result = entry.load()(request, progress, None)
     assert isinstance(result, result_model)
     return result

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -15,6 +16,8 @@ from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.compile import CompileKernelRequest, CompileKernelResult
 from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
 from tools.models.mutate import MutateRequest, MutateResult
+
+ToolName = Literal["compile_kernel", "run_accuracy", "explain_failure", "suggest_fix", "mutate"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class ToolEntry:
         return getattr(importlib.import_module(self.module), self.function)
 
 
-TOOLS: dict[str, ToolEntry] = {
+TOOLS: dict[ToolName, ToolEntry] = {
     "compile_kernel": ToolEntry(CompileKernelRequest, CompileKernelResult, "tools.compile", "compile_kernel"),
     "run_accuracy": ToolEntry(RunAccuracyRequest, RunAccuracyResult, "tools.accuracy", "run_accuracy"),
     "explain_failure": ToolEntry(ExplainRequest, ExplainResult, "tools.diagnosis", "explain_failure"),

@@ -5,23 +5,31 @@ One daemon per (KERNEL_EVAL_HOME, code version): its socket, lock and log are
 the code (every .py file of the package: path, size, mtime), the Python interpreter, the protocol
 and the environment the tools and the sandbox read, so a CLI never reaches a daemon of other code,
 another home or another configuration. Every connection is checked with SO_PEERCRED both ways.
+Standard library only: the CLI's fast path (tools/cli/forward.py) imports it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import socket
 import stat
 import struct
 import sys
+from collections import namedtuple
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from tools.daemon.protocol import PROTOCOL
+try:  # the built-in SHA-256: hashlib would load OpenSSL first, ~5 ms of every CLI start
+    from _sha256 import sha256  # Python <= 3.11
+except ImportError:  # pragma: no cover - Python 3.12+ (or a build without it)
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
 
+#: Bumped when a message changes shape; part of the code version, so old daemons are never asked.
+PROTOCOL = 2
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("tools", "sandbox", "mcp_server")
 #: Variables that change what a tool does (or what the sandbox passes on); the daemon's own
@@ -45,7 +53,7 @@ def environment_fingerprint(environ: Mapping[str, str] | None = None) -> list[tu
 
 
 def code_version(environ: Mapping[str, str] | None = None) -> str:
-    digest = hashlib.sha256(f"protocol {PROTOCOL}\n{sys.executable}\n{sys.version}\n".encode())
+    digest = sha256(f"protocol {PROTOCOL}\n{sys.executable}\n{sys.version}\n".encode())
     for name in CODE_DIRS:
         for path in sorted((PACKAGE_ROOT / name).rglob("*.py")):
             info = path.stat()
@@ -55,10 +63,10 @@ def code_version(environ: Mapping[str, str] | None = None) -> str:
     return digest.hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class DaemonPaths:
-    home: Path
-    code: str
+class DaemonPaths(namedtuple("DaemonPaths", ["home", "code"])):  # not a dataclass: that import costs ~10 ms
+    """home: Path, the resolved KERNEL_EVAL_HOME; code: the code version."""
+
+    __slots__ = ()
 
     @property
     def directory(self) -> Path:

@@ -1,8 +1,12 @@
 """What the CLI and the daemon say to each other: one JSON object per line, each a model below.
 
-A call: the CLI sends CallMessage; the daemon answers Accepted (the call has started: from here a
-dropped connection cancels it), any number of Progress / LogLine, then one Finished or Failed.
-No pickles: arguments and results are the tools' own pydantic models as JSON.
+A command: the CLI sends CommandMessage (its argv, unparsed); the daemon answers Accepted (from here a
+dropped connection cancels the command), then Output chunks (what the command prints, in order, on
+stdout or stderr), then one Exited with the exit status. The daemon parses and runs the argv with the
+same code as the in-process CLI, so both print the same. No pickles: plain JSON.
+
+The CLI's fast path (tools/cli/forward.py) writes and reads these messages as plain JSON, without
+pydantic (tests check that it speaks these models).
 """
 
 from __future__ import annotations
@@ -12,13 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-#: Bumped when a message changes shape; part of the code version, so old daemons are never asked.
-PROTOCOL = 1
-MAX_REQUEST_BYTES = 8 << 20  # sources are capped at 1 MiB each
-MAX_REPLY_BYTES = 256 << 20
-
-ToolName = Literal["compile_kernel", "run_accuracy", "explain_failure", "suggest_fix", "mutate"]
-FailureKind = Literal["input", "server", "internal", "refused", "cancelled"]
+FailureKind = Literal["input", "refused"]
 
 
 class _Message(BaseModel):
@@ -32,11 +30,13 @@ class _Addressed(_Message):
     home: str
 
 
-class CallMessage(_Addressed):
-    type: Literal["call"] = "call"
-    tool: ToolName
-    arguments: dict
+class CommandMessage(_Addressed):
+    type: Literal["command"] = "command"
+    argv: list[str] = Field(description="The CLI's arguments after the program name, as typed.")
     cwd: str = Field(description="The CLI's working directory: relative source paths resolve against it.")
+    columns: int = Field(default=80, ge=20, le=10_000, description="The CLI's terminal width (for usage text).")
+    started: bool = Field(default=False, description="The CLI started this daemon for this command.")
+    replaced_stale: bool = Field(default=False, description="It did so after removing a dead daemon's socket.")
 
 
 class StatusMessage(_Addressed):
@@ -47,7 +47,7 @@ class StopMessage(_Addressed):
     type: Literal["stop"] = "stop"
 
 
-ClientMessage = Annotated[CallMessage | StatusMessage | StopMessage, Field(discriminator="type")]
+ClientMessage = Annotated[CommandMessage | StatusMessage | StopMessage, Field(discriminator="type")]
 
 
 class Accepted(_Message):
@@ -55,25 +55,22 @@ class Accepted(_Message):
     pid: int
 
 
-class Progress(_Message):
-    type: Literal["progress"] = "progress"
-    fraction: float
-    message: str
+class Output(_Message):
+    """Text the command printed (or a warning a tool logged while serving it), to print as it is."""
+
+    type: Literal["output"] = "output"
+    stream: Literal["stdout", "stderr"]
+    text: str
 
 
-class LogLine(_Message):
-    """A warning the tool logged while serving this call (in-process it would reach stderr)."""
-
-    type: Literal["log"] = "log"
-    line: str
-
-
-class Finished(_Message):
-    type: Literal["finished"] = "finished"
-    result_json: str = Field(description="The tool's result model, as model_dump_json() writes it.")
+class Exited(_Message):
+    type: Literal["exited"] = "exited"
+    code: int
 
 
 class Failed(_Message):
+    """The daemon did not run the command: `input`, a malformed request; `refused`, run it in-process."""
+
     type: Literal["failed"] = "failed"
     kind: FailureKind
     message: str
@@ -100,37 +97,10 @@ class Stopping(_Message):
     pid: int
 
 
-DaemonMessage = Annotated[
-    Accepted | Progress | LogLine | Finished | Failed | DaemonStatus | Stopping, Field(discriminator="type")
-]
+DaemonMessage = Annotated[Accepted | Output | Exited | Failed | DaemonStatus | Stopping, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter = TypeAdapter(ClientMessage)
 DAEMON_MESSAGE: TypeAdapter = TypeAdapter(DaemonMessage)
 
 
-class MessageTooLarge(ValueError):
-    pass
-
-
 def send(sock: socket.socket, message: BaseModel) -> None:
     sock.sendall(message.model_dump_json().encode() + b"\n")
-
-
-class LineReader:
-    """Newline-framed messages from a socket, each at most `limit` bytes; b"" at end of stream."""
-
-    def __init__(self, sock: socket.socket, limit: int):
-        self.sock, self.limit, self._buffer = sock, limit, bytearray()
-
-    def read_line(self) -> bytes:
-        while True:
-            end = self._buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(self._buffer[:end])
-                del self._buffer[: end + 1]
-                return line
-            if len(self._buffer) > self.limit:
-                raise MessageTooLarge(f"a message longer than {self.limit} bytes")
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                return b""
-            self._buffer += chunk

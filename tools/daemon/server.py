@@ -1,11 +1,12 @@
 """The daemon: a long-lived local process serving the tools to CLIs over a private Unix socket.
 
-A thread per connection; calls run concurrently (the sandbox pool has slots) in worker threads
-with the same run(request, progress, cancel) functions the MCP tools call. While a call runs, its
-connection is watched: a CLI that goes away (Ctrl-C, killed) cancels the call, so its sandbox job
-is killed and the slot freed. After `idle_timeout_s` without calls the daemon removes its socket
-and exits. A bad request or a crash inside a call is answered with a Failed message; the daemon
-keeps serving.
+A thread per connection; commands run concurrently (the sandbox pool has slots) in worker threads:
+a CLI's argv goes through the in-process CLI's own main() (tools/cli/commands.py), whose tools are
+the run(request, progress, cancel) functions the MCP tools call, and what it prints goes back to
+that CLI (output.py). While a command runs, its connection is watched: a CLI that goes away (Ctrl-C,
+killed) cancels it, so its sandbox job is killed and the slot freed. After `idle_timeout_s` without
+calls the daemon removes its socket and exits. A bad request is answered with a Failed message and a
+crash inside a command with a clear error (exit 3, an incident id in the log); the daemon keeps serving.
 """
 
 from __future__ import annotations
@@ -24,50 +25,34 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from tools import sources
+from tools.cli import commands
+from tools.cli.dispatch import Remote, serving
+from tools.cli.forward import SERVED
+from tools.daemon import output
 from tools.daemon.catalogue import TOOLS
+from tools.daemon.connection import MAX_REQUEST_BYTES, LineReader, MessageTooLarge
 from tools.daemon.location import DaemonPaths, private_directory, same_user, socket_address
 from tools.daemon.protocol import (
     CLIENT_MESSAGE,
-    MAX_REQUEST_BYTES,
     Accepted,
-    CallMessage,
+    CommandMessage,
     DaemonStatus,
+    Exited,
     Failed,
-    Finished,
-    LineReader,
-    LogLine,
-    MessageTooLarge,
-    Progress,
+    Output,
     StatusMessage,
     StopMessage,
     Stopping,
     send,
 )
-from tools.errors import ServerFault, ToolInputError, describe_validation_error
+from tools.errors import describe_validation_error
 
-log = logging.getLogger("kernel_eval.daemon")
+log = logging.getLogger(output.DAEMON_LOGGER)
 
 DEFAULT_IDLE_TIMEOUT_S = 900.0
 REQUEST_READ_TIMEOUT_S = 10.0
 CANCEL_GRACE_S = 30.0  # a cancelled call's worker gets this long to unwind before it is abandoned
 POLL_S = 0.2
-
-_call_sink = threading.local()  # .forward(line): where this worker thread's warnings go
-
-
-class _ForwardWarnings(logging.Handler):
-    """Warnings a tool logs while serving a call also reach that call's CLI (stderr, as in-process)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        forward = getattr(_call_sink, "forward", None)
-        if forward is not None:
-            forward(record.getMessage())
-
-
-def _install_forwarding() -> None:
-    root = logging.getLogger()
-    if not any(isinstance(h, _ForwardWarnings) for h in root.handlers):
-        root.addHandler(_ForwardWarnings(logging.WARNING))
 
 
 class Daemon:
@@ -104,7 +89,7 @@ class Daemon:
         listener.settimeout(POLL_S)
         self._listener = listener
         self._socket_inode = self.paths.socket.stat().st_ino
-        _install_forwarding()
+        output.install()
 
     def serve(self) -> None:
         """Accept until stopped or idle; then remove the socket, cancel what runs, close the pools."""
@@ -154,6 +139,7 @@ class Daemon:
         pool = sys.modules.get("sandbox.pool")  # none was made if no tool ever loaded it
         if pool is not None:
             pool.Pool.close_all()
+        output.uninstall()
 
     def _remove_socket(self) -> None:
         """Unlink the socket first (a CLI arriving now starts a fresh daemon), only if it is still ours."""
@@ -201,8 +187,8 @@ class Daemon:
         elif isinstance(message, StopMessage):
             send(conn, Stopping(pid=os.getpid()))
             self.request_stop()
-        elif isinstance(message, CallMessage):
-            self._call(conn, message)
+        elif isinstance(message, CommandMessage):
+            self._command(conn, message)
 
     def status(self) -> DaemonStatus:
         with self._lock:
@@ -226,15 +212,9 @@ class Daemon:
             self._functions[tool] = TOOLS[tool].load()
         return self._functions[tool]
 
-    def _call(self, conn: socket.socket, message: CallMessage) -> None:
-        entry = TOOLS[message.tool]
-        try:
-            request = entry.request_model.model_validate(message.arguments)
-        except ValidationError as exc:
-            send(
-                conn,
-                Failed(kind="input", message=f"{message.tool}: invalid arguments: {describe_validation_error(exc)}"),
-            )
+    def _command(self, conn: socket.socket, message: CommandMessage) -> None:
+        if not message.argv or message.argv[0] not in SERVED:
+            send(conn, Failed(kind="refused", message=f"this daemon serves only the commands {', '.join(SERVED)}"))
             return
         cwd = Path(message.cwd)
         if not cwd.is_absolute() or not cwd.is_dir():
@@ -246,7 +226,7 @@ class Daemon:
             self.peak = max(self.peak, self.active)
             self._cancels.add(cancel)
         try:
-            reply = self._run(conn, message.tool, request, cwd, cancel)
+            self._run(conn, message, cwd, cancel)
         finally:
             with self._lock:
                 self.active -= 1
@@ -254,45 +234,56 @@ class Daemon:
                 self.cancelled += cancel.is_set()
                 self._cancels.discard(cancel)
                 self.last_call = time.monotonic()
-        if reply is not None:
-            send(conn, reply)
 
-    def _run(self, conn, tool: str, request: BaseModel, cwd: Path, cancel: threading.Event):
-        """The call in a worker thread while the connection is watched; the reply, or None if the CLI left."""
+    def _run(self, conn: socket.socket, message: CommandMessage, cwd: Path, cancel: threading.Event) -> None:
+        """The command in a worker thread, which answers; this thread watches the connection meanwhile."""
         sending = threading.Lock()
 
-        def say(message: BaseModel) -> None:
+        def say(reply: BaseModel) -> None:
             with sending:
                 try:
-                    send(conn, message)
+                    send(conn, reply)
                 except OSError:  # the CLI is gone: the watcher cancels
                     pass
 
         say(Accepted(pid=os.getpid()))
-        outcome: dict = {}
+        how = "started" if message.started else "reused"
+        if message.replaced_stale:
+            how += " (replaced a stale socket: its daemon was gone)"
+        done = threading.Event()
 
         def work() -> None:
-            _call_sink.forward = lambda line: say(LogLine(line=line))
-            try:
-                run = self._function(tool)
-                with sources.working_directory(cwd):
-                    outcome["result"] = run(request, lambda f, m: say(Progress(fraction=f, message=m)), cancel)
-            except BaseException as exc:  # noqa: BLE001 - every failure becomes a reply
-                outcome["error"] = exc
-            finally:
-                _call_sink.forward = None
+            code = commands.EXIT_INTERNAL
+            with output.to_cli(lambda stream, text: say(Output(stream=stream, text=text))) as (_, stderr):
+                remote = Remote(how, str(self.paths.socket), stderr, cancel, self._function)  # type: ignore[arg-type]
+                try:
+                    with serving(remote), sources.working_directory(cwd):
+                        code = commands.main(message.argv, columns=message.columns)
+                except BaseException as exc:  # noqa: BLE001 - every failure becomes an answer
+                    if cancel.is_set():
+                        log.info("%s: cancelled (%s)", message.argv[0], type(exc).__name__)
+                    else:
+                        stderr.write(f"kernel-eval {message.argv[0]}: error: {self._incident(exc)}\n")
+            done.set()  # before Exited: the CLI hangs up once it has it, which is no cancellation
+            say(Exited(code=code))
 
-        worker = threading.Thread(target=work, name=f"call-{tool}", daemon=True)
+        worker = threading.Thread(target=work, name=f"command-{message.argv[0]}", daemon=True)
         worker.start()
-        while worker.is_alive():
-            if not cancel.is_set() and (self._stop.is_set() or _hung_up(conn)):
-                log.info("%s: the CLI went away (or the daemon stops): cancelling", tool)
+        while not done.is_set():
+            if not cancel.is_set() and (self._stop.is_set() or (_hung_up(conn) and not done.is_set())):
+                log.info("%s: the CLI went away (or the daemon stops): cancelling", message.argv[0])
                 cancel.set()
             if cancel.is_set():
                 worker.join(CANCEL_GRACE_S)
-                return None
-            worker.join(POLL_S)
-        return _reply(tool, outcome, self.paths.log)
+                return
+
+    def _incident(self, exc: BaseException) -> str:
+        """Logs a crash in full; the CLI is told where, not what (its details may be the daemon's)."""
+        incident = secrets.token_hex(4)
+        log.error("a command failed (incident %s)", incident, exc_info=exc)
+        return (
+            f"internal error in the daemon (incident {incident}, logged in {self.paths.log}); the daemon keeps running"
+        )
 
 
 def _hung_up(conn: socket.socket) -> bool:
@@ -307,27 +298,3 @@ def _hung_up(conn: socket.socket) -> bool:
     except OSError:
         return True
     return True  # end of stream, or bytes out of turn: either way this CLI is done with the call
-
-
-def _reply(tool: str, outcome: dict, log_path: Path) -> BaseModel:
-    from sandbox.pool import PoolBusy, PoolError  # loaded by the tool already; not before the socket is up
-    from tools.compare import CompareInputError
-
-    if "result" in outcome:
-        return Finished(result_json=outcome["result"].model_dump_json())
-    exc = outcome["error"]
-    if isinstance(exc, ServerFault):
-        return Failed(kind="server", message=str(exc))
-    if isinstance(exc, ToolInputError | CompareInputError | PoolBusy):
-        return Failed(kind="input", message=str(exc))
-    if isinstance(exc, PoolError):
-        return Failed(kind="server", message=f"the sandbox failed (a server fault, not your kernel's): {exc}")
-    incident = secrets.token_hex(4)
-    log.error("tool %s failed (incident %s)", tool, incident, exc_info=exc)
-    return Failed(
-        kind="internal",
-        message=(
-            f"{tool}: internal error in the daemon (incident {incident}, logged in {log_path}); "
-            "the daemon keeps running"
-        ),
-    )
