@@ -10,6 +10,9 @@ store), one fresh KERNEL_EVAL_HOME for the whole run:
    without the protocol): the latency the CLI should reach.
 First call and the median of the rest (steady state). Goal: the CLI via the daemon within 20% of
 the server's latency once warm. Also compile_kernel (cached after its first call) the same way.
+4. the floor: `python -c pass` with this interpreter (and with -S, without site and the .pth files of
+   its environment): no Python CLI starts faster, so server + floor is the best a CLI can reach.
+The daemon, the server and the floor are measured call by call, in turn, so that they share the load.
 """
 
 from __future__ import annotations
@@ -46,6 +49,15 @@ def _cli_times(args: list[str], calls: int, env: dict, cwd: Path, cpu: list[floa
         cpu.append(_children_cpu_s() - cpu_before)
         if done.returncode != 0:
             raise SystemExit(f"kernel-eval {' '.join(args)} failed ({done.returncode}): {done.stderr.decode()[-800:]}")
+    return times
+
+
+def _cli_times_raw(python_args: list[str], calls: int, env: dict, cwd: Path) -> list[float]:
+    times = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, *python_args], env=env, cwd=cwd, capture_output=True, check=True)
+        times.append(time.perf_counter() - started)
     return times
 
 
@@ -90,7 +102,8 @@ def main() -> int:
     from tools.models.accuracy import RunAccuracyRequest
     from tools.models.compile import CompileKernelRequest
 
-    rows = []
+    rows: list[str] = []
+    floors: list[str] = []
     try:
         for tool, command, request in (
             (
@@ -106,16 +119,30 @@ def main() -> int:
         ):
             daemon_cpu: list[float] = []
             local_cpu: list[float] = []
-            daemon = _cli_times([command, *task, "--json"], ns.calls, env, work, daemon_cpu)
             local = _cli_times([command, *task, "--json", "--no-daemon"], max(3, ns.calls // 2), env, work, local_cpu)
-            server = _direct_times(tool, request, ns.calls, work)
+            # the daemon, the server and the floor call by call, so that all three see the same load
+            daemon, server, floor, floor_s = [], [], [], []
+            for _ in range(ns.calls):
+                daemon += _cli_times([command, *task, "--json"], 1, env, work, daemon_cpu)
+                server += _direct_times(tool, request, 1, work)
+                floor += _cli_times_raw(["-c", "pass"], 1, env, work)
+                floor_s += _cli_times_raw(["-S", "-c", "pass"], 1, env, work)
             server_steady = statistics.median(server[1:])
             rows += [
                 f"| **{tool}** | | | | |",
                 _row(f"`kernel-eval {command}` in-process (`--no-daemon`)", local, server_steady, local_cpu),
                 _row(f"`kernel-eval {command}` via the daemon (first: starts it)", daemon, server_steady, daemon_cpu),
                 _row(f"{tool}() in a warm process (the server)", server, server_steady),
+                _row(
+                    "the server + `python -c pass` (the floor: no Python CLI can be faster)",
+                    [a + b for a, b in zip(server, floor, strict=True)],
+                    server_steady,
+                ),
             ]
+            floors.append(
+                f"`python -c pass` {statistics.median(floor):.3f} s, `python -S -c pass` "
+                f"{statistics.median(floor_s):.3f} s (during {command})"
+            )
     finally:
         subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--stop"], env=env, cwd=work, capture_output=True)
         from sandbox.pool import Pool
@@ -130,6 +157,7 @@ def main() -> int:
     print("| path | first call | steady (median) | steady vs server | the CLI process's own CPU (median) |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
+    print(f"\nthe interpreter's own start here (medians): {'; '.join(floors)}")
     return 0
 
 

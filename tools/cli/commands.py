@@ -262,13 +262,20 @@ def _cmd_thresholds(ns: argparse.Namespace) -> int:
 
 def build_parser(columns: int | None = None) -> argparse.ArgumentParser:
     """`columns`: the terminal width usage and help are formatted to (default: this process's terminal's)."""
-    make = argparse.ArgumentParser
-    if columns is not None:  # as argparse itself does with the terminal's width
-        make = functools.partial(
-            argparse.ArgumentParser, formatter_class=functools.partial(argparse.HelpFormatter, width=columns - 2)
-        )
-    parser = make(prog="kernel-eval", description=CLI_DESCRIPTION)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=make)
+
+    class Formatter(argparse.HelpFormatter):
+        def __init__(self, prog: str, **kwargs) -> None:
+            if columns is not None:  # as argparse itself does with the terminal's width
+                kwargs["width"] = columns - 2
+            super().__init__(prog, **kwargs)
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, *args, **kwargs) -> None:
+            kwargs.setdefault("formatter_class", Formatter)
+            super().__init__(*args, **kwargs)
+
+    parser = Parser(prog="kernel-eval", description=CLI_DESCRIPTION)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
     compare = sub.add_parser(

@@ -12,7 +12,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TextIO, TypeVar
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -22,13 +22,19 @@ from tools.daemon.catalogue import TOOLS, ToolName
 R = TypeVar("R", bound=BaseModel)
 
 
+class TextOut(Protocol):
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class Remote:
     """A command the daemon runs for a CLI at the other end of its socket."""
 
     how: str  # for --verbose: "reused", "started", ...
     socket: str
-    stderr: TextIO  # that CLI's stderr (progress may be reported from any thread)
+    stderr: TextOut  # that CLI's stderr (progress may be reported from any thread)
     cancel: threading.Event  # set when that CLI goes away
     load: Callable[[str], Callable[..., BaseModel]]  # the daemon's tool functions, by name
 

@@ -89,7 +89,7 @@ def forward(argv: list[str]) -> int | RunHere:
             if not attempt:
                 time.sleep(0.2)  # it was exiting (idle): the next connect finds or starts a fresh one
         return RunHere("no daemon: the daemon closed the connection before taking the command")
-    except DaemonUnavailable as exc:
+    except (DaemonUnavailable, OSError) as exc:  # OSError: e.g. this working directory was removed
         return RunHere(f"no daemon: {exc}")
     except KeyboardInterrupt:  # closing the connection cancels the command in the daemon
         print(f"kernel-eval {command}: interrupted", file=sys.stderr)

@@ -32,7 +32,7 @@ class ToolEntry:
         return getattr(importlib.import_module(self.module), self.function)
 
 
-TOOLS: dict[ToolName, ToolEntry] = {
+TOOLS: dict[str, ToolEntry] = {
     "compile_kernel": ToolEntry(CompileKernelRequest, CompileKernelResult, "tools.compile", "compile_kernel"),
     "run_accuracy": ToolEntry(RunAccuracyRequest, RunAccuracyResult, "tools.accuracy", "run_accuracy"),
     "explain_failure": ToolEntry(ExplainRequest, ExplainResult, "tools.diagnosis", "explain_failure"),

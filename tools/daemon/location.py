@@ -21,10 +21,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 try:  # the built-in SHA-256: hashlib would load OpenSSL first, ~5 ms of every CLI start
-    from _sha256 import sha256  # Python <= 3.11
+    from _sha256 import sha256  # pyright: ignore[reportMissingImports]  (Python <= 3.11)
 except ImportError:  # pragma: no cover - Python 3.12+ (or a build without it)
     try:
-        from _sha2 import sha256
+        from _sha2 import sha256  # pyright: ignore[reportMissingImports]
     except ImportError:
         from hashlib import sha256
 

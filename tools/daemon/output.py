@@ -24,7 +24,8 @@ class CliStream:
     """A text stream whose writes become `send(stream, text)` (Output messages to one CLI)."""
 
     def __init__(self, name: StreamName, send: Callable[[StreamName, str], None]):
-        self.name, self._send = name, send
+        self.name: StreamName = name
+        self._send = send
 
     def write(self, text: str) -> int:
         if text:
@@ -42,7 +43,8 @@ class _Routed:
     """The daemon's sys.stdout / sys.stderr while it serves."""
 
     def __init__(self, name: StreamName, original):
-        self.name, self.original = name, original
+        self.name: StreamName = name
+        self.original = original
 
     def _target(self):
         streams = getattr(_thread, "streams", None)

@@ -255,7 +255,7 @@ class Daemon:
         def work() -> None:
             code = commands.EXIT_INTERNAL
             with output.to_cli(lambda stream, text: say(Output(stream=stream, text=text))) as (_, stderr):
-                remote = Remote(how, str(self.paths.socket), stderr, cancel, self._function)  # type: ignore[arg-type]
+                remote = Remote(how, str(self.paths.socket), stderr, cancel, self._function)
                 try:
                     with serving(remote), sources.working_directory(cwd):
                         code = commands.main(message.argv, columns=message.columns)
