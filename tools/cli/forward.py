@@ -51,10 +51,19 @@ def _asks_no_daemon(args: list[str]) -> bool:
 
 
 def _columns() -> int:
-    """The terminal width argparse would use here (it formats usage and help to it), for the daemon."""
-    import shutil
+    """The terminal width argparse would use here (it formats usage and help to it), for the daemon.
 
-    return shutil.get_terminal_size().columns
+    What shutil.get_terminal_size().columns gives, without importing shutil (~3 ms of this CLI's start)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
 
 
 def command_message(paths: DaemonPaths, argv: list[str], reached: connection.Connection) -> dict:
