@@ -204,8 +204,9 @@ def test_good_and_bad_arguments_print_the_same_through_the_daemon_as_in_process(
             args, work, capsys, monkeypatch
         ), args
     assert _status(env, work)["calls_served"] == before + len(SAME_EITHER_WAY)  # each was the daemon's
-    codes = [_cli(args, env, work).returncode for args in SAME_EITHER_WAY[1:3]]
-    assert codes == [2, 2]
+    for bad in SAME_EITHER_WAY[1:5]:  # and the same as a separate `--no-daemon` process prints
+        via_daemon, local = _cli(bad, env, work), _cli([*bad, "--no-daemon"], env, work)
+        assert via_daemon.returncode == 2 and (via_daemon.stdout, via_daemon.stderr) == (local.stdout, local.stderr)
 
 
 def test_no_daemon_abbreviated_and_no_usable_daemon_run_in_process(served, tmp_path):
