@@ -201,7 +201,12 @@ def _cmd_batch(ns: argparse.Namespace) -> int:
         if in_order is not None:
             in_order.add(item)
 
-    report = run_batch(requests, ns.engine, ray_address=ns.ray_address, on_item=on_item)
+    timing = None
+    if ns.benchmark:
+        from tools.models.bench import BenchmarkOptions
+
+        timing = BenchmarkOptions(repetitions=ns.repetitions) if ns.repetitions else BenchmarkOptions()
+    report = run_batch(requests, ns.engine, ray_address=ns.ray_address, on_item=on_item, benchmark=timing)
     bar.close()
     if not ns.json:
         print_table(report, requests)
@@ -301,6 +306,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="ADDR",
         help="a running Ray cluster (host:port); default: a new local one",
+    )
+    batch.add_argument(
+        "--benchmark",
+        action="store_true",
+        help="also time every passing candidate against its reference (benchmark_kernel's defaults; "
+        "one timed job per GPU at a time; on cpu a roofline estimate only)",
+    )
+    batch.add_argument(
+        "--repetitions", type=int, default=None, metavar="N", help="with --benchmark: timed repetitions (default 100)"
     )
     batch.add_argument("--json", action="store_true", help="one result JSON per line, in input order")
     batch.set_defaults(handler=_cmd_batch)
