@@ -20,8 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PYRIGHT = Path(sys.executable).with_name("pyright")
 
 NOT_YET_CLEAN = {
-    "mcp_server/app.py",
-    "mcp_server/http.py",
     "sandbox/harness/device_warm.py",
     "sandbox/pool.py",
     "sandbox/zygote.py",
