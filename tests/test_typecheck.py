@@ -20,9 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PYRIGHT = Path(sys.executable).with_name("pyright")
 
 NOT_YET_CLEAN = {
-    "sandbox/harness/device_warm.py",
-    "sandbox/pool.py",
-    "sandbox/zygote.py",
     "tools/accuracy.py",
     "tools/diagnosis/context.py",
     "tools/diagnosis/detectors.py",
