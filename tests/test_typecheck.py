@@ -20,11 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PYRIGHT = Path(sys.executable).with_name("pyright")
 
 NOT_YET_CLEAN = {
-    "tools/diagnosis/context.py",
-    "tools/diagnosis/detectors.py",
-    "tools/diagnosis/experiments.py",
-    "tools/diagnosis/heatmap.py",
-    "tools/diagnosis/trials.py",
     "tools/fixes/__init__.py",
     "tools/fixes/formulas.py",
     "tools/fixes/patches.py",
