@@ -152,9 +152,8 @@ def _cmd_fix(ns: argparse.Namespace) -> int:
                 if fix.verified
                 else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
             )
-            print(
-                f"\n## {fix.fix}: {fix.title} {('(' + state + ')') if state else ''}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}"
-            )
+            label = f"({state})" if state else ""
+            print(f"\n## {fix.fix}: {fix.title} {label}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
             if fix.verification:
                 print(f"  measured: {fix.verification.describe()}")
             if fix.patch:

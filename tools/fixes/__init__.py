@@ -11,7 +11,9 @@ from tools.errors import ToolInputError
 from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
+    Diagnosis,
     ExplainRequest,
+    FixId,
     FixRequest,
     FixResult,
     FixSuggestion,
@@ -124,7 +126,7 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     name = (task.get("candidate_name") or "candidate.py").split("/")[-1]
     before = _metrics(RunAccuracyResult.model_validate(result))
 
-    chosen: list[tuple[str, object]] = []
+    chosen: list[tuple[FixId, Diagnosis]] = []
     for diagnosis in (d for d in explained.diagnoses if d.tested != "refuted"):  # an experiment ruled it out
         for fix in diagnosis.suggested_fixes:
             if fix not in [f for f, _ in chosen]:
