@@ -1,7 +1,7 @@
 """Diagnosis quality: the labelled corpus and the mutation-generated corpus.
 
     python benchmarks/diagnosis_eval.py [--backend cpu|cuda] [--corpus labelled|mutation|all]
-        [--kernels a,b] [--kernels-dir DIR] [--operators x,y] [--per-operator N] [--json out.json]
+        [--kernels a,b] [--kernels-dir DIR] [--operators x,y] [--per-operator N] [--jobs N] [--json out.json]
 
 Labelled corpus (tests/diagnosis_corpus/manifest.json): per buggy candidate, run_accuracy ->
 explain_failure -> suggest_fix(verify) and the corrected twin through run_accuracy +
@@ -15,13 +15,18 @@ expected pattern at confidence >= 0.5) and suggest_fix(verify) for patchable ope
 (verified: a patched mutant passes). False
 diagnoses: any diagnosis of confidence >= 0.5 on a correct kernel, under each profile its
 manifest lists. Goals: top-1 >= 90% per operator family, verified >= 80%, zero false diagnoses.
+
+--jobs N runs mutation cases in N worker processes (each with its own sandbox pool, one shared
+KERNEL_EVAL_HOME): rows print as cases finish, the tables at the end are in plan order.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
@@ -66,14 +71,52 @@ def labelled(backend: str) -> dict:
     return {"metrics": m, "cases": [dataclasses.asdict(o) for o in outcomes]}
 
 
-def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
+def _in_worker(function, item, backend: str, kernels_dir: str | None):
+    """One task in a worker process: the corpus folder is module state, so set it there too."""
+    from tests.mutation_corpus.runner import use_kernels
+
+    if kernels_dir:
+        use_kernels(Path(kernels_dir))
+    return function(item, backend)
+
+
+def _map(function, items, backend: str, jobs: int, kernels_dir: str | None):
+    """function(item, backend) for every item, in order (in `jobs` processes when jobs > 1)."""
+    if jobs <= 1:
+        return [function(item, backend) for item in items]
+    with _workers(jobs) as workers:
+        return list(
+            workers.map(_in_worker, [function] * len(items), items, [backend] * len(items), [kernels_dir] * len(items))
+        )
+
+
+def _each_outcome(cases, backend: str, jobs: int, kernels_dir: str | None):
+    """Outcomes as cases finish (in plan order when jobs == 1)."""
+    from tests.mutation_corpus.runner import run_case
+
+    if jobs <= 1:
+        yield from (run_case(case, backend) for case in cases)
+        return
+    with _workers(jobs) as workers:
+        futures = [workers.submit(_in_worker, run_case, case, backend, kernels_dir) for case in cases]
+        for future in concurrent.futures.as_completed(futures):
+            yield future.result()
+
+
+def _workers(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+    # spawn: a fork of a process that holds sandbox pools and CUDA state is not safe
+    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def mutation(
+    backend: str, kernel_names, operators, per_operator, jobs: int = 1, kernels_dir: str | None = None
+) -> dict:
     from tests.mutation_corpus.runner import (
         as_json,
         false_diagnoses,
         kernels,
         metrics,
         plan,
-        run_case,
     )
 
     cases = plan(backend, kernel_names, operators, per_operator)
@@ -81,8 +124,7 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
     print("| mutant | inputs | verdict | primary (tested) | expected | top-1 | fix verified | s |")
     print("|---|---|---|---|---|---|---|---|")
     outcomes = []
-    for case in cases:
-        o = run_case(case, backend)
+    for o in _each_outcome(cases, backend, jobs, kernels_dir):
         outcomes.append(o)
         fix = "-" if o.equivalent or not o.patchable else ("yes" if o.fix_verified else "**no**")
         top1 = (
@@ -96,10 +138,10 @@ def mutation(backend: str, kernel_names, operators, per_operator) -> dict:
             f"{fix} | {o.seconds:.1f} |",
             flush=True,
         )
-    false = []
-    for kernel in kernels():
-        if not kernel_names or kernel["name"] in kernel_names:
-            false += false_diagnoses(kernel, backend)
+    correct = [k for k in kernels() if not kernel_names or k["name"] in kernel_names]
+    false = [f for found in _map(false_diagnoses, correct, backend, jobs, kernels_dir) for f in found]
+    order = {case.name: i for i, case in enumerate(cases)}
+    outcomes.sort(key=lambda o: order[o.case])
     m = metrics(outcomes)
     print("\n| operator | mutants | equivalent | counted | detected | top-1 | fix verified / patchable |")
     print("|---|---|---|---|---|---|---|")
@@ -129,6 +171,7 @@ def main():
     )
     parser.add_argument("--operators", help="comma list of operators (default: all)")
     parser.add_argument("--per-operator", type=int, help="at most this many mutants per operator")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the mutation corpus (default 1)")
     parser.add_argument("--json")
     args = parser.parse_args()
     os.environ.setdefault("KERNEL_EVAL_HOME", tempfile.mkdtemp(prefix="kernel-eval-diag-"))
@@ -142,7 +185,9 @@ def main():
 
         use_kernels(Path(args.kernels_dir))
     if args.corpus in ("mutation", "all"):
-        report["mutation"] = mutation(args.backend, split(args.kernels), split(args.operators), args.per_operator)
+        report["mutation"] = mutation(
+            args.backend, split(args.kernels), split(args.operators), args.per_operator, args.jobs, args.kernels_dir
+        )
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))

@@ -8,7 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
-from mcp.types import ToolAnnotations
+from mcp.types import ContentBlock, ImageContent, ToolAnnotations
 
 from mcp_server import text
 from mcp_server.registration import ServeContext, ToolSpec, make_tool
@@ -34,8 +34,8 @@ class Model + get_inputs() + get_init_inputs(); candidate: class ModelNew). A lo
 fresh secret seeds, in a sandbox?) -> on pass, benchmark_kernel(run_id) (how fast, measured so the
 speedup can be trusted) -> on a negative verdict, explain_failure(run_id) (which failure
 pattern, with evidence) -> suggest_fix(run_id) (a patch, optionally verified). Sources can be passed
-as text or as .py paths (relative paths resolve against the server's working directory). Verdicts: pass, fail, compile_error, runtime_error, timeout, crashed,
-rejected, unsupported."""
+as text or as .py paths (relative paths resolve against the server's working directory). Verdicts:
+pass, fail, compile_error, runtime_error, timeout, crashed, rejected, unsupported."""
 
 COMPILE_DESCRIPTION = """Check that a Triton candidate imports and compiles, before spending time on accuracy.
 
@@ -62,7 +62,8 @@ cancellation, special_values, large_magnitude) to probe what KernelBench's rand 
 Next: on anything but pass, explain_failure(run_id)."""
 
 
-BATCH_DESCRIPTION = f"""Judge many candidates of one task at once (up to {MAX_BATCH_CANDIDATES}), on every sandbox slot and GPU.
+BATCH_DESCRIPTION = f"""Judge many candidates of one task at once (up to {MAX_BATCH_CANDIDATES}), \
+on every sandbox slot and GPU.
 
 Takes run_accuracy's arguments with `candidates` (sources or .py paths) instead of `candidate`.
 Each candidate gets exactly what run_accuracy would give it alone (same verdict, checks, anti-cheat
@@ -113,10 +114,8 @@ timed_output_mismatch, faster_on_repeated_inputs, side_stream (work not waited f
 interpreter's time means nothing; a roofline estimate instead), runtime_error, timeout, crashed."""
 
 
-def _heatmap_image(result: ExplainResult):
+def _heatmap_image(result: ExplainResult) -> list[ContentBlock]:
     import base64
-
-    from mcp.types import ImageContent
 
     if not result.heatmap:
         return []

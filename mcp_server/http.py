@@ -43,7 +43,7 @@ def _address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     name = name.strip("[]")
     try:
         info = socket.getaddrinfo(name, None, flags=socket.AI_NUMERICHOST)
-        ip = ipaddress.ip_address(info[0][4][0].split("%")[0])
+        ip = ipaddress.ip_address(str(info[0][4][0]).split("%")[0])
     except (OSError, ValueError, IndexError):
         return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
@@ -66,7 +66,7 @@ def is_loopback_bind(host: str) -> bool:
     if _address(host) is not None:
         return False
     try:  # a name: loopback only if everything it resolves to is
-        addresses = {_address(info[4][0]) for info in socket.getaddrinfo(host, None)}
+        addresses = {_address(str(info[4][0])) for info in socket.getaddrinfo(host, None)}
     except OSError:
         return False
     return bool(addresses) and all(a is not None and a.is_loopback for a in addresses)
@@ -77,8 +77,12 @@ def read_token(token_file: str | None) -> str | None:
     if token_file:
         try:
             token = Path(token_file).expanduser().read_text().strip()
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             raise ServeConfigError(f"--auth-token-file {token_file}: cannot read it ({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            raise ServeConfigError(
+                f"--auth-token-file {token_file}: it is not UTF-8 text; put the token in it as text"
+            ) from None
         source = f"--auth-token-file {token_file}"
     else:
         token = os.environ.get(TOKEN_ENV, "").strip()
@@ -108,7 +112,8 @@ class HttpSecurity:
         if token is None and not is_loopback_bind(host):
             raise ServeConfigError(
                 f"refusing to serve on {host!r} without authentication: anyone who can reach it could run code in the "
-                f"sandbox. Set a token: export {TOKEN_ENV}=$(python -c 'import secrets; print(secrets.token_urlsafe(32))') "
+                f"sandbox. Set a token: export {TOKEN_ENV}="
+                "$(python -c 'import secrets; print(secrets.token_urlsafe(32))') "
                 "(or --auth-token-file FILE), and give it to clients as the header 'Authorization: Bearer <token>'. "
                 "Or bind loopback only (--host 127.0.0.1)."
             )

@@ -31,9 +31,8 @@ def run_accuracy(result) -> str:
         )
     lines += _error_lines(result.error)
     lines += [f"warning: {w}" for w in result.warnings[:4]]
-    lines.append(
-        f"run_id: {result.run_id}; backend {result.backend.name if result.backend else '?'}; {result.timings.total_s:.2f} s"
-    )
+    backend = result.backend.name if result.backend else "?"
+    lines.append(f"run_id: {result.run_id}; backend {backend}; {result.timings.total_s:.2f} s")
     if result.next_step:
         lines.append(f"next: {result.next_step}")
     return "\n".join(lines[:MAX_LINES])

@@ -190,6 +190,7 @@ class Pool:
             return "(no log)"
 
     def _read_events(self, proc: subprocess.Popen, ready: threading.Event) -> None:
+        assert proc.stdout is not None  # started with stdout=PIPE
         for raw in proc.stdout:
             try:
                 event = json.loads(raw)
@@ -360,8 +361,11 @@ class Pool:
             "processes": 4 * cores + 64,  # threads count too
             "core_dump": 0,
         }
-        if self.backend.address_space_limit:  # what the zygote already maps + the job's budget
-            limits["address_space"] = _zygote_vmsize(self._proc.pid) + (request.memory_mb << 20)
+        # What the zygote already maps + the job's budget. Without a zygote the job cannot be sent:
+        # run() retries it on a new one, with limits written again.
+        proc = self._proc
+        if self.backend.address_space_limit and proc is not None:
+            limits["address_space"] = _zygote_vmsize(proc.pid) + (request.memory_mb << 20)
         return limits
 
     def _collect(self, job_id, host_dir, exited, limit, queued_s) -> JobResult:
@@ -395,7 +399,8 @@ class Pool:
             proc, self._proc = self._proc, None
         if proc is not None:
             try:
-                proc.stdin.close()
+                if proc.stdin is not None:
+                    proc.stdin.close()
                 proc.wait(10)
             except Exception:  # noqa: BLE001
                 proc.kill()

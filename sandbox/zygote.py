@@ -64,14 +64,14 @@ class Captured:
 
 
 class Job:
-    def __init__(self, job_id, pid, out_fd, err_fd, timeout_s, cap):
+    def __init__(self, job_id: str, pid: int, out_fd: int, err_fd: int, timeout_s: float, cap: int):
         self.id = job_id
         self.pid = pid
         self.fds = {out_fd: "stdout", err_fd: "stderr"}
         self.captured = {"stdout": Captured(cap), "stderr": Captured(cap)}
         self.started = time.monotonic()
         self.deadline = self.started + timeout_s
-        self.reason = None  # why we killed it: timeout, cancelled, shutdown
+        self.reason: str | None = None  # why we killed it: timeout, cancelled, shutdown
 
 
 class Zygote:

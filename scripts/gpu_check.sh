@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CUDA backend on a GPU machine, in one call (the H200 of the device tool). The image has
-# torch and triton but no pydantic: carry the wheels in .whl/ (README of the device tool).
+# torch and triton but no pydantic: carry the wheels in .whl/ (README of the device tool), and
+# for the Ray engine's tests .whl-ray/ as well (scripts/ray_wheels.sh makes it).
 #   scripts/gpu_check.sh            # writes device.txt, gpu_tests.txt, gpu_record.json, gpu_bench.*
 #                                   # and summary.txt to $OUT (default /tmp/gpu-check)
 #   SKIP_BENCH=1 scripts/gpu_check.sh   # tests and the diagnosis corpora only
@@ -14,6 +15,7 @@ mkdir -p "$OUT"
 if ls .whl/*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site:$PWD
+  if ls .whl-ray/ray-*-slim.tar.xz >/dev/null 2>&1; then bash scripts/ray_install.sh || exit 1; fi  # Ray: optional
 else
   export PYTHONPATH=$PWD
 fi

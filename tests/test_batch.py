@@ -142,6 +142,23 @@ def test_cancel_stops_the_batch_and_frees_the_slots():
     assert not Pool.get("cpu")._pending  # the looping jobs were killed, not left running
 
 
+def test_benchmark_in_a_batch_times_only_the_passing_candidates():
+    """On cpu timing is unsupported: a passing candidate gets benchmark_kernel's honest answer (the
+    reason and a roofline estimate), a failing or rejected one no timing at all."""
+    from tools.models.bench import BenchmarkOptions
+
+    candidates = [VECTOR_ADD_CANDIDATE, candidate_with("return x + y")]
+    requests = [
+        RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=c, backend="cpu", seeds=[5]) for c in candidates
+    ]
+    report = run_batch(requests, benchmark=BenchmarkOptions(repetitions=20))
+    passed, rejected = report.items
+    assert passed.verdict == "pass" and rejected.verdict == "rejected"
+    assert passed.benchmark is not None and passed.benchmark.verdict == "unsupported"
+    assert passed.benchmark.run_id == passed.result.run_id and passed.benchmark.estimate.min_time_ms > 0
+    assert rejected.benchmark is None
+
+
 # --- CLI -----------------------------------------------------------------------------------------
 
 
@@ -203,12 +220,20 @@ async def test_mcp_run_accuracy_batch_progress_compact_results_and_schema(anyio_
         data = result.structured_content
         jsonschema.validate(data, tool.output_schema)
         assert [c["verdict"] for c in data["candidates"]] == ["pass", "rejected", "compile_error", "pass"]
+        assert all(c["benchmark_verdict"] is None for c in data["candidates"])  # no timing asked for
         assert data["best"] == 0 and result.content[0].text.startswith("BATCH 4 requests")
         done = [m for _, m in progress if " done: " in m]
         assert len(done) == 4 and [v for v, _ in progress] == sorted(v for v, _ in progress)
         run_id = data["candidates"][1]["run_id"]
         full = json.loads((await client.read_resource(f"kernel-eval://runs/{run_id}/result")).contents[0].text)
         assert full["verdict"] == "rejected" and full["checks"]["kernel_launches"] == 0
+        timed = await client.call_tool(
+            "run_accuracy_batch", arguments | {"candidates": candidates[:2], "benchmark": {"repetitions": 20}}
+        )
+        jsonschema.validate(timed.structured_content, tool.output_schema)
+        first, second = timed.structured_content["candidates"]
+        assert first["benchmark_verdict"] == "unsupported" and "cpu" in first["benchmark_summary"]
+        assert second["benchmark_verdict"] is None and first["speedup"] is None
         bad = await client.call_tool("run_accuracy_batch", {"reference": VECTOR_ADD_REFERENCE, "candidates": []})
         assert bad.is_error and "candidates" in bad.content[0].text
 

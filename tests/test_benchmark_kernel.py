@@ -262,12 +262,19 @@ def test_faster_on_repeated_inputs():
     assert flag.id == "faster_on_repeated_inputs" and flag.evidence["ratio"] == pytest.approx(0.04, rel=1e-3)
 
 
-def test_side_stream_by_launch_streams_or_by_the_synchronised_time():
-    honest = detectors.side_stream(_stats(0.100), _stats(0.115), 0)  # a synchronize costs ~10-20 us
-    tiny = detectors.side_stream(_stats(0.003), _stats(0.020), 0)  # within the host's wake-up latency
+def test_side_stream_by_launch_streams_or_by_the_synchronised_time_beyond_the_references():
+    ref, ref_synced = _stats(0.004), _stats(0.016)  # a synchronize alone costs ~12 us
+    honest = detectors.side_stream(_stats(0.100), _stats(0.113), 0, ref, ref_synced)
+    tiny = detectors.side_stream(_stats(0.004), _stats(0.017), 0, ref, ref_synced)
     assert honest is None and tiny is None
-    by_gap = detectors.side_stream(_stats(0.004), _stats(0.300), 0)
+    # in the sandbox a synchronize can cost ~200 us: a 5 us kernel then takes ~200 us synchronised
+    sandboxed = detectors.side_stream(_stats(0.005), _stats(0.205), 0, _stats(0.004), _stats(0.200))
+    assert sandboxed is None
+    by_gap = detectors.side_stream(_stats(0.004), _stats(0.040), 0, ref, ref_synced)  # 24 us unexplained
     assert by_gap.id == "side_stream" and "device-wide synchronize" in by_gap.message
+    assert by_gap.evidence["unexplained_ms"] == pytest.approx(0.024)
+    # without the reference's synchronised timing the gap is not judged; launches on other streams still are
+    assert detectors.side_stream(_stats(0.004), _stats(0.300), 0) is None
     by_launch = detectors.side_stream(_stats(0.1), _stats(0.1), 3)
     assert "3 kernel launch(es)" in by_launch.message
 

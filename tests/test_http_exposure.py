@@ -171,6 +171,15 @@ def test_loopback_is_recognised_by_address():
     assert not security.host_allowed("127.0.0.1@evil.example") and not security.host_allowed("")
 
 
+def test_an_unreadable_token_file_is_a_clear_error(tmp_path):
+    binary = tmp_path / "token"
+    binary.write_bytes(b"\xff\xfe" * 20)
+    with pytest.raises(ServeConfigError, match="not UTF-8 text"):
+        HttpSecurity.configure("10.1.2.3", str(binary), [], [])
+    with pytest.raises(ServeConfigError, match="cannot read it"):
+        HttpSecurity.configure("10.1.2.3", str(tmp_path / "missing"), [], [])
+
+
 def _token_file() -> str:
     import tempfile
 

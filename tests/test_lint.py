@@ -1,7 +1,7 @@
 """The repository is ruff-formatted and ruff-clean, line length (E501, 120) included.
 
-The rules, the kernel fixtures kept as their authors wrote them, and the files still waiting for
-their line lengths are all in pyproject.toml ([tool.ruff]).
+The rules and the kernel fixtures kept as their authors wrote them (the only files without E501)
+are in pyproject.toml ([tool.ruff]).
 """
 
 from __future__ import annotations

@@ -88,3 +88,21 @@ def test_metrics_count_equivalent_mutants_apart():
     block = metrics(outcomes)["by_operator"]["floor_grid"]
     assert (block["mutants"], block["equivalent"], block["counted"], block["top1"]) == (3, 1, 2, 1)
     assert (block["patchable"], block["fix_verified"], block["fix_rate"]) == (2, 1, 0.5)
+
+
+def test_verification_looks_past_the_first_fixes_when_none_passes():
+    """attention/swap_strides#3 stores with swapped output strides: the proven unwritten output ranks
+    other fixes first, which do not help; with max_fixes=1 the verification goes on down the line and
+    returns the layout fix that makes the candidate pass."""
+    from tests.mutation_corpus.runner import SEEDS, _request
+    from tools.accuracy import run_accuracy
+    from tools.fixes import suggest_fix
+    from tools.models.diagnosis import FixRequest
+
+    (case,) = [c for c in plan("cpu", ["attention"], ["swap_strides"]) if c.site == 3]
+    run = run_accuracy(_request(case.kernel, case.source, case.exposures[0], "cpu", len(SEEDS)))
+    assert run.verdict == "fail"
+    unverified = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=False))
+    assert [f.fix for f in unverified.fixes] != ["fix_layout"]  # not first in the diagnoses' order
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=True))
+    assert [(f.fix, f.verified) for f in fixed.fixes] == [("fix_layout", True)], fixed.summary

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
 
-from sandbox import protocol
+from sandbox import backends, protocol
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens, sources
@@ -34,6 +35,7 @@ from tools.models.accuracy import (
     RunAccuracyRequest,
     RunAccuracyResult,
     SeedResult,
+    Verdict,
 )
 from tools.models.task import ErrorInfo, IsolationItem, Timings
 from tools.services import Services, progress_reporter, resolve_backend, services
@@ -69,7 +71,7 @@ class _Call:
     """One run_accuracy call: what every stage reads, and what the stages filled in so far."""
 
     request: RunAccuracyRequest
-    report: object
+    report: Callable[[float, str], None]  # progress(fraction, message)
     cancel: threading.Event | None
     services: Services
     run_id: str
@@ -78,7 +80,7 @@ class _Call:
     reference_name: str = ""
     candidate_text: str = ""
     candidate_name: str = ""
-    backend: object = None
+    backend: backends.Backend | None = None
     task: goldens.ReferenceTask | None = None
     seeds: list[int] = field(default_factory=list)
     golden: goldens.Goldens | None = None
@@ -91,7 +93,9 @@ class _Call:
     stderr: str = ""
     actual: dict[int, object] = field(default_factory=dict)  # seed index -> the candidate's output
 
-    def finish(self, verdict: str, summary: str, seeds=None, error: ErrorInfo | None = None) -> RunAccuracyResult:
+    def finish(
+        self, verdict: Verdict, summary: str, seeds: list[SeedResult] | None = None, error: ErrorInfo | None = None
+    ) -> RunAccuracyResult:
         self.timings.total_s = time.perf_counter() - self.started
         backend = self.services.backend_info(self.backend, self.golden_device) if self.backend is not None else None
         result = RunAccuracyResult(
@@ -199,7 +203,7 @@ def _cpu_controls(call: _Call) -> None:
 
 
 def _candidate_job(call: _Call, plan: protocol.InputPlan | None) -> JobResult:
-    assert call.task is not None and call.golden is not None
+    assert call.task is not None and call.golden is not None and call.backend is not None
     request = call.request
     files = {"candidate.py": call.candidate_text}
     names = {"candidate.py": call.candidate_name}
@@ -223,7 +227,7 @@ def _inputs_differ(job: JobResult) -> bool:
 
 
 def _candidate(call: _Call) -> JobResult:
-    assert call.golden is not None and call.task is not None
+    assert call.golden is not None and call.task is not None and call.backend is not None
     request = call.request
     call.report(0.4, f"candidate: {len(call.seeds)} seeds on {call.backend.name}")
     plan = call.golden.input_plan(call.seeds, call.task)
@@ -287,7 +291,7 @@ def _reject_cheats(call: _Call) -> None:
 
 
 def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
-    assert call.golden is not None
+    assert call.golden is not None and call.backend is not None
     request = call.request
     call.report(0.8, "comparing")
     _cpu_controls(call)
@@ -333,7 +337,7 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
     return call.finish(verdict, summary, seeds)
 
 
-def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None) -> tuple[str, str]:
+def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None) -> tuple[Verdict, str]:
     failing = [s for s in seeds if not s.passed]
     if failing:
         return "fail", f"FAIL ({len(failing)}/{len(seeds)} seeds) {_headline(failing[0].summary)}"
@@ -380,7 +384,7 @@ def _compact(seeds: list[SeedResult]) -> None:
                 output.worst, output.thresholds_used, output.warnings = [], {}, []
 
 
-def _compare_device(backend) -> str:
+def _compare_device(backend: backends.Backend) -> str:
     """Compare on the GPU when the candidate ran on one: this process never forks sandboxes (the
     zygote is a separate program), so using CUDA here is safe, and 16M elements compare in
     milliseconds instead of ~0.5 s on the CPU."""
@@ -427,7 +431,10 @@ def _checks(meta: dict) -> Checks:
         input_mutation=mutated,
         poisoned_allocations=int(meta.get("poisoned_allocations", 0)),
         determinism=Determinism(
-            **{k: det.get(k) for k in ("checked", "bitwise_equal", "differing_elements", "max_abs_diff")},
+            checked=det["checked"],
+            bitwise_equal=det.get("bitwise_equal"),
+            differing_elements=det.get("differing_elements"),
+            max_abs_diff=det.get("max_abs_diff"),
             note=det.get("error"),
         )
         if isinstance(det, dict) and "checked" in det

@@ -254,6 +254,7 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
     cand_stats = stats.summarize(cand["times_ms"])
     repeated = stats.summarize(cand["repeated_ms"]) if cand.get("repeated_ms") else None
     synced = stats.summarize(cand["synced_ms"]) if cand.get("synced_ms") else None
+    ref_synced = stats.summarize(meta["reference"]["synced_ms"]) if meta["reference"].get("synced_ms") else None
     speedup = stats.speedup(ref_stats, cand_stats)
     seeds = task.seeds[: request.input_sets]
 
@@ -279,7 +280,9 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
         for f in (
             detectors.stale_output(check),
             detectors.timed_output_mismatch(check),
-            detectors.side_stream(cand_stats, synced, int(cand.get("foreign_stream_launches", 0))),
+            detectors.side_stream(
+                cand_stats, synced, int(cand.get("foreign_stream_launches", 0)), ref_stats, ref_synced
+            ),
             detectors.faster_on_repeated_inputs(cand_stats, repeated),
             detectors.beyond_roofline(roof, cand_stats, speedup.value),
         )

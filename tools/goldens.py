@@ -10,7 +10,7 @@ from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from sandbox import protocol
+from sandbox import backends, protocol
 from sandbox.pool import JobRequest
 from tools import faults
 from tools.errors import ToolInputError
@@ -66,7 +66,7 @@ class ReferenceTask:
     text: str
     name: str
     options: dict  # input options (dtype, value_range, profile)
-    backend: object
+    backend: backends.Backend
     timeout_s: float
     memory_mb: int
 
@@ -84,7 +84,7 @@ def input_options(dtype, value_range, profile) -> dict:
 INPUTS_DEVICE_ENV = "KERNEL_EVAL_INPUTS_DEVICE"
 
 
-def inputs_device(backend) -> str:
+def inputs_device(backend: backends.Backend) -> str:
     """Where jobs make a task's inputs: on the GPU for cuda (no copies, no files); on the CPU for the
     interpreter, and for npu until torch_npu's device context is tested there."""
     if os.environ.get(INPUTS_DEVICE_ENV, "").strip().lower() == "cpu":
@@ -92,7 +92,7 @@ def inputs_device(backend) -> str:
     return "cuda" if backend.name == "cuda" else "cpu"
 
 
-def key_for(reference_text: str, options: dict, backend) -> str:
+def key_for(reference_text: str, options: dict, backend: backends.Backend) -> str:
     golden_device = "cuda" if backend.golden_on_device else "cpu"
     return task_key(reference_text, options | {"inputs_device": inputs_device(backend)}, golden_device)
 
@@ -209,13 +209,14 @@ def _reference_job(
     fault = faults.process_fault(job, task.timeout_s, "reference")
     if fault is not None:
         raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
-    if job.meta.get("status") != "ok":
-        _, error = faults.user_error(job.meta.get("error", {}))
+    meta = job.meta or {}  # a job without a result is a process fault
+    if meta.get("status") != "ok":
+        _, error = faults.user_error(meta.get("error", {}))
         raise ToolInputError(
             f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}",
             {"error": error.model_dump()},
         )
-    return job, job.meta.get("golden_device", "cpu")
+    return job, meta.get("golden_device", "cpu")
 
 
 def _entries(job, seeds: list[int]) -> dict[int, GoldenEntry]:

@@ -6,6 +6,7 @@ import contextlib
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
@@ -103,7 +104,7 @@ def resolve_backend(name: str) -> backends.Backend:
         raise ToolInputError(str(exc)) from None
 
 
-def progress_reporter(callback):
+def progress_reporter(callback) -> Callable[[float, str], None]:
     """progress(fraction, message) that never raises into the tool."""
 
     def report(fraction: float, message: str) -> None:

@@ -1,10 +1,11 @@
 """Job kind `candidate`: run ModelNew on every seed's inputs and record what it did.
 
 Per seed: build ModelNew under the seed (the reference's weights come from the same seed), move
-the inputs to the device inside guard margins (sandbox.harness.guards), keep pristine copies, run the forward under the ForwardMonitor
-(NaN-poisoned empty allocations, recorded torch calls), count Triton launches, check the inputs
-are unchanged. Then one seed runs again on fresh copies for a bitwise determinism check.
-The outputs go back to the trusted parent, which alone holds the golden and judges them.
+the inputs to the device inside guard margins (sandbox.harness.guards), keep pristine copies, run
+the forward under the ForwardMonitor (NaN-poisoned empty allocations, recorded torch calls), count
+Triton launches, check the inputs are unchanged. Then one seed runs again on fresh copies for a
+bitwise determinism check. The outputs go back to the trusted parent, which alone holds the golden
+and judges them.
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ def seed_inputs(spec: dict, job_dir: str, user_files: dict, given: dict) -> list
                 errors.error_info(
                     "inputs",
                     protocol.INPUTS_DIFFER,
-                    f"get_inputs() made other inputs for seed {seed} than in the reference job: not reproducible from the seed",
+                    f"get_inputs() made other inputs for seed {seed} than in the reference job: "
+                    "not reproducible from the seed",
                 )
             )
         made.append((init, task_inputs))

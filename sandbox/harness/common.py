@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -51,7 +53,8 @@ def seed_all(seed: int) -> None:
         pass
 
 
-def tree_map(fn, value):
+def tree_map(fn: Callable[[torch.Tensor], Any], value: Any) -> Any:
+    """`fn` applied to every tensor of a tree of tuples, lists and dicts (the tree's shape is kept)."""
     if isinstance(value, torch.Tensor):
         return fn(value)
     if isinstance(value, tuple):

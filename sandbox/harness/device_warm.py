@@ -30,12 +30,17 @@ def warm(backend) -> None:
         scratch = tempfile.mkdtemp(prefix="kernel-eval-warm-")
         os.environ["TRITON_CACHE_DIR"] = scratch
         try:
+            from triton.backends.driver import GPUDriver
+            from triton.compiler.compiler import make_backend
             from triton.runtime import driver
 
-            driver.active.get_current_device()  # builds and loads the driver's utilities once
-            from triton.compiler.compiler import make_backend
-
-            make_backend(driver.active.get_current_target()).hash()  # asks ptxas for its version
+            active = driver.active
+            if isinstance(active, GPUDriver):  # the CUDA (or ROCm) driver: backend.device is "cuda"
+                active.get_current_device()  # builds and loads the driver's utilities once
+                # Triton's base class declares get_current_target abstract (no return type); the
+                # CUDA driver's returns a GPUTarget.
+                target = active.get_current_target()
+                make_backend(target).hash()  # pyright: ignore[reportArgumentType]  # asks ptxas for its version
         finally:
             shutil.rmtree(scratch, ignore_errors=True)  # loaded: the files are no longer needed
     except Exception:  # noqa: BLE001 - the job initialises the device itself and reports any error

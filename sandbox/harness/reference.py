@@ -41,7 +41,8 @@ def _checked(load, user_files: dict):
         for attr in ("Model", "get_inputs", "get_init_inputs"):
             if not hasattr(module, attr):
                 raise AttributeError(
-                    f"the reference defines no `{attr}` (KernelBench format: class Model, get_inputs(), get_init_inputs())"
+                    f"the reference defines no `{attr}` "
+                    "(KernelBench format: class Model, get_inputs(), get_init_inputs())"
                 )
     except BaseException as exc:  # noqa: BLE001 - SystemExit in user code too
         raise common.UserCodeError(errors.describe(exc, user_files, "reference import")) from None

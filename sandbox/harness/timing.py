@@ -5,12 +5,14 @@ repetitions, warmup, flush_l2, cuda_graphs, vary_inputs, output_rtol, dtype. Giv
 of the accuracy run): s{k}/init, s{k}/inputs and s{k}/accepted (the candidate's accepted outputs).
 
 Each repetition, do_bench-style: copy input set k into the fixed input buffers (vary_inputs), keep
-the device busy (cuda: a short spin, so the forward is queued before its start event runs), write
+the device busy (cuda: a spin, so the forward is queued before its start event runs; its length is
+calibrated in the warm-up to cover several times what the host takes to queue one repetition), write
 a buffer twice the L2's size (flush_l2), start event, forward (or graph replay), end event, then a
 check on the device that the output belongs to input set k (no host synchronisation between
 repetitions). Reference and candidate alternate repetition by repetition, so drift hits both.
-Then, for the candidate alone: the same input every repetition (what repeated-input timing sees),
-and a device-wide synchronize inside the timed region (what work left on other streams costs).
+Then, for the candidate alone: the same input every repetition (what repeated-input timing sees);
+for both: a device-wide synchronize inside the timed region (what work left on other streams costs,
+beyond what the synchronize itself costs the reference).
 Launches are watched for streams other than the one being timed.
 
 Outputs go back to the trusted parent: the last timed output of every input set, which it checks
@@ -28,7 +30,9 @@ import torch
 from sandbox.harness import common, errors
 
 FLUSH_MIN_BYTES = 256 << 20  # Triton's do_bench flush size
-SPIN_CYCLES = 200_000  # ~0.1 ms at ~2 GHz: longer than the host needs to queue a forward
+SPIN_CYCLES = 200_000  # ~0.1 ms at ~2 GHz: the spin before calibration, and its shortest
+SPIN_CYCLES_MAX = 40_000_000  # ~20 ms: a host that slow makes the time meaningless anyway
+SPIN_MARGIN = 3.0  # the spin lasts this many times the host's slowest (p90) queueing of a repetition
 REPEATED_REPS_MAX = 30
 SYNCED_REPS_MAX = 20
 
@@ -59,10 +63,24 @@ class _Device:
     def synchronize(self) -> None:
         self.api.synchronize()
 
-    def spin(self) -> None:
+    def spin(self, cycles: int) -> None:
         sleep = getattr(self.api, "_sleep", None)
         if sleep is not None:
-            sleep(SPIN_CYCLES)
+            sleep(cycles)
+
+    def spin_ms_per_cycle(self) -> float | None:
+        """The spin's rate on this device now (the fastest of three, after the first has loaded it)."""
+        if getattr(self.api, "_sleep", None) is None:
+            return None
+        elapsed = []
+        for _ in range(4):
+            start, end = self.event(), self.event()
+            start.record()
+            self.spin(SPIN_CYCLES)
+            end.record()
+            self.synchronize()
+            elapsed.append(float(start.elapsed_time(end)))
+        return min(elapsed[1:]) / SPIN_CYCLES
 
 
 class _HostClock:
@@ -90,8 +108,11 @@ class _HostClock:
     def synchronize(self) -> None:
         pass
 
-    def spin(self) -> None:
+    def spin(self, cycles: int) -> None:
         pass
+
+    def spin_ms_per_cycle(self) -> float | None:
+        return None
 
 
 class _StreamWatch:
@@ -186,6 +207,7 @@ class _Role:
         self.graph = None
         self.static_out = None
         self.pairs: dict[str, list] = {"varied": [], "repeated": [], "synced": []}
+        self.host_ms: list[float] = []  # host time to queue each repetition (spin to end event)
         self.stale: torch.Tensor | None = None  # device counter of stale repetitions
         self.checked = 0
         self.last: dict[int, object] = {}
@@ -260,15 +282,29 @@ class _Bench:
         self.rtol = float(options["output_rtol"])  # tools.thresholds.TIMED_OUTPUT_RTOL
         flush_bytes = max(FLUSH_MIN_BYTES if device.kind != "cpu" else 0, 2 * device.l2_bytes)
         self.flush = torch.empty(flush_bytes // 4, dtype=torch.int32, device=device.kind) if self.flush_l2 else None
+        self.spin_cycles = SPIN_CYCLES
+        self.spin_ms: float | None = None  # what the calibrated spin lasts
+
+    def calibrate_spin(self) -> None:
+        """A spin long enough that the device is still busy when the host has queued the forward, so
+        the start event never waits on the host (else a microsecond kernel times the launch overhead)."""
+        rate = self.device.spin_ms_per_cycle()
+        queued = sorted(t for role in self.roles for t in role.host_ms)
+        if rate is None or not queued:
+            return
+        slowest = queued[min(len(queued) - 1, int(0.9 * len(queued)))]
+        self.spin_cycles = int(min(SPIN_CYCLES_MAX, max(SPIN_CYCLES, SPIN_MARGIN * slowest / rate)))
+        self.spin_ms = self.spin_cycles * rate
 
     def load_set(self, k: int, buffers) -> None:
         for dst, src in zip(common.tree_tensors(buffers), common.tree_tensors(self.input_sets[k]), strict=True):
             dst.copy_(src)
 
-    def rep(self, role: _Role, k: int, phase: str, check: bool = True) -> None:
+    def rep(self, role: _Role, k: int, phase: str) -> None:
         if phase != "repeated" and self.vary:
             self.load_set(k, role.buffers)
-        self.device.spin()
+        queued_from = time.perf_counter()
+        self.device.spin(self.spin_cycles)
         if self.flush is not None:
             self.flush.zero_()
         start, end = self.device.event(), self.device.event()
@@ -277,10 +313,14 @@ class _Bench:
         if phase == "synced":
             self.device.synchronize()  # device-wide: work on any stream ends inside the timed region
         end.record()
+        role.host_ms.append((time.perf_counter() - queued_from) * 1e3)
         if phase in role.pairs:  # warm-up repetitions are not kept
             role.pairs[phase].append((start, end))
-        if check and role.name == "candidate":
-            bad = torch.as_tensor(_mismatch(out, self.expected[k], self.rtol), device=self.device.kind).to(torch.int32)
+        if role.name != "candidate":
+            return
+        # checked in the warm-up too (not counted): the check's kernels load before anything is timed
+        bad = torch.as_tensor(_mismatch(out, self.expected[k], self.rtol), device=self.device.kind).to(torch.int32)
+        if phase != "warmup":
             role.stale = bad if role.stale is None else role.stale + bad
             role.checked += 1
             role.last[k] = common.clone(out)
@@ -360,9 +400,12 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     launches_before_timing, foreign_before_timing = watch.launches, watch.foreign  # autotuning may use its own
     warmup, reps = int(options.get("warmup", 10)), int(options["repetitions"])
     order = usable if vary else [0]
-    for r in range(warmup):
+    for r in range(max(warmup, 1)):
         for role in roles:
-            bench.rep(role, order[r % len(order)], "warmup", check=False)
+            bench.rep(role, order[r % len(order)], "warmup")
+    bench.calibrate_spin()
+    for role in roles:
+        role.host_ms.clear()
     for r in range(reps):
         pair = roles if r % 2 == 0 else roles[::-1]
         for role in pair:
@@ -371,8 +414,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     bench.load_set(0, cand.buffers)  # the repeated-input phase times input set 0, loaded once
     for _ in range(min(reps, REPEATED_REPS_MAX)):
         bench.rep(cand, 0, "repeated")
-    for r in range(min(reps, SYNCED_REPS_MAX)):
-        bench.rep(cand, order[r % len(order)], "synced")
+    for r in range(min(reps, SYNCED_REPS_MAX)):  # the reference's: what the synchronize itself costs
+        for role in roles if r % 2 == 0 else roles[::-1]:
+            bench.rep(role, order[r % len(order)], "synced")
     device.synchronize()
 
     meta = {
@@ -385,9 +429,15 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         "inputs_note": note,
         "input_sets_used": [seeds[k] for k in order],
         "expected_from": "accepted" if all(given.get(f"s{k}/accepted") is not None for k in usable) else "reference",
-        "reference": {"times_ms": bench.times(roles[0], "varied")},
+        "spin_ms": bench.spin_ms,
+        "reference": {
+            "times_ms": bench.times(roles[0], "varied"),
+            "synced_ms": bench.times(roles[0], "synced"),
+            "host_ms": roles[0].host_ms,
+        },
         "candidate": {
             "times_ms": bench.times(cand, "varied"),
+            "host_ms": cand.host_ms,
             "repeated_ms": bench.times(cand, "repeated"),
             "synced_ms": bench.times(cand, "synced"),
             "stale": int(cand.stale) if cand.stale is not None else 0,

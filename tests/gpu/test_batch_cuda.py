@@ -59,3 +59,19 @@ def test_ray_batch_one_actor_per_gpu():
         batch_cases.assert_same_as_single(report.items, "cuda")
     finally:
         ray.shutdown()
+
+
+def test_timing_inside_a_batch_one_timed_job_per_gpu():
+    """Every passing candidate timed by the worker that judged it; the cheat's speedup flagged."""
+    from tests import bench_cheats
+    from tools.models.accuracy import RunAccuracyRequest
+    from tools.models.bench import BenchmarkOptions
+
+    reference = bench_cheats.relu_task(2048, 4096)
+    sources = [bench_cheats.HONEST, bench_cheats.CACHED_OUTPUT, bench_cheats.HONEST]
+    requests = [RunAccuracyRequest(reference=reference, candidate=c, backend="cuda", num_seeds=2) for c in sources]
+    report = run_batch(requests, benchmark=BenchmarkOptions(repetitions=30, warmup=5, input_sets=2))
+    verdicts = [i.benchmark.verdict if i.benchmark else None for i in report.items]
+    assert [i.verdict for i in report.items] == ["pass"] * 3, [i.result.summary for i in report.items if i.result]
+    assert verdicts == ["ok", "flagged", "ok"], [i.benchmark.summary for i in report.items if i.benchmark]
+    assert "stale_output" in {f.id for f in report.items[1].benchmark.flags}

@@ -36,7 +36,11 @@ def _line(name: str, result) -> str:
         return f"{name}: {result.summary}"
     r, c, s = result.reference, result.candidate, result.speedup
     roof = result.roofline.candidate if result.roofline else None
-    fraction = f", {roof.fraction_of_roofline:.0%} of roofline ({roof.achieved_gbps:.0f} GB/s)" if roof else ""
+    fraction = (
+        f", {roof.fraction_of_roofline:.0%} of roofline ({roof.achieved_gbps:.0f} GB/s)"
+        if roof and roof.fraction_of_roofline is not None and roof.achieved_gbps is not None
+        else ", roofline not checked"
+    )
     flags = f" FLAGS {[f.id for f in result.flags]}" if result.flags else ""
     return (
         f"{name}: ref {r.median_ms * 1e3:.2f} us (CV {r.cv:.2f}), cand {c.median_ms * 1e3:.2f} us (CV {c.cv:.2f}), "

@@ -30,6 +30,7 @@ from tools.models.batch import (
     RunAccuracyBatchRequest,
     RunAccuracyBatchResult,
 )
+from tools.models.bench import BenchmarkOptions
 from tools.services import progress_reporter, resolve_backend
 
 ENGINES = ("local", "ray")
@@ -60,6 +61,7 @@ def run_batch(
     cancel: threading.Event | None = None,
     on_item: Callable[[BatchItem], None] | None = None,
     on_workers: Callable[[list], None] | None = None,
+    benchmark: BenchmarkOptions | None = None,
 ) -> BatchReport:
     """Judge every request; items in input order, each what run_accuracy returns for it alone.
 
@@ -68,12 +70,16 @@ def run_batch(
     CPU of the cluster at `ray_address` (or a new local one), `ray_actors` to use fewer, `ray_actor_home`
     for the actors' state directory (their runs are copied into this process's run store).
     progress(fraction, message) and on_item(item) follow each finished request; `cancel` stops the
-    batch (requests not judged by then are items with error kind 'cancelled')."""
+    batch (requests not judged by then are items with error kind 'cancelled'). `benchmark`: also time
+    every request that passes (benchmark_kernel on its run, by the worker that judged it; one timed
+    job per device at a time), in the item's `benchmark`."""
     if engine not in ENGINES:
         raise ToolInputError(f"unknown engine {engine!r}; use local or ray")
     started = time.perf_counter()
     report = progress_reporter(progress)
     the_plan = plan(list(requests))
+    for job in the_plan.runs:
+        job.timing = benchmark
     total = len(requests)
     finished = 0
 
@@ -155,6 +161,9 @@ def compact(report: BatchReport, requests: Sequence[RunAccuracyRequest]) -> RunA
                 run_id=result.run_id if result else None,
                 error=item.error,
                 rerun_reason=item.rerun_reason,
+                benchmark_verdict=item.benchmark.verdict if item.benchmark else None,
+                speedup=item.benchmark.speedup.value if item.benchmark and item.benchmark.speedup else None,
+                benchmark_summary=item.benchmark.summary if item.benchmark else None,
             )
         )
     best = next((c.index for c in candidates if c.verdict == "pass"), None)
@@ -185,6 +194,7 @@ def run_accuracy_batch(
         ray_address=os.environ.get("KERNEL_EVAL_RAY_ADDRESS") or None,
         progress=progress,
         cancel=cancel,
+        benchmark=request.benchmark,
     )
     if cancel is not None and cancel.is_set():
         raise ToolInputError("cancelled by the caller")

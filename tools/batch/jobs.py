@@ -18,6 +18,7 @@ from tools.accuracy import run_accuracy
 from tools.errors import ServerFault, ToolInputError
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.batch import BatchError, BatchItem
+from tools.models.bench import BenchmarkOptions, BenchmarkRequest
 from tools.services import resolve_backend, services
 from tools.store.seeds import POOL_SIZE
 
@@ -37,6 +38,7 @@ class Job:
     warm_pool_chunk: tuple[int, int] | None = None  # (i, n): the i-th of n slices of the secret pool (warm)
     attempts: int = 0
     rerun_reason: str | None = None
+    timing: BenchmarkOptions | None = None  # also time the candidate if it passes (run)
 
     def payload(self) -> dict:
         """What a worker in another process needs, as plain data."""
@@ -46,6 +48,7 @@ class Job:
             "provided": self.provided,
             "warm_seeds": self.warm_seeds,
             "warm_pool_chunk": self.warm_pool_chunk,
+            "timing": self.timing.model_dump(mode="json") if self.timing is not None else None,
         }
 
 
@@ -116,16 +119,32 @@ def _warm_jobs(runs: list[Job]) -> list[Job]:
 # --- the worker side ------------------------------------------------------------------------------
 
 
-def evaluate(request: RunAccuracyRequest, provided: Provided, cancel: threading.Event | None) -> BatchItem:
-    """run_accuracy on one request; its errors as the item's error (index filled in by the caller)."""
+def evaluate(
+    request: RunAccuracyRequest,
+    provided: Provided,
+    cancel: threading.Event | None,
+    timing: BenchmarkOptions | None = None,
+) -> BatchItem:
+    """run_accuracy on one request, then with `timing` benchmark_kernel on its run if it passed; errors
+    as the item's error (index filled in by the caller)."""
     with sources.provided(provided):
         try:
-            return BatchItem(index=0, result=run_accuracy(request, None, cancel))
+            item = BatchItem(index=0, result=run_accuracy(request, None, cancel))
+            if timing is not None and item.result is not None and item.result.verdict == "pass":
+                item.benchmark = _timed(item.result.run_id, timing, cancel)
+            return item
         except ServerFault as exc:
             return BatchItem(index=0, error=BatchError(kind="server_fault", message=str(exc)))
         except ToolInputError as exc:
             kind = "cancelled" if cancel is not None and cancel.is_set() else "input"
             return BatchItem(index=0, error=BatchError(kind=kind, message=str(exc)))
+
+
+def _timed(run_id: str, timing: BenchmarkOptions, cancel: threading.Event | None):
+    """benchmark_kernel on a passing run (its device lock: one timed job per device at a time)."""
+    from tools.benchmark_kernel import benchmark_kernel  # timing's modules only where timing is asked for
+
+    return benchmark_kernel(BenchmarkRequest(run_id=run_id, **timing.model_dump(exclude_unset=True)), None, cancel)
 
 
 def warm(
@@ -164,4 +183,5 @@ def run_payload(payload: dict, cancel: threading.Event | None) -> dict:
     if payload["kind"] == "warm":
         chunk = payload.get("warm_pool_chunk")
         return {"warmed": warm(request, provided, payload.get("warm_seeds"), tuple(chunk) if chunk else None, cancel)}
-    return {"item": evaluate(request, provided, cancel).model_dump(mode="json")}
+    timing = BenchmarkOptions.model_validate(payload["timing"]) if payload.get("timing") else None
+    return {"item": evaluate(request, provided, cancel, timing).model_dump(mode="json")}

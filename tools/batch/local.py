@@ -47,7 +47,7 @@ class ThreadWorker:
                         warmed=warm(job.request, job.provided, job.warm_seeds, job.warm_pool_chunk, cancel)
                     )
                 else:
-                    outcome = Outcome(item=evaluate(job.request, job.provided, cancel))
+                    outcome = Outcome(item=evaluate(job.request, job.provided, cancel, job.timing))
             finally:
                 with self._lock:
                     self._cancels.discard(cancel)

@@ -93,6 +93,8 @@ def print_table(report: BatchReport, requests: list[RunAccuracyRequest]) -> None
     for item in report.items:
         result = item.result
         summary = result.summary if result else f"{item.error.kind}: {item.error.message}" if item.error else ""
+        if item.benchmark is not None:  # the timing's line first: what a speed search reads
+            summary = f"{item.benchmark.summary} | {summary}"
         rerun = " (rerun)" if item.attempts > 1 else ""
         rows.append(
             (

@@ -151,8 +151,8 @@ def _cmd_fix(ns: argparse.Namespace) -> int:
                 if fix.verified
                 else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
             )
-            print(f"\n## {fix.fix}: {fix.title} {('(' + state + ')') if state else ''}")
-            print(f"  why: {fix.why}\n  triton: {fix.guidance['triton']}")
+            label = f"({state})" if state else ""
+            print(f"\n## {fix.fix}: {fix.title} {label}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
             if fix.verification:
                 print(f"  measured: {fix.verification.describe()}")
             if fix.patch:
@@ -199,7 +199,12 @@ def _cmd_batch(ns: argparse.Namespace) -> int:
         if in_order is not None:
             in_order.add(item)
 
-    report = run_batch(requests, ns.engine, ray_address=ns.ray_address, on_item=on_item)
+    timing = None
+    if ns.benchmark:
+        from tools.models.bench import BenchmarkOptions
+
+        timing = BenchmarkOptions(repetitions=ns.repetitions) if ns.repetitions else BenchmarkOptions()
+    report = run_batch(requests, ns.engine, ray_address=ns.ray_address, on_item=on_item, benchmark=timing)
     bar.close()
     if not ns.json:
         print_table(report, requests)
@@ -312,6 +317,15 @@ def build_parser(columns: int | None = None) -> argparse.ArgumentParser:
         default=None,
         metavar="ADDR",
         help="a running Ray cluster (host:port); default: a new local one",
+    )
+    batch.add_argument(
+        "--benchmark",
+        action="store_true",
+        help="also time every passing candidate against its reference (benchmark_kernel's defaults; "
+        "one timed job per GPU at a time; on cpu a roofline estimate only)",
+    )
+    batch.add_argument(
+        "--repetitions", type=int, default=None, metavar="N", help="with --benchmark: timed repetitions (default 100)"
     )
     batch.add_argument("--json", action="store_true", help="one result JSON per line, in input order")
     batch.set_defaults(handler=_cmd_batch)

@@ -191,7 +191,8 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         summary = f"{primary.pattern}: {primary.summary}" + (
             " [confirmed by experiment]" if primary.tested == "confirmed" else ""
         )
-        next_step = f"call suggest_fix(run_id='{request.run_id}', verify=true) for {', '.join(primary.suggested_fixes) or 'a fix'}"
+        fixes = ", ".join(primary.suggested_fixes) or "a fix"
+        next_step = f"call suggest_fix(run_id='{request.run_id}', verify=true) for {fixes}"
     elif _without_tensors(ctx):
         summary = "fail: the run kept no tensors (store_tensors=false), so the failure cannot be diagnosed"
         next_step = (

@@ -36,8 +36,16 @@ class OutputData:
     neutral: CompareResult  # three_dim on the same tensors: what every detector reads
 
     @property
+    def measured(self) -> torch.Tensor:
+        """`actual`, where the candidate returned this output: the detectors and experiments only
+        see such outputs (diagnosis.detect and the experiments' target keep only those)."""
+        if self.actual is None:
+            raise ValueError(f"output {self.name!r} of seed {self.seed} has no stored tensor to diagnose")
+        return self.actual
+
+    @property
     def a(self) -> torch.Tensor:
-        return self.actual.to(torch.float64)
+        return self.measured.to(torch.float64)
 
     @property
     def g(self) -> torch.Tensor:

@@ -16,7 +16,7 @@ from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.registry import detector
 from tools.diagnosis.source import SourceFacts
-from tools.models.diagnosis import Diagnosis, Location
+from tools.models.diagnosis import Diagnosis, Evidence, FixId, Location
 
 MAX_INDICES = 5
 
@@ -45,10 +45,10 @@ def _lines(lines: list[int]) -> str:
     return ", ".join(f"line {n}" for n in sorted(set(lines))[:4])
 
 
-def _tile_of(start: int, block_sizes: list[int]) -> int | None:
+def _tile_of(start: int | None, block_sizes: list[int]) -> int | None:
     """The block size a boundary at `start` lines up with: the largest of the source's BLOCK
     constants dividing it, else its largest power-of-two divisor."""
-    if start <= 0:
+    if start is None or start <= 0:
         return None
     fitting = [b for b in block_sizes if b > 1 and start % b == 0]
     if fitting:
@@ -93,7 +93,8 @@ def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
                 Diagnosis(
                     pattern="no_kernel_launched",
                     confidence=0.99,
-                    summary=f"the forward launched no Triton kernel; it computed with torch ({', '.join(result.checks.torch_calls) or 'no torch call either'})",
+                    summary="the forward launched no Triton kernel; it computed with torch "
+                    f"({', '.join(result.checks.torch_calls) or 'no torch call either'})",
                     evidence={
                         "kernel_launches": result.checks.kernel_launches,
                         "torch_calls": list(result.checks.torch_calls),
@@ -105,7 +106,8 @@ def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
             Diagnosis(
                 pattern="input_mutation",
                 confidence=0.99,
-                summary=f"the forward wrote into its input(s) {result.checks.input_mutation}: callers see their inputs change",
+                summary=f"the forward wrote into its input(s) {result.checks.input_mutation}: "
+                "callers see their inputs change",
                 evidence={"mutated_inputs": result.checks.input_mutation},
                 suggested_fixes=["do_not_mutate_inputs"],
             )
@@ -140,7 +142,8 @@ def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
                 Diagnosis(
                     pattern="boundary_mask_error",
                     confidence=0.85,
-                    summary="an invalid memory access: a tl.load or tl.store reached outside its tensor (a missing mask or a grid larger than the data)",
+                    summary="an invalid memory access: a tl.load or tl.store reached outside its tensor "
+                    "(a missing mask or a grid larger than the data)",
                     evidence=evidence,
                     suggested_fixes=["boundary_mask"],
                 ),
@@ -238,13 +241,14 @@ def out_of_bounds_write(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
             pattern="boundary_mask_error",
             confidence=0.97,
             seed=w.seed,
-            summary=f"a store wrote {w.bytes_before + w.bytes_after} byte(s) past the end of a {tuple(w.shape)} output allocation "
-            "(caught in the guard margin around it): a tl.store without a mask for the last partial block"
+            summary=f"a store wrote {w.bytes_before + w.bytes_after} byte(s) past the end of a {tuple(w.shape)} output "
+            "allocation (caught in the guard margin around it): a tl.store without a mask for the last partial block"
             + (f" (unmasked tl.store at {stores})" if stores else ""),
             evidence={"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores},
             suggested_fixes=["boundary_mask"],
             location=Location(
-                description=f"bytes written past the allocation: {w.bytes_after} after its end, {w.bytes_before} before its start"
+                description=f"bytes written past the allocation: {w.bytes_after} after its end, "
+                f"{w.bytes_before} before its start"
             ),
         )
     ]
@@ -287,13 +291,14 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                 confidence=0.95,
                 seed=o.seed,
                 output=o.name,
-                summary=f"{' and '.join(parts)} were never written (NaN poison survived): the grid misses the last partial "
-                f"tile{f' of {tile}' if tile else ''}; size it with triton.cdiv and mask the tail",
+                summary=f"{' and '.join(parts)} were never written (NaN poison survived): "
+                f"the grid misses the last partial tile{f' of {tile}' if tile else ''}; "
+                "size it with triton.cdiv and mask the tail",
                 evidence=evidence,
                 suggested_fixes=["boundary_mask"],
                 location=Location(
                     description=" and ".join(parts) + " never written",
-                    indices=element_indices(mask, tuple(o.actual.shape)),
+                    indices=element_indices(mask, tuple(o.measured.shape)),
                     rows=[r0, m2.shape[0] - 1] if r0 is not None else None,
                     cols=[c0, m2.shape[1] - 1] if c0 is not None else None,
                     tile=[tile] if tile else None,
@@ -306,12 +311,13 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
             confidence=0.9,
             seed=o.seed,
             output=o.name,
-            summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: the kernel's stores do not cover the output",
+            summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: "
+            "the kernel's stores do not cover the output",
             evidence=evidence,
             suggested_fixes=["boundary_mask", "initialize_output"],
             location=Location(
                 description="elements still holding the allocation's poison",
-                indices=element_indices(mask, tuple(o.actual.shape)),
+                indices=element_indices(mask, tuple(o.measured.shape)),
             ),
         )
     ]
@@ -328,7 +334,8 @@ def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnos
             confidence=0.9,
             seed=o.seed,
             output=o.name,
-            summary="the output is all zeros where the golden is not: the kernel's results never reached the returned tensor (wrong buffer, store skipped, or a zero-initialised output never written)",
+            summary="the output is all zeros where the golden is not: the kernel's results never reached the returned "
+            "tensor (wrong buffer, store skipped, or a zero-initialised output never written)",
             evidence={
                 "nonzero_golden_elements": int((o.g != 0).sum()),
                 "floor_division_grid": _lines(facts.floor_division_grid),
@@ -355,14 +362,15 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
     if poison.numel():
         computed_nan &= ~poison
     dropped_nan = torch.isnan(g) & ~torch.isnan(a)
-    dtype_max = float(torch.finfo(o.actual.dtype).max) if o.actual.is_floating_point() else math.inf
+    actual = o.measured
+    dtype_max = float(torch.finfo(actual.dtype).max) if actual.is_floating_point() else math.inf
     bad_inf = torch.isinf(a) & torch.isfinite(g) & (g.abs() <= dtype_max)
     out = []
     if bool(computed_nan.any()) or bool(bad_inf.any()):
         count = int(computed_nan.sum()) + int(bad_inf.sum())
         magnitude = _max_input_magnitude(ctx)
-        overflow_limit = math.log(float(torch.finfo(o.actual.dtype).max)) if o.actual.is_floating_point() else math.inf
-        evidence = {
+        overflow_limit = math.log(dtype_max) if actual.is_floating_point() else math.inf
+        evidence: Evidence = {
             "nan_where_golden_finite": int(computed_nan.sum()),
             "inf_where_golden_finite": int(bad_inf.sum()),
             "max_abs_input": magnitude,
@@ -373,7 +381,7 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
             evidence["exp_without_max_subtraction"] = _lines(facts.exp_without_max)
         large = magnitude > overflow_limit / 2 or ctx.task.get("input_profile") == "large_magnitude"
         if large or facts.exp_without_max:
-            fixes = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["stable_formula"]
+            fixes: list[FixId] = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["stable_formula"]
             if facts.mentions_low_precision or facts.low_precision_accumulator:
                 fixes.append("fp32_accumulator")  # an fp16 intermediate overflows at 65504, long before fp32
             out.append(
@@ -404,7 +412,8 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
                     confidence=0.8,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation (0/0, inf-inf, log of a negative, sqrt of a negative)",
+                    summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation "
+                    "(0/0, inf-inf, log of a negative, sqrt of a negative)",
                     evidence=evidence,
                     suggested_fixes=["stable_formula"],
                     location=Location(
@@ -419,8 +428,8 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
                 confidence=0.85,
                 seed=o.seed,
                 output=o.name,
-                summary=f"{int(dropped_nan.sum())} element(s) are finite where the golden is NaN: the kernel drops NaN inputs "
-                f"(e.g. tl.where(x > 0, x, 0) or max/min that ignore NaN) instead of propagating them",
+                summary=f"{int(dropped_nan.sum())} element(s) are finite where the golden is NaN: the kernel drops NaN "
+                "inputs (e.g. tl.where(x > 0, x, 0) or max/min that ignore NaN) instead of propagating them",
                 evidence={"finite_where_golden_nan": int(dropped_nan.sum())},
                 suggested_fixes=["nan_propagation"],
                 location=Location(
@@ -460,13 +469,14 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
                     confidence=0.95,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"the output equals {description}: rows and columns (strides) are swapped in the store or the launch",
+                    summary=f"the output equals {description}: rows and columns (strides) "
+                    "are swapped in the store or the launch",
                     evidence={"matches": description},
                     suggested_fixes=["fix_layout"],
                     tested="proven",
                 )
             ]
-    eps = float(torch.finfo(o.actual.dtype).eps) if o.actual.is_floating_point() else 0.0
+    eps = float(torch.finfo(o.measured.dtype).eps) if o.measured.is_floating_point() else 0.0
     scale = _scale_factor(a, g, eps)
     if scale is None:
         return []
@@ -590,7 +600,8 @@ def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list
             confidence=0.93,
             seed=o.seed,
             output=o.name,
-            summary=f"{count} integer outputs are one step toward zero from the golden ({share:.0%} of the differences): "
+            summary=f"{count} integer outputs are one step toward zero from the golden "
+            f"({share:.0%} of the differences): "
             "the float -> int cast truncates where the reference rounds to nearest" + (f" ({casts})" if casts else ""),
             evidence={
                 "differing": count,
@@ -651,7 +662,7 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
     normal_failed, small_failed, cancel_failed = o.normal_failed, o.small_failed, o.cancel_failed
     toward_zero = o.toward_zero
     closest = fingerprint[0].model if fingerprint else None
-    evidence = {
+    evidence: Evidence = {
         "mere": mere,
         "mare": mare,
         "cpu_mere": cpu_mere,
@@ -681,8 +692,8 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                 confidence=0.95,
                 seed=o.seed,
                 output=o.name,
-                summary=f"the output matches tf32-rounded inputs (MERE {fingerprint[0].mere_vs_candidate:.2g} against that emulation vs "
-                f"{mere:.2g} against the golden): tl.dot used tf32 on fp32 inputs"
+                summary=f"the output matches tf32-rounded inputs (MERE {fingerprint[0].mere_vs_candidate:.2g} against "
+                f"that emulation vs {mere:.2g} against the golden): tl.dot used tf32 on fp32 inputs"
                 + (f" ({_lines(facts.dot_without_ieee)})" if facts.dot_without_ieee else ""),
                 evidence=evidence,
                 suggested_fixes=["ieee_dot_precision"],
@@ -696,8 +707,8 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     confidence=0.93 if facts.low_precision_accumulator else 0.8,
                     seed=o.seed,
                     output=o.name,
-                    summary="partial sums are kept in low precision: every addition rounds relative to the running sum, "
-                    f"so error grows with the reduction (MERE {mere:.2g} vs CPU {cpu_mere:.2g})"
+                    summary="partial sums are kept in low precision: every addition rounds relative to the "
+                    f"running sum, so error grows with the reduction (MERE {mere:.2g} vs CPU {cpu_mere:.2g})"
                     + (
                         f"; low-precision accumulator at {_lines(facts.low_precision_accumulator)}"
                         if facts.low_precision_accumulator
@@ -722,9 +733,9 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                 confidence=0.9 if uniform else 0.75,
                 seed=o.seed,
                 output=o.name,
-                summary=f"over a reduction of {ctx.compute_num}, the accumulation drifts toward zero ({toward_zero:.0%} of errors) "
-                f"by a nearly uniform relative error (MERE {mere:.2g}, MARE {mare:.2g}): per-block additions into a large "
-                f"accumulator lose low bits (tensor cores truncate)",
+                summary=f"over a reduction of {ctx.compute_num}, the accumulation drifts toward zero "
+                f"({toward_zero:.0%} of errors) by a nearly uniform relative error (MERE {mere:.2g}, MARE {mare:.2g}): "
+                "per-block additions into a large accumulator lose low bits (tensor cores truncate)",
                 evidence=evidence | {"acc_plus_dot_in_loop": _lines(facts.dot_accumulate_in_loop)},
                 suggested_fixes=["kahan_summation", "fp32_accumulator"],
             )
@@ -752,22 +763,22 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     confidence=confidence,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"{toward_zero:.0%} of the inexact elements err toward zero (CPU: {cpu_toward if cpu_toward is not None else 0.5:.0%}): "
-                    f"a truncating conversion{cause}",
+                    summary=f"{toward_zero:.0%} of the inexact elements err toward zero (CPU: "
+                    f"{cpu_toward if cpu_toward is not None else 0.5:.0%}): a truncating conversion{cause}",
                     evidence=evidence | {"rtz_cast": _lines(facts.rtz_cast)},
                     suggested_fixes=["cast_round_mode_rint"] if facts.rtz_cast or o.failed else [],
                 )
             )
     if small_failed and not any(d.pattern == "low_precision_accumulation" for d in out):
-        fixes = ["stable_formula"] if facts.log_one_plus else ["fp32_accumulator", "stable_formula"]
+        fixes: list[FixId] = ["stable_formula"] if facts.log_one_plus else ["fp32_accumulator", "stable_formula"]
         out.append(
             Diagnosis(
                 pattern="small_value_outliers",
                 confidence=0.8 if facts.log_one_plus else 0.7,
                 seed=o.seed,
                 output=o.name,
-                summary=f"{r.small_value_error_count} errors among small golden values vs {r.small_value_cpu_error_count} for the CPU: "
-                "precision is lost where results are tiny"
+                summary=f"{r.small_value_error_count} errors among small golden values vs "
+                f"{r.small_value_cpu_error_count} for the CPU: precision is lost where results are tiny"
                 + (
                     f" (log(1 + x) at {_lines(facts.log_one_plus)} loses x when x is small: use log1p)"
                     if facts.log_one_plus
@@ -822,8 +833,9 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     confidence=0.8,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, MARE {cpu_mare:.2g}) "
-                    "and the candidate is within its error: the threshold, not the kernel, is at issue",
+                    summary=f"the CPU same-precision control fails the same threshold (MERE {cpu_mere:.2g}, "
+                    f"MARE {cpu_mare:.2g}) and the candidate is within its error: "
+                    "the threshold, not the kernel, is at issue",
                     evidence=evidence,
                     suggested_fixes=["relax_threshold"],
                 )
@@ -835,7 +847,8 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     confidence=0.6,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"error grows over a reduction of {ctx.compute_num} accumulated block by block (MERE {mere:.2g} vs CPU {cpu_mere:.2g})",
+                    summary=f"error grows over a reduction of {ctx.compute_num} accumulated block by block "
+                    f"(MERE {mere:.2g} vs CPU {cpu_mere:.2g})",
                     evidence=evidence,
                     suggested_fixes=["kahan_summation", "fp32_accumulator"],
                 )
@@ -848,7 +861,8 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     seed=o.seed,
                     output=o.name,
                     summary=f"the normal-range error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU's "
-                    f"(MERE {mere:.2g} vs {cpu_mere:.2g}): somewhere the kernel computes in lower precision than the op needs",
+                    f"(MERE {mere:.2g} vs {cpu_mere:.2g}): "
+                    "somewhere the kernel computes in lower precision than the op needs",
                     evidence=evidence,
                     suggested_fixes=["fp32_accumulator"],
                 )
@@ -865,8 +879,9 @@ def nondeterminism(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
         Diagnosis(
             pattern="nondeterminism",
             confidence=0.9,
-            summary=f"re-running seed {ctx.result.seeds[0].seed if ctx.result.seeds else '?'} changed {det.differing_elements} element(s) "
-            f"(max |diff| {det.max_abs_diff:g}): the order of floating-point additions depends on scheduling"
+            summary=f"re-running seed {ctx.result.seeds[0].seed if ctx.result.seeds else '?'} changed "
+            f"{det.differing_elements} element(s) (max |diff| {det.max_abs_diff:g}): "
+            "the order of floating-point additions depends on scheduling"
             + (f" (tl.atomic_add at {_lines(facts.atomic_add)})" if facts.atomic_add else ""),
             evidence={
                 "differing_elements": det.differing_elements,

@@ -24,7 +24,7 @@ from tools.diagnosis.detectors import element_indices
 from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.diagnosis.source import SourceFacts
 from tools.diagnosis.trials import Trial, TrialRunner
-from tools.models.diagnosis import Diagnosis, ExperimentOutcome, Location, TrialSummary
+from tools.models.diagnosis import Diagnosis, ExperimentOutcome, FixId, Location, PatternId, TrialSummary
 
 #: Trial error within this factor of the run's own error counts as "the same error": rounding
 #: errors of different inputs scatter by about 2x; a change of cause moves them by orders.
@@ -125,7 +125,7 @@ def _rows(mask: torch.Tensor, o: OutputData) -> Location:
     rows = torch.nonzero(m2.any(dim=1)).flatten()
     return Location(
         description=f"{int(mask.sum())} output element(s) in {rows.numel()} row(s) of the 2-D view",
-        indices=element_indices(mask, tuple(o.actual.shape)),
+        indices=element_indices(mask, tuple(o.measured.shape)),
         rows=[int(rows.min()), int(rows.max())] if rows.numel() else None,
     )
 
@@ -139,17 +139,17 @@ def _rows(mask: torch.Tensor, o: OutputData) -> Location:
     tests=("boundary_mask_error", "nan_mismatch", "inf_overflow"),
 )
 def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = next(
+    failing = next(
         (
-            o
+            (o, m)
             for o in ctx.outputs
             if o.seed == ctx.primary_seed and o.failed and (m := _computed_nonfinite(o)) is not None and bool(m.any())
         ),
         None,
     )
-    if target is None or ctx.result.checks.input_guard != "nan":
+    if failing is None or ctx.result.checks.input_guard != "nan":
         return None
-    base = _computed_nonfinite(target)
+    target, base = failing
     trial = runner.run("NaN guard margins around the inputs replaced by zeros", guard_fill="zero")
     summaries = [
         TrialSummary(
@@ -181,8 +181,8 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             else ""
         )
         finding = (
-            f"{int(gone.sum())} of {int(base.sum())} NaN/Inf outputs vanish when the margins past the inputs hold zeros "
-            "instead of NaN: those outputs read memory outside their inputs"
+            f"{int(gone.sum())} of {int(base.sum())} NaN/Inf outputs vanish when the margins past the inputs hold "
+            "zeros instead of NaN: those outputs read memory outside their inputs"
         )
         found = Diagnosis(
             pattern="boundary_mask_error",
@@ -212,7 +212,10 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             ),
             [found],
         )
-    finding = f"the NaN/Inf outputs stay ({int(after.sum())} of {int(base.sum())}) with zero margins: the kernel computes them"
+    finding = (
+        f"the NaN/Inf outputs stay ({int(after.sum())} of {int(base.sum())}) with zero margins: "
+        "the kernel computes them"
+    )
     return Result(
         ExperimentOutcome(id="margin_fill", question=_question("margin_fill"), trials=summaries, finding=finding)
     )
@@ -229,8 +232,8 @@ TAIL_SHARE = 0.9
 def _tail_views(o: OutputData, blocks: list[int]) -> list[tuple[str, int, torch.Tensor]]:
     """(axis, block, tail mask) for each block size that leaves a partial last block, along the
     last axis (row-tiled kernels) and along the flat index (elementwise kernels)."""
-    shape = tuple(o.actual.shape)
-    numel = o.actual.numel()
+    shape = tuple(o.measured.shape)
+    numel = o.measured.numel()
     views = []
     for block in blocks:
         for axis, n in (("last axis", shape[-1] if shape else 0), ("flat index", numel)):
@@ -256,7 +259,7 @@ def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnos
         and d.output in (None, getattr(target, "name", None))
         for d in diagnoses
     )
-    if target is None or not suspected or not target.actual.is_floating_point() or not facts.blocks():
+    if target is None or not suspected or not target.measured.is_floating_point() or not facts.blocks():
         return None
     a, g = target.a, target.g
     finite = torch.isfinite(a) & torch.isfinite(g)
@@ -270,8 +273,9 @@ def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnos
         share = float(excess[tail].sum()) / total
         if tail.float().mean() <= 0.5 and share >= TAIL_SHARE:
             finding = (
-                f"{share:.0%} of the error beyond the CPU control's sits in the last partial block of {block} along the "
-                f"{axis} ({int(tail.sum())} of {tail.numel()} elements): the tail is handled wrongly (mask or bounds)"
+                f"{share:.0%} of the error beyond the CPU control's sits in the last partial block of {block} along "
+                f"the {axis} ({int(tail.sum())} of {tail.numel()} elements): "
+                "the tail is handled wrongly (mask or bounds)"
             )
             return Result(
                 ExperimentOutcome(
@@ -334,7 +338,7 @@ def _low_precision_possible(ctx: RunContext, facts: SourceFacts) -> bool:
 )
 def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     target = _target(ctx, diagnoses)
-    if target is None or not _float_inputs(ctx) or not target.actual.is_floating_point():
+    if target is None or not _float_inputs(ctx) or not target.measured.is_floating_point():
         return None
     if any(d.output == target.name and d.tested == "confirmed" for d in diagnoses):
         return None  # already explained by an experiment
@@ -395,8 +399,8 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         )
     still = "still fails" if not trial.passed else f"keeps its error (run {run_error:.3g}; it passes only its bounds)"
     finding = (
-        f"with exact arithmetic the output {still} (error {mere:.3g} of the output, CPU control {cpu:.3g}): no rounding explains it; "
-        "the kernel computes something else (indexing, offsets, strides, masks or the formula)"
+        f"with exact arithmetic the output {still} (error {mere:.3g} of the output, CPU control {cpu:.3g}): "
+        "no rounding explains it; the kernel computes something else (indexing, offsets, strides, masks or the formula)"
     )
     outcome = ExperimentOutcome(
         id="exact_inputs",
@@ -510,7 +514,7 @@ def _clear_failure(target: OutputData, nonfinite: int) -> bool:
 
 def _magnitude_finding(
     trials: list[tuple[int, Trial]], target: OutputData, facts: SourceFacts, nonfinite: int
-) -> tuple[str, list[str], list[str], str | None]:
+) -> tuple[str, list[PatternId], list[PatternId], PatternId | None]:
     """(finding, confirms, refutes, pattern found) from the scaled trials.
 
     A power-of-two scale changes no rounding: where only rounding is at work the relative error
@@ -571,7 +575,8 @@ def _magnitude_finding(
     if down and not up:
         what = "the Inf/NaN vanish and the output passes" if nonfinite else "the output passes"
         return (
-            f"with inputs x 2^{min(down)} {what}: an intermediate overflows at the task's magnitudes (range, not rounding)",
+            f"with inputs x 2^{min(down)} {what}: "
+            "an intermediate overflows at the task's magnitudes (range, not rounding)",
             ["inf_overflow"],
             [
                 "nan_mismatch",
@@ -626,7 +631,7 @@ def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     target = _target(ctx, diagnoses)
     floats = _float_inputs(ctx)
     exponents = _scales(floats) if floats and target is not None else []
-    if not exponents or not target.actual.is_floating_point():
+    if target is None or not exponents or not target.measured.is_floating_point():
         return None
     trials = [(k, runner.run(f"inputs x 2^{k}", (lambda t, k=k: t * 2.0**k))) for k in exponents]
     base = _computed_nonfinite(target)
@@ -654,8 +659,9 @@ def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
 
 
 def _magnitude_diagnosis(
-    pattern: str, target: OutputData, facts: SourceFacts, finding: str, nonfinite: int
+    pattern: PatternId, target: OutputData, facts: SourceFacts, finding: str, nonfinite: int
 ) -> Diagnosis:
+    fixes: list[FixId]
     if pattern == "inf_overflow":
         fixes = (
             ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["fp32_accumulator", "stable_formula"]
@@ -672,7 +678,10 @@ def _magnitude_diagnosis(
     elif pattern == "formula_error":
         lines = ", ".join(f"line {n}" for n in facts.eps_outside_sqrt[:3])
         fixes = ["fix_formula"]
-        summary = f"eps is added outside the square root ({lines}): sqrt(v) + eps instead of sqrt(v + eps); it shows when v is small"
+        summary = (
+            f"eps is added outside the square root ({lines}): sqrt(v) + eps instead of sqrt(v + eps); "
+            "it shows when v is small"
+        )
     else:
         fixes = ["stable_formula", "fp32_accumulator"]
         summary = "the error appears only at small input magnitudes: an absolute constant or an underflow in the kernel"
@@ -703,7 +712,7 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     suspected = facts.one_pass_variance or any(
         d.pattern in ("cancellation_error", "small_value_outliers") for d in diagnoses
     )
-    if target is None or not floats or not suspected or not target.actual.is_floating_point():
+    if target is None or not floats or not suspected or not target.measured.is_floating_point():
         return None
     rms = math.sqrt(sum(float(t.to(torch.float64).nan_to_num(0, 0, 0).pow(2).mean()) for t in floats) / len(floats))
     if rms == 0:
@@ -728,8 +737,8 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     if centred.ok and shifted.ok and centred.passed and not shifted.passed and ratio(shifted) >= 10:
         lines = ", ".join(f"line {n}" for n in facts.one_pass_variance[:3])
         finding = (
-            f"centred inputs pass; shifted by {shift:.3g} the error is {ratio(shifted):.3g}x the CPU control's: the kernel "
-            "subtracts large nearly equal terms" + (f" (E[x^2] - E[x]^2 at {lines})" if lines else "")
+            f"centred inputs pass; shifted by {shift:.3g} the error is {ratio(shifted):.3g}x the CPU control's: "
+            "the kernel subtracts large nearly equal terms" + (f" (E[x^2] - E[x]^2 at {lines})" if lines else "")
         )
         outcome = ExperimentOutcome(
             id="input_offset",
@@ -760,7 +769,7 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         if not (centred.ok and shifted.ok)
         else "no cancellation: the error does not grow with a shift of the inputs beyond the CPU control's"
     )
-    refutes = ["cancellation_error"] if centred.ok and shifted.ok and not centred.passed else []
+    refutes: list[PatternId] = ["cancellation_error"] if centred.ok and shifted.ok and not centred.passed else []
     return Result(
         ExperimentOutcome(
             id="input_offset", question=_question("input_offset"), trials=summaries, finding=finding, refutes=refutes
@@ -869,9 +878,13 @@ def reduction_length(
     (k0, e0), (k1, e1) = points[0], points[-1]
     slope = math.log(e1 / e0) / math.log(k1 / k0)
     growth = ", ".join(f"K={k}: {e:.3g}" for k, e in points)
-    confirms, refutes = [], []
+    confirms: list[PatternId] = []
+    refutes: list[PatternId] = []
     if slope >= SYSTEMATIC_SLOPE:
-        finding = f"the error grows like K^{slope:.2f} ({growth}): a systematic loss that accumulates with the reduction length"
+        finding = (
+            f"the error grows like K^{slope:.2f} ({growth}): "
+            "a systematic loss that accumulates with the reduction length"
+        )
         confirms = [d.pattern for d in suspected]
     elif slope <= FLAT_SLOPE:
         # a tree reduction (tl.sum) in low precision errs about as much at every length: this

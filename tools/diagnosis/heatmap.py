@@ -30,8 +30,14 @@ def _color(x: float) -> tuple[int, int, int]:
     for (x0, c0), (x1, c1) in zip(_STOPS, _STOPS[1:], strict=False):
         if x <= x1:
             t = 0.0 if x1 == x0 else (x - x0) / (x1 - x0)
-            return tuple(int(round(a + (b - a) * t)) for a, b in zip(c0, c1, strict=True))
+            red, green, blue = (int(round(a + (b - a) * t)) for a, b in zip(c0, c1, strict=True))
+            return red, green, blue
     return _STOPS[-1][1]
+
+
+def _unit(color: tuple[int, int, int]) -> tuple[float, float, float]:
+    """An 8-bit RGB colour as matplotlib's 0..1 floats."""
+    return color[0] / 255, color[1] / 255, color[2] / 255
 
 
 def _png(pixels: list[list[tuple[int, int, int]]]) -> bytes:
@@ -94,11 +100,11 @@ def render_matplotlib(
     values = cells.numpy()
     special = values >= 2
     error = (values.clip(0.0, 1.0) * 8.0) - 8.0  # back to log10(rel error)
-    cmap = LinearSegmentedColormap.from_list("rel_error", [(x, tuple(v / 255 for v in c)) for x, c in _STOPS])
+    cmap = LinearSegmentedColormap.from_list("rel_error", [(x, _unit(c)) for x, c in _STOPS])
     overlay = [[(0.0, 0.0, 0.0, 0.0)] * values.shape[1] for _ in range(values.shape[0])]
     for i, j in zip(*special.nonzero(), strict=True):
         color = _UNWRITTEN if values[i, j] >= 3 else _NAN
-        overlay[i][j] = (*(v / 255 for v in color), 1.0)
+        overlay[i][j] = (*_unit(color), 1.0)
 
     figure = Figure(figsize=(7.0, 5.5), dpi=100)
     FigureCanvasAgg(figure)
@@ -109,9 +115,9 @@ def render_matplotlib(
         ax.imshow(overlay, extent=extent, interpolation="nearest", aspect="auto")
     if tile:
         for r in range(tile, rows, tile):
-            ax.axhline(r, color=tuple(v / 255 for v in _GRID), linewidth=0.6)
+            ax.axhline(r, color=_unit(_GRID), linewidth=0.6)
         for c in range(tile, cols, tile):
-            ax.axvline(c, color=tuple(v / 255 for v in _GRID), linewidth=0.6)
+            ax.axvline(c, color=_unit(_GRID), linewidth=0.6)
     bar = figure.colorbar(image, ax=ax)
     bar.set_label("log10 relative error |actual - golden| / (|golden| + eps)")
     ax.set_xlabel("column (last dimension)")
@@ -119,7 +125,7 @@ def render_matplotlib(
     pooled = f", max over {fr} x {fc} blocks" if fr > 1 or fc > 1 else ""
     ax.set_title(f"relative error, {rows} x {cols}{pooled}", fontsize=10)
     legend = [
-        Patch(facecolor=tuple(v / 255 for v in c), edgecolor="black", label=label)
+        Patch(facecolor=_unit(c), edgecolor="black", label=label)
         for c, label, code in ((_NAN, "NaN mismatch", 2), (_UNWRITTEN, "never written", 3))
         if (values == code).any()
     ]

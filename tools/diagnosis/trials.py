@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import torch
 
 from sandbox.harness.common import tree_map
-from sandbox.pool import JobRequest
+from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens
 from tools.compare import CompareInputError, compare_outputs
 from tools.compare.options import CompareOptions
@@ -28,6 +28,8 @@ from tools.models.compare import CompareResult
 from tools.services import resolve_backend, services
 
 InputTransform = Callable[[torch.Tensor], torch.Tensor]
+#: A job that ran and returned status ok, or None and why not.
+JobOutcome = tuple[JobResult, None] | tuple[None, str]
 
 
 class TrialBudgetExceeded(Exception):
@@ -85,7 +87,7 @@ class TrialRunner:
         self.cancel = cancel
         self.report = report or (lambda _message: None)
         self.trials: list[Trial] = []
-        self._references: dict[str, object] = {}  # reference jobs by the inputs they ran on
+        self._references: dict[str, JobOutcome] = {}  # reference jobs by the inputs they ran on
         task = ctx.task
         self.backend = resolve_backend(task.get("backend_resolved") or task.get("backend") or "auto")
         self.options = goldens.input_options(
@@ -97,7 +99,10 @@ class TrialRunner:
             compute_num=task.get("compute_num"),
             normal_range=task.get("normal_range", "absolute"),
         )
-        self.seed = ctx.primary_seed
+        seed = ctx.primary_seed
+        if seed is None:  # experiments run on failing runs only: they have judged seeds
+            raise ValueError(f"run {ctx.run_id} has no seeds to re-run")
+        self.seed: int = seed
         self.timeout_s = float(task.get("timeout_s") or 120.0)
         self.memory_mb = int(task.get("memory_mb") or 4096)
 
@@ -124,7 +129,7 @@ class TrialRunner:
         self.trials.append(trial)
         return trial
 
-    def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict):
+    def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict) -> JobOutcome:
         timeout = max(1.0, min(self.timeout_s, self.remaining_s + 5.0))
         job = (
             services()
@@ -138,12 +143,13 @@ class TrialRunner:
         fault = faults.process_fault(job, timeout, kind)
         if fault is not None:
             return None, fault[1].message
-        if job.meta.get("status") != "ok":
-            _, error = faults.user_error(job.meta.get("error", {}))
+        meta = job.meta or {}  # a job without a result is a process fault
+        if meta.get("status") != "ok":
+            _, error = faults.user_error(meta.get("error", {}))
             return None, f"{error.type}: {error.message}"[:300]
         return job, None
 
-    def _reference(self, transform: InputTransform | None, key: str):
+    def _reference(self, transform: InputTransform | None, key: str) -> JobOutcome:
         """The reference job on the transformed inputs (one per distinct inputs: `key`)."""
         if key not in self._references:
             stored = self.ctx.inputs_of(self.seed)
@@ -187,7 +193,7 @@ class TrialRunner:
         actual = dict(normalize_outputs(cand.values.get("s0/actual")))
         golden = dict(normalize_outputs(ref.values.get("s0/golden")))
         cpu = dict(normalize_outputs(ref.values.get("s0/cpu"))) if ref.values.get("s0/cpu") is not None else {}
-        overruns = sum(len(s.get("out_of_bounds_writes", [])) for s in cand.meta.get("seeds", []))
+        overruns = sum(len(s.get("out_of_bounds_writes", [])) for s in (cand.meta or {}).get("seeds", []))
         return Trial(
             label,
             ok=True,

@@ -11,7 +11,9 @@ from tools.errors import ToolInputError
 from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
+    Diagnosis,
     ExplainRequest,
+    FixId,
     FixRequest,
     FixResult,
     FixSuggestion,
@@ -65,6 +67,53 @@ def _atomic_free(verification: Verification, patched: str, task: dict) -> bool:
     return free
 
 
+#: With verify: how many fixes beyond max_fixes are tried while none of the first has verified.
+EXTRA_FIX_TRIALS = 3
+
+
+def _suggestion(
+    fix: str,
+    diagnosis,
+    source: str,
+    name: str,
+    task: dict,
+    before: dict,
+    verify: bool,
+    cancel,
+    report,
+    index: int,
+    count: int,
+) -> FixSuggestion:
+    """One fix for one diagnosis: its patch, and with verify its re-run."""
+    entry = FIXES[fix]
+    suggestion = FixSuggestion(
+        fix=fix,
+        title=entry.title,
+        for_pattern=diagnosis.pattern,
+        why=f"{diagnosis.pattern}: {diagnosis.summary}",
+        guidance=entry.guidance(),
+    )
+    patched = entry.patch(source) if source else None
+    if patched is not None:
+        suggestion.patch = _diff(source, patched, name)
+        suggestion.patched_source = patched
+    if not verify:
+        return suggestion
+    report(0.2 + 0.7 * index / max(1, count), f"verifying {fix}")
+    try:
+        if patched is not None:
+            suggestion.verification = _verify(task, patched, before, cancel)
+        elif fix == "relax_threshold":
+            suggestion.verification = _verify(task, source, before, cancel, normal_range="cpu_relative")
+    except ToolInputError as exc:
+        suggestion.verification = Verification(verdict="error", summary=str(exc), run_id="", before=before)
+    if suggestion.verification is not None:
+        suggestion.verified = suggestion.verification.verdict == "pass"
+        if fix == "deterministic_reduction" and patched is not None:
+            suggestion.verified &= _atomic_free(suggestion.verification, patched, task)
+    return suggestion
+
+
 def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     """Raises ToolInputError for an unknown run_id."""
     report = progress_reporter(progress)
@@ -77,41 +126,22 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     name = (task.get("candidate_name") or "candidate.py").split("/")[-1]
     before = _metrics(RunAccuracyResult.model_validate(result))
 
-    chosen: list[tuple[str, object]] = []
+    chosen: list[tuple[FixId, Diagnosis]] = []
     for diagnosis in (d for d in explained.diagnoses if d.tested != "refuted"):  # an experiment ruled it out
         for fix in diagnosis.suggested_fixes:
             if fix not in [f for f, _ in chosen]:
                 chosen.append((fix, diagnosis))
-    chosen = chosen[: request.max_fixes]
-    fixes = []
-    for i, (fix, diagnosis) in enumerate(chosen):
-        entry = FIXES[fix]
-        suggestion = FixSuggestion(
-            fix=fix,
-            title=entry.title,
-            for_pattern=diagnosis.pattern,
-            why=f"{diagnosis.pattern}: {diagnosis.summary}",
-            guidance=entry.guidance(),
-        )
-        patched = entry.patch(source) if source else None
-        if patched is not None:
-            suggestion.patch = _diff(source, patched, name)
-            suggestion.patched_source = patched
-        if request.verify:
-            report(0.2 + 0.7 * i / max(1, len(chosen)), f"verifying {fix}")
-            try:
-                if patched is not None:
-                    suggestion.verification = _verify(task, patched, before, cancel)
-                elif fix == "relax_threshold":
-                    suggestion.verification = _verify(task, source, before, cancel, normal_range="cpu_relative")
-            except ToolInputError as exc:
-                suggestion.verification = Verification(verdict="error", summary=str(exc), run_id="", before=before)
-            if suggestion.verification is not None:
-                suggestion.verified = suggestion.verification.verdict == "pass"
-                if fix == "deterministic_reduction" and patched is not None:
-                    suggestion.verified &= _atomic_free(suggestion.verification, patched, task)
-        fixes.append(suggestion)
+    # With verify, a failed verification lets the next fix in line be tried (up to EXTRA_FIX_TRIALS
+    # beyond max_fixes): e.g. a confirmed out-of-bounds read whose cause is a swapped stride ranks the
+    # mask fix first, and only the layout fix, further down, makes the candidate pass.
+    budget = request.max_fixes + (EXTRA_FIX_TRIALS if request.verify else 0)
+    fixes: list[FixSuggestion] = []
+    for i, (fix, diagnosis) in enumerate(chosen[:budget]):
+        if i >= request.max_fixes and any(f.verified for f in fixes):
+            break
+        fixes.append(_suggestion(fix, diagnosis, source, name, task, before, request.verify, cancel, report, i, budget))
     fixes.sort(key=lambda f: (f.verified is not True, f.patch is None))
+    fixes = fixes[: request.max_fixes]
     if not fixes:
         summary = "no fix to suggest: " + explained.summary
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import LoadMasks, Transformer, _code, _tl, parse, run, two_pass_variance
+from tools.fixes.patches import LoadMasks, Transformer, _code, _find, _names, _tl, parse, run, two_pass_variance
 
 ONE = m.Integer("1") | m.Float("1.0") | m.Float("1.")
 INTEGER_TYPES = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
@@ -105,10 +105,6 @@ class _RoundBeforeIntCast(Transformer):
 # --- streaming one-pass variance -> two passes ------------------------------------------------------------
 
 
-def _names(node) -> set[str]:
-    return {n.value for n in m.findall(node, m.Name())}
-
-
 def _square_of(node) -> str | None:
     if (
         isinstance(node, cst.BinaryOperation)
@@ -123,12 +119,13 @@ def _square_of(node) -> str | None:
 def _streamed_sums(loop: cst.For) -> tuple[str, str, str] | None:
     """(x, sum name, sum-of-squares name) of a loop doing `s += x` and `q += x * x`."""
     plain, squares = {}, {}
-    for stmt in m.findall(loop.body, m.AugAssign(operator=m.AddAssign(), target=m.Name())):
+    for stmt in _find(loop.body, m.AugAssign(operator=m.AddAssign(), target=m.Name()), cst.AugAssign):
+        total = cst.ensure_type(stmt.target, cst.Name).value
         x = _square_of(stmt.value)
         if x is not None:
-            squares[x] = stmt.target.value
+            squares[x] = total
         elif isinstance(stmt.value, cst.Name):
-            plain[stmt.value.value] = stmt.target.value
+            plain[stmt.value.value] = total
     common = [x for x in squares if x in plain]
     return (common[0], plain[common[0]], squares[common[0]]) if common else None
 

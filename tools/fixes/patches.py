@@ -7,6 +7,8 @@ candidate) decides whether a patch is right; nothing here assumes it.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -20,6 +22,19 @@ def _tl(attr: str):
 
 def _is_low(node) -> bool:
     return m.matches(node, m.Attribute(value=TL, attr=m.Name(LOW[0])) | m.Attribute(value=TL, attr=m.Name(LOW[1])))
+
+
+N = TypeVar("N", bound=cst.CSTNode)
+
+
+def _find(node: cst.CSTNode, matcher: m.BaseMatcherNode, kind: type[N]) -> list[N]:
+    """The nodes under `node` that `matcher` matches, typed as `kind`: the node class it matches."""
+    return [n for n in m.findall(node, matcher) if isinstance(n, kind)]
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    """Every identifier used in `node`."""
+    return {n.value for n in _find(node, m.Name(), cst.Name)}
 
 
 def _code(node) -> str:
@@ -87,8 +102,13 @@ class _Fp32Accumulator(Transformer):
 
     def visit_Assign(self, node):
         target = node.targets[0].target
-        if isinstance(target, cst.Name) and m.matches(node.value, m.Call(func=_tl("zeros") | _tl("full"))):
-            dtype = _kwarg(node.value, "dtype")
+        call = node.value
+        if (
+            isinstance(target, cst.Name)
+            and isinstance(call, cst.Call)
+            and m.matches(call.func, _tl("zeros") | _tl("full"))
+        ):
+            dtype = _kwarg(call, "dtype")
             if dtype is not None and _is_low(dtype.value):
                 self.accumulators.add(target.value)
 
@@ -250,7 +270,7 @@ class _DotOperands(cst.CSTVisitor):
     def visit_Call(self, node):
         if m.matches(node.func, _tl("dot")):
             for arg in node.args[:2]:
-                self.names |= {n.value for n in m.findall(arg.value, m.Name())}
+                self.names |= _names(arg.value)
 
 
 def fp32_accumulator(source: str) -> str | None:
@@ -335,7 +355,7 @@ class _TwoPassVariance(Transformer):
         ):
             return updated
         mean = _code(right.left)
-        sums = m.findall(left, m.Call(func=_tl("sum")))
+        sums = _find(left, m.Call(func=_tl("sum")), cst.Call)
         for call in sums:
             arg = call.args[0].value if call.args else None
             if (
@@ -362,7 +382,7 @@ class LoadMasks(cst.CSTVisitor):
 
     def visit_Assign(self, node):
         target = node.targets[0].target
-        loads = m.findall(node.value, m.Call(func=_tl("load")))
+        loads = _find(node.value, m.Call(func=_tl("load")), cst.Call)
         if isinstance(target, cst.Name) and len(loads) == 1:
             mask = _kwarg(loads[0], "mask")
             if mask is not None:
@@ -437,9 +457,7 @@ class _SiblingMasks(cst.CSTVisitor):
         target = node.targets[0].target
         self.assignments += 1
         if self.current and isinstance(target, cst.Name):
-            self.derived[self.current[-1]].setdefault(target.value, set()).update(
-                n.value for n in m.findall(node.value, m.Name())
-            )
+            self.derived[self.current[-1]].setdefault(target.value, set()).update(_names(node.value))
             self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
             self.order.setdefault(self.current[-1], {}).setdefault(target.value, self.assignments)
 
@@ -474,9 +492,7 @@ class _SiblingMasks(cst.CSTVisitor):
 
     def visit_AugAssign(self, node):  # X += row * stride
         if self.current and isinstance(node.target, cst.Name):
-            self.derived[self.current[-1]].setdefault(node.target.value, set()).update(
-                n.value for n in m.findall(node.value, m.Name())
-            )
+            self.derived[self.current[-1]].setdefault(node.target.value, set()).update(_names(node.value))
 
     def expand(self, function: str, names: set[str]) -> set[str]:
         """The names and, transitively, the names their kernel-local definitions use."""
@@ -492,14 +508,14 @@ class _SiblingMasks(cst.CSTVisitor):
         if self.current and m.matches(node.func, _tl("load") | _tl("store")) and node.args:
             mask = _kwarg(node, "mask")
             if mask is not None:
-                names = {n.value for n in m.findall(node.args[0].value, m.Name())}
+                names = _names(node.args[0].value)
                 self.by_function.setdefault(self.current[-1], []).append((names, _code(mask.value)))
                 other = _kwarg(node, "other")
                 self.exact.setdefault(self.current[-1], {}).setdefault(_code(node.args[0].value), []).append(
                     (
                         _code(mask.value),
                         _code(other.value) if other is not None else None,
-                        {n.value for n in m.findall(mask.value, m.Name())},
+                        _names(mask.value),
                     )
                 )
                 self.terms.setdefault(self.current[-1], []).append(mask.value)
@@ -507,7 +523,7 @@ class _SiblingMasks(cst.CSTVisitor):
     def index_vars(self, function: str, expr) -> set[str]:
         """The kernel-local names defined from a tl.arange that `expr` is built from."""
         definitions = self.definitions.get(function, {})
-        names = self.expand(function, {n.value for n in m.findall(expr, m.Name())})
+        names = self.expand(function, _names(expr))
         return {n for n in names if n in definitions and m.findall(definitions[n], m.Call(func=_tl("arange")))}
 
     def defined_before(self, function: str, names: set[str], before: int) -> bool:
@@ -530,13 +546,13 @@ class _SiblingMasks(cst.CSTVisitor):
         if not wanted:
             return None
         order = self.order.get(function, {})
-        direct = {n.value for n in m.findall(pointer, m.Name())}
+        direct = _names(pointer)
         if isinstance(pointer, cst.Name) and pointer.value in self.definitions.get(function, {}):
-            direct |= {n.value for n in m.findall(self.definitions[function][pointer.value], m.Name())}
+            direct |= _names(self.definitions[function][pointer.value])
         # the mask that compares the names the pointer itself is built from (`valid` on `pos`, not
         # `out_mask` on `offs`), then the one defined last before the access
         found = [
-            (len(direct & {n.value for n in m.findall(value, m.Name())}), order.get(name, 0), name)
+            (len(direct & _names(value)), order.get(name, 0), name)
             for name, value in self.definitions.get(function, {}).items()
             if order.get(name, 0) < before
             and m.findall(value, m.Comparison())
@@ -551,7 +567,7 @@ class _SiblingMasks(cst.CSTVisitor):
         if m.findall(pointer, m.Call(func=_tl("arange"))):
             return True
         definitions = self.definitions.get(function, {})
-        for name in self.expand(function, {n.value for n in m.findall(pointer, m.Name())}):
+        for name in self.expand(function, _names(pointer)):
             value = definitions.get(name)
             if value is not None and m.findall(value, m.Call(func=_tl("arange"))):
                 return True
@@ -648,7 +664,7 @@ class _BoundaryMask(Transformer):
     def _sibling_mask(self, pointer) -> str | None:
         if not self.functions:
             return None
-        names = self.scan.expand(self.functions[-1], {n.value for n in m.findall(pointer, m.Name())})
+        names = self.scan.expand(self.functions[-1], _names(pointer))
         params = set(self.params[-1]) if self.params else set()
         names -= params  # shared base pointers and strides say nothing about the indexing
         known = [(n - params, mask) for n, mask in self.siblings.get(self.functions[-1], [])]
@@ -666,15 +682,16 @@ class _BoundaryMask(Transformer):
         if isinstance(expr, cst.Name) and expr.value in definitions:
             expr = definitions[expr.value]
         terms = []
-        subscripts = m.findall(expr, m.Subscript(value=m.Name()))
+        subscripts = _find(expr, m.Subscript(value=m.Name()), cst.Subscript)
         for sub in subscripts:
-            name, index = sub.value.value, _code(sub).removeprefix(sub.value.value)
+            name = cst.ensure_type(sub.value, cst.Name).value
+            index = _code(sub).removeprefix(name)
             bound = bounds.get((name, index)) or bounds.get((name, "*"))
             if bound is None:
                 return None
             terms.append(f"({_code(sub)} < {bound})")
         if not subscripts:
-            names = [n.value for n in m.findall(expr, m.Name()) if (n.value, "*") in bounds]
+            names = [n.value for n in _find(expr, m.Name(), cst.Name) if (n.value, "*") in bounds]
             terms = [f"({n} < {bounds.get((n, '')) or bounds[(n, '*')]})" for n in dict.fromkeys(names)]
         return " & ".join(dict.fromkeys(terms)) if terms else None
 
@@ -698,15 +715,15 @@ class _BoundaryMask(Transformer):
         if sibling is not None:
             return sibling
         terms, seen = [], set()
-        for sub in m.findall(pointer, m.Subscript(value=m.Name())):
-            name = sub.value.value
+        for sub in _find(pointer, m.Subscript(value=m.Name()), cst.Subscript):
+            name = cst.ensure_type(sub.value, cst.Name).value
             bound = self._bound(name)
             if bound is None or name in seen:
                 continue
             seen.add(name)
             terms.append(f"({_code(sub)} < {bound})")
         if not terms:
-            names = {n.value for n in m.findall(pointer, m.Name())}
+            names = _names(pointer)
             params = self.params[-1] if self.params else []
             for name in sorted(names):
                 if name in params or name.endswith(("ptr", "ptrs")):
@@ -750,7 +767,7 @@ def boundary_mask(source: str) -> str | None:
     reduced = {}
     for fns, identity in ((("max", "maximum"), '-float("inf")'), (("min", "minimum"), 'float("inf")')):
         for fn in fns:
-            for call in m.findall(tree, m.Call(func=_tl(fn))):
+            for call in _find(tree, m.Call(func=_tl(fn)), cst.Call):
                 for arg in call.args[: 1 if fn in ("max", "min") else 2]:
                     if isinstance(arg.value, cst.Name):
                         reduced[arg.value.value] = identity
@@ -795,7 +812,7 @@ class _FreshOutput(Transformer):
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None
         call = stmt.value if isinstance(stmt, cst.Expr) else None
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Subscript):
+        if isinstance(stmt, cst.Expr) and isinstance(call, cst.Call) and isinstance(call.func, cst.Subscript):
             names = [a.value.value for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)]
             repeated = next((n for n in names if names.count(n) > 1), None)
             if repeated:

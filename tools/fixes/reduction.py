@@ -21,7 +21,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import _code, _tl, parse
+from tools.fixes.patches import _code, _find, _names, _tl, parse
 
 WORKSPACE = "_split_partials"
 STRIDE_PARAM = "split_stride"
@@ -45,11 +45,11 @@ def {SUM_KERNEL}(partials_ptr, out_ptr, numel, splits, BLOCK: tl.constexpr):
 def _program_axes(node: cst.CSTNode, deps: dict[str, set[int]]) -> set[int]:
     """The program-id axes an expression depends on (through names assigned in the kernel)."""
     axes: set[int] = set()
-    for call in m.findall(node, m.Call(func=_tl("program_id"))):
+    for call in _find(node, m.Call(func=_tl("program_id")), cst.Call):
         arg = call.args[0].value if call.args else None
         axes.add(int(arg.value) if isinstance(arg, cst.Integer) else -1)  # -1: an axis not known statically
-    for name in m.findall(node, m.Name()):
-        axes |= deps.get(name.value, set())
+    for name in _names(node):
+        axes |= deps.get(name, set())
     return axes
 
 
@@ -179,7 +179,8 @@ class _LaunchRewrite(cst.CSTTransformer):
         stmt = updated.body[0] if len(updated.body) == 1 else None
         call = stmt.value if isinstance(stmt, cst.Expr) else None
         if not (
-            isinstance(call, cst.Call)
+            isinstance(stmt, cst.Expr)
+            and isinstance(call, cst.Call)
             and isinstance(call.func, cst.Subscript)
             and m.matches(call.func.value, m.Name(self.kernel))
         ):
@@ -189,11 +190,12 @@ class _LaunchRewrite(cst.CSTTransformer):
             out_arg = positional[self.position]
         else:
             out_arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == self.param), None)
-        if out_arg is None or len(call.func.slice) != 1:
+        grid_index = call.func.slice[0].slice if len(call.func.slice) == 1 else None
+        if out_arg is None or not isinstance(grid_index, cst.Index):  # kernel[grid], not kernel[a:b]
             return updated
         self.launches += 1
         out = _code(out_arg.value)
-        grid = _code(call.func.slice[0].slice.value)
+        grid = _code(grid_index.value)
         meta = ", ".join(f"{a.keyword.value}={_code(a.value)}" for a in call.args if a.keyword is not None)
         args = [a.with_changes(value=cst.Name(WORKSPACE)) if a is out_arg else a for a in call.args]
         args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))

@@ -53,10 +53,11 @@ PATCHERS: dict[str, tuple[Patcher, ...]] = {
 _TEXT: dict[str, dict] = {
     "fp32_accumulator": {
         "title": "Accumulate in fp32",
-        "triton": "Initialise the accumulator with tl.zeros(..., dtype=tl.float32), add fp32 partials (tl.dot returns fp32; "
-        "upcast loads before tl.sum: x.to(tl.float32)), and cast to the output dtype once, at the store.",
-        "triton_ascend": "Same as Triton; on Ascend keep the accumulator in fp32 (the Cube unit accumulates fp16 inputs in "
-        "fp32) and cast once when storing.",
+        "triton": "Initialise the accumulator with tl.zeros(..., dtype=tl.float32), add fp32 partials "
+        "(tl.dot returns fp32; upcast loads before tl.sum: x.to(tl.float32)), "
+        "and cast to the output dtype once, at the store.",
+        "triton_ascend": "Same as Triton; on Ascend keep the accumulator in fp32 "
+        "(the Cube unit accumulates fp16 inputs in fp32) and cast once when storing.",
         "ascendc": "Accumulate in an fp32 LocalTensor (Mmad with fp32 L0C / ReduceSum on fp32), then Cast to fp16/bf16 "
         "with CAST_RINT once before DataCopy out.",
     },
@@ -64,21 +65,24 @@ _TEXT: dict[str, dict] = {
         "title": "Kahan-compensated accumulation across K blocks",
         "triton": "Keep a compensation tensor next to the accumulator: partial = tl.dot(a, b); y = partial - comp; "
         "t = acc + y; comp = (t - acc) - y; acc = t. Error O(eps) instead of O(K eps).",
-        "triton_ascend": "The same compensation in the K loop (the triton-ascend large-K fix): it removes the drift between the "
-        "Cube engine's fp32 path and sequential accumulation for K >= 4096.",
-        "ascendc": "Accumulate block partials with a compensation buffer (Sub, Add, Sub, Sub per step) in fp32 UB tensors.",
+        "triton_ascend": "The same compensation in the K loop (the triton-ascend large-K fix): "
+        "it removes the drift between the Cube engine's fp32 path and sequential accumulation for K >= 4096.",
+        "ascendc": "Accumulate block partials with a compensation buffer "
+        "(Sub, Add, Sub, Sub per step) in fp32 UB tensors.",
     },
     "ieee_dot_precision": {
         "title": "Full fp32 products in tl.dot",
-        "triton": 'tl.dot(a, b, input_precision="ieee") on fp32 inputs (the default uses tf32 on NVIDIA GPUs: 10-bit mantissas).',
-        "triton_ascend": 'Disable hf32 for the dot (allow_tf32=False / input_precision="ieee" where supported): hf32 keeps ~11 bits.',
+        "triton": 'tl.dot(a, b, input_precision="ieee") on fp32 inputs '
+        "(the default uses tf32 on NVIDIA GPUs: 10-bit mantissas).",
+        "triton_ascend": 'Disable hf32 for the dot (allow_tf32=False / input_precision="ieee" where supported): '
+        "hf32 keeps ~11 bits.",
         "ascendc": "Configure the Cube unit for fp32 (not hf32) operands in the Mmad params.",
     },
     "stable_formula": {
         "title": "A numerically stable formula",
-        "triton": "log(1 + x) -> u = 1 + x; where(u == 1, x, log(u) * x / (u - 1)) (log1p); exp(x) - 1 -> expm1 in the same "
-        "spirit; one-pass E[x^2] - E[x]^2 -> two-pass sum((x - mean)^2) or Welford; avoid subtracting nearly "
-        "equal large terms in low precision.",
+        "triton": "log(1 + x) -> u = 1 + x; where(u == 1, x, log(u) * x / (u - 1)) (log1p); "
+        "exp(x) - 1 -> expm1 in the same spirit; one-pass E[x^2] - E[x]^2 -> two-pass sum((x - mean)^2) or Welford; "
+        "avoid subtracting nearly equal large terms in low precision.",
         "triton_ascend": "The same formulas; compute them in fp32.",
         "ascendc": "The same formulas with fp32 intermediates (Ln/Exp/Sub on fp32 LocalTensors).",
     },
@@ -90,40 +94,43 @@ _TEXT: dict[str, dict] = {
     },
     "max_subtraction": {
         "title": "Subtract the row max before exp",
-        "triton": "x = x - tl.max(x, axis=0) before tl.exp (load masked lanes with other=-float('inf')): exp(x - max) <= 1 never overflows.",
+        "triton": "x = x - tl.max(x, axis=0) before tl.exp "
+        "(load masked lanes with other=-float('inf')): exp(x - max) <= 1 never overflows.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "ReduceMax, then Sub before Exp, in fp32.",
     },
     "cast_round_mode_rint": {
         "title": "Round to nearest even when narrowing",
-        "triton": "x.to(tl.float16, fp_downcast_rounding=\"rtne\") (or no argument): 'rtz' truncates and biases every result toward zero.",
+        "triton": 'x.to(tl.float16, fp_downcast_rounding="rtne") (or no argument): '
+        "'rtz' truncates and biases every result toward zero.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Cast(dst, src, RoundMode::CAST_RINT, n) instead of CAST_TRUNC / CAST_FLOOR.",
     },
     "boundary_mask": {
         "title": "Cover and mask the partial tiles",
-        "triton": "Size the grid with triton.cdiv(n, BLOCK) and give every tl.load / tl.store a mask (offs < n, per dimension; "
-        "loads with other=0).",
+        "triton": "Size the grid with triton.cdiv(n, BLOCK) and give every tl.load / tl.store a mask (offs < n, "
+        "per dimension; loads with other=0).",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Handle the tail block: DataCopy with the remainder length (DataCopyPad for non-32B-aligned tails).",
     },
     "initialize_output": {
         "title": "Initialise the output",
-        "triton": "When programs accumulate into the output (atomics) or do not cover it, allocate it with torch.zeros; better, make the grid cover every element.",
+        "triton": "When programs accumulate into the output (atomics) or do not cover it, "
+        "allocate it with torch.zeros; better, make the grid cover every element.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Duplicate zeros into the output GM / UB before accumulating (and check EnQue/DeQue ordering).",
     },
     "fix_layout": {
         "title": "Fix the output layout",
-        "triton": "Pass the strides in the order the kernel indexes (stride(0) for rows, stride(1) for columns) and store at "
-        "[offs_m, offs_n], not transposed; check any scale factor.",
+        "triton": "Pass the strides in the order the kernel indexes (stride(0) for rows, stride(1) for columns) "
+        "and store at [offs_m, offs_n], not transposed; check any scale factor.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Check the ND/NZ formats and the DataCopy strides of the output.",
     },
     "deterministic_reduction": {
         "title": "A deterministic reduction",
-        "triton": "Replace tl.atomic_add of partials by a workspace [SPLIT, M, N] and a second kernel that sums the splits in a "
-        "fixed order (or a single program per output tile).",
+        "triton": "Replace tl.atomic_add of partials by a workspace [SPLIT, M, N] and a second kernel "
+        "that sums the splits in a fixed order (or a single program per output tile).",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Reduce across cores in a fixed order through a workspace instead of atomic adds.",
     },
@@ -135,22 +142,24 @@ _TEXT: dict[str, dict] = {
     },
     "use_kernel": {
         "title": "Compute with a Triton kernel",
-        "triton": "The forward must launch a @triton.jit kernel that computes the result; calling torch ops or the reference is rejected.",
+        "triton": "The forward must launch a @triton.jit kernel that computes the result; "
+        "calling torch ops or the reference is rejected.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Call the AscendC kernel (torch.ops.npu.*), not the torch op.",
     },
     "fix_formula": {
         "title": "Compute the formula the reference computes",
-        "triton": "The error depends on the inputs' magnitude, not on rounding: a constant is applied in the wrong place "
-        "(sqrt(v) + eps instead of sqrt(v + eps), eps outside a division) or a term is missing. Compare the kernel's "
-        "formula with the reference line by line.",
+        "triton": "The error depends on the inputs' magnitude, not on rounding: "
+        "a constant is applied in the wrong place (sqrt(v) + eps instead of sqrt(v + eps), eps outside a division) "
+        "or a term is missing. Compare the kernel's formula with the reference line by line.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Same: check where Adds/Muls of constants sit against the reference (e.g. Sqrt(Add(v, eps))).",
     },
     "relax_threshold": {
         "title": "Judge against the CPU's own error",
-        "triton": "The CPU same-precision control fails the absolute threshold too: re-run with normal_range='cpu_relative' "
-        "(CATLASS ErrorMetrics style) or a custom threshold; the kernel is as accurate as the CPU.",
+        "triton": "The CPU same-precision control fails the absolute threshold too: "
+        "re-run with normal_range='cpu_relative' (CATLASS ErrorMetrics style) or a custom threshold; "
+        "the kernel is as accurate as the CPU.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Same: compare against the CPU same-precision error (ErrorMetrics ratios).",
     },

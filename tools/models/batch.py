@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult, Verdict
+from tools.models.bench import BenchmarkOptions, BenchmarkResult, BenchVerdict
 from tools.models.common import Model
 
 Engine = Literal["local", "ray"]
@@ -35,6 +36,9 @@ class BatchItem(Model):
     attempts: int = Field(default=1, description="2 when the worker that had it died and it ran again elsewhere.")
     worker: str | None = Field(default=None, description="The worker that judged it: local, gpu<N>, ray:<actor>.")
     rerun_reason: str | None = Field(default=None, description="Why it ran a second time (which worker was lost).")
+    benchmark: BenchmarkResult | None = Field(
+        default=None, description="With timing asked for: benchmark_kernel's result for a candidate that passed."
+    )
 
     @property
     def verdict(self) -> str:
@@ -64,6 +68,11 @@ class RunAccuracyBatchRequest(RunAccuracyRequest):
         max_length=MAX_BATCH_CANDIDATES,
         description="The candidates: Python sources defining `class ModelNew`, or paths of such .py files.",
     )
+    benchmark: BenchmarkOptions | None = Field(
+        default=None,
+        description="Also time every candidate that passes against the reference (benchmark_kernel with these "
+        "options; {} for its defaults), one timed job per device at a time. On cpu: a roofline estimate only.",
+    )
 
     @model_validator(mode="after")
     def _sources_given(self):
@@ -78,7 +87,7 @@ class RunAccuracyBatchRequest(RunAccuracyRequest):
 
     def requests(self) -> list[RunAccuracyRequest]:
         """One run_accuracy request per candidate, with exactly the fields this call set."""
-        shared = self.model_dump(exclude={"candidates", "candidate"}, exclude_unset=True)
+        shared = self.model_dump(exclude={"candidates", "candidate", "benchmark"}, exclude_unset=True)
         return [RunAccuracyRequest.model_validate(shared | {"candidate": c}) for c in self.candidates]
 
 
@@ -92,6 +101,9 @@ class BatchCandidate(Model):
     run_id: str | None = None
     error: BatchError | None = None
     rerun_reason: str | None = None
+    benchmark_verdict: BenchVerdict | None = Field(default=None, description="With benchmark: the timing's verdict.")
+    speedup: float | None = Field(default=None, description="With benchmark: reference / candidate median time.")
+    benchmark_summary: str | None = None
 
 
 class RunAccuracyBatchResult(Model):

@@ -29,22 +29,10 @@ FlagId = Literal[
 ]
 
 
-class BenchmarkRequest(Model):
-    """Time the candidate against the reference on the device, on the same inputs, with checks that the speedup
-    is real (timed outputs checked, inputs varied, L2 flushed, roofline)."""
+class BenchmarkOptions(Model):
+    """How to time: repetitions, cache, graphs, inputs and the device's peaks (benchmark_kernel's options, and
+    run_accuracy_batch's `benchmark`, which times every passing candidate with them)."""
 
-    run_id: str | None = Field(
-        default=None,
-        description="A run_accuracy run that passed: its task, seeds and accepted outputs are used. Or give "
-        "reference + candidate instead, which runs run_accuracy first.",
-    )
-    reference: str | None = Field(
-        default=None, description="The task's reference (source or .py path), without run_id."
-    )
-    candidate: str | None = Field(default=None, description="The candidate (source or .py path), without run_id.")
-    backend: Backend = "auto"
-    dtype: Dtype = None
-    input_profile: Profile = "task"
     repetitions: int = Field(
         default=100, ge=5, le=10000, description="Timed repetitions per kernel (reference, candidate)."
     )
@@ -70,17 +58,6 @@ class BenchmarkRequest(Model):
         le=8,
         description="How many input sets (seeds) to rotate; with reference + candidate, the seeds run_accuracy draws.",
     )
-    bytes_moved: int | None = Field(
-        default=None,
-        ge=1,
-        description="The task's minimum memory traffic in bytes; default: inputs read once + outputs written once.",
-    )
-    flops: int | None = Field(
-        default=None,
-        ge=0,
-        description="The task's floating-point operations; default: torch's FLOP counter on the "
-        "reference (matmul, conv, attention; elementwise ops count 0).",
-    )
     peak_gbps: float | None = Field(
         default=None,
         gt=0,
@@ -92,6 +69,35 @@ class BenchmarkRequest(Model):
         gt=0,
         allow_inf_nan=False,
         description="The device's peak TFLOP/s for the task's dtype (default: table).",
+    )
+
+
+class BenchmarkRequest(BenchmarkOptions):
+    """Time the candidate against the reference on the device, on the same inputs, with checks that the speedup
+    is real (timed outputs checked, inputs varied, L2 flushed, roofline)."""
+
+    run_id: str | None = Field(
+        default=None,
+        description="A run_accuracy run that passed: its task, seeds and accepted outputs are used. Or give "
+        "reference + candidate instead, which runs run_accuracy first.",
+    )
+    reference: str | None = Field(
+        default=None, description="The task's reference (source or .py path), without run_id."
+    )
+    candidate: str | None = Field(default=None, description="The candidate (source or .py path), without run_id.")
+    backend: Backend = "auto"
+    dtype: Dtype = None
+    input_profile: Profile = "task"
+    bytes_moved: int | None = Field(
+        default=None,
+        ge=1,
+        description="The task's minimum memory traffic in bytes; default: inputs read once + outputs written once.",
+    )
+    flops: int | None = Field(
+        default=None,
+        ge=0,
+        description="The task's floating-point operations; default: torch's FLOP counter on the "
+        "reference (matmul, conv, attention; elementwise ops count 0).",
     )
     estimate_device: str = Field(
         default="H200",

@@ -95,11 +95,15 @@ class Location(Model):
     tile: list[int] | None = Field(default=None, description="Block size the region lines up with, when it does.")
 
 
+#: A diagnosis's evidence: named facts, each a number, text, flag or list.
+Evidence = dict[str, Number | str | bool | list | None]
+
+
 class Diagnosis(Model):
     pattern: PatternId
     confidence: float = Field(ge=0, le=1)
     summary: str = Field(description="One sentence for the agent: what is wrong.")
-    evidence: dict[str, Number | str | bool | list | None] = Field(default_factory=dict)
+    evidence: Evidence = Field(default_factory=dict)
     location: Location | None = None
     seed: int | None = None
     output: str | None = Field(default=None, description="Which output, for multi-output ops.")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import _code, _kwarg, _tl, _with_kwarg, parse, stride_pairs, swap_args
+from tools.fixes.patches import _code, _kwarg, _names, _tl, _with_kwarg, parse, stride_pairs, swap_args
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ class _Fp16Accumulator(SiteTransformer):
                 self.accumulator = target.value
                 return updated.with_changes(value=_with_kwarg(value, "dtype", cst.parse_expression("tl.float16")))
             return updated
-        if target.value == self.accumulator and self.accumulator in {n.value for n in m.findall(value, m.Name())}:
+        if target.value == self.accumulator and self.accumulator in _names(value):
             return updated.with_changes(value=cst.parse_expression(f"({_code(value)}).to(tl.float16)"))
         return updated
 
@@ -184,7 +184,7 @@ class _OnePassVariance(SiteTransformer):
     def visit_Assign(self, node):
         target = node.targets[0].target
         value = node.value
-        if m.matches(value, m.Call(func=_tl("where"))) and len(value.args) == 3:
+        if isinstance(value, cst.Call) and m.matches(value.func, _tl("where")) and len(value.args) == 3:
             value = value.args[1].value
         if (
             isinstance(target, cst.Name)

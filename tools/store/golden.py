@@ -5,9 +5,9 @@ that determines the golden: reference source, input options, where the golden ra
 Entries live on disk (bounded in bytes, least recently used evicted) with an in-memory LRU in
 front. The inputs themselves are not part of an entry (jobs make them from the seed): when a run
 needs them as tensors (a stored failing run, a task whose get_inputs is not reproducible) they are
-kept beside the entry, `{seed}.inputs.bin`, and read only then. Several processes share the disk cache: entries are written atomically, and computing()
-holds a lock per (task, seed) so concurrent callers compute a golden once; the others wait and
-read it.
+kept beside the entry, `{seed}.inputs.bin`, and read only then. Several processes share the disk
+cache: entries are written atomically, and computing() holds a lock per (task, seed) so concurrent
+callers compute a golden once; the others wait and read it.
 """
 
 from __future__ import annotations
