@@ -149,7 +149,8 @@ def _accepted(request: BenchmarkRequest):
     svc = services()
     task = bk._task(request, svc)
     finish = bk._finisher(svc, backends.CPU, time.perf_counter())
-    return bk._accepted_run(request, task, backends.CPU, svc, None, lambda *a: None, finish)
+    failed = bk._given_run_failed(task, svc, finish)
+    return failed or bk._accepted_run(request, task, backends.CPU, svc, None, lambda *a: None, finish)
 
 
 def test_a_candidate_that_does_not_pass_is_not_timed():
