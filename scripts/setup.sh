@@ -12,7 +12,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 pip=(.venv/bin/python -m pip --disable-pip-version-check -q)
 if ! .venv/bin/python -c "import torch" 2>/dev/null; then
-  "${pip[@]}" install "torch==2.13.0"
+  # On plain PyPI the Linux wheel of torch bundles CUDA; TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+  # picks the CPU build there (this project's machines get it from their own index without it).
+  "${pip[@]}" install "torch==2.13.0" ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
 fi
 if [ "$extras" = "dev" ]; then
   # ray: the batch engine's tests run a real local Ray cluster (tests/test_batch_ray*.py)

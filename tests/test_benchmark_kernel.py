@@ -56,6 +56,21 @@ def test_cpu_answers_unsupported_with_a_roofline_estimate():
     print(f"estimate: {est.bytes} bytes, {est.flops} FLOPs, >= {est.min_time_ms * 1e3:.3g} us on H200")
 
 
+def test_a_failed_run_is_not_accurate_on_cpu_too():
+    failed = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(MATMUL / "reference.py"),
+            candidate=str(MATMUL / "candidate_fp16_accumulator.py"),
+            backend="cpu",
+            seeds=[1],
+        )
+    )
+    assert failed.verdict == "fail"
+    result = bk.benchmark_kernel(BenchmarkRequest(run_id=failed.run_id, backend="cpu"))
+    assert result.verdict == "not_accurate" and result.run_id == failed.run_id and result.estimate is None
+    assert "explain_failure" in result.next_step
+
+
 def test_cli_bench_on_cpu_prints_the_same_json_and_exits_1(capsys):
     code = main(
         ["bench", "--reference", str(RELU / "reference.py"), "--candidate", str(RELU / "candidate.py")]
@@ -134,7 +149,8 @@ def _accepted(request: BenchmarkRequest):
     svc = services()
     task = bk._task(request, svc)
     finish = bk._finisher(svc, backends.CPU, time.perf_counter())
-    return bk._accepted_run(request, task, backends.CPU, svc, None, lambda *a: None, finish)
+    failed = bk._given_run_failed(task, svc, finish)
+    return failed or bk._accepted_run(request, task, backends.CPU, svc, None, lambda *a: None, finish)
 
 
 def test_a_candidate_that_does_not_pass_is_not_timed():

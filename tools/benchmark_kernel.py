@@ -134,6 +134,9 @@ def benchmark_kernel(
     backend = resolve_backend(request.backend)  # a run made elsewhere (e.g. on cpu) is re-run here first
 
     finish = _finisher(svc, backend, started)
+    failed = _given_run_failed(task, svc, finish)
+    if failed is not None:  # on every backend: a failing run is never timed (nor estimated)
+        return failed
 
     if backend.interpreter:
         report(0.1, "cpu: a roofline estimate instead of timing")
@@ -160,19 +163,25 @@ def benchmark_kernel(
     return _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, finish)
 
 
+def _given_run_failed(task: _Task, svc: Services, finish) -> BenchmarkResult | None:
+    """The not_accurate result for a given run_id whose run did not pass, else None."""
+    if task.run_id is None:
+        return None
+    stored = svc.runs.result(task.run_id)
+    if stored.get("verdict") == "pass":
+        return None
+    return finish(
+        "not_accurate",
+        f"NOT_ACCURATE run {task.run_id} is {stored.get('verdict')}: {stored.get('summary', '')}",
+        run_id=task.run_id,
+    )
+
+
 def _accepted_run(request, task: _Task, backend, svc: Services, cancel, report, finish):
     """(run_id, seeds) of a passing run on `backend`: the given one, or run_accuracy's now; else the
     not_accurate result. A run made on another backend is re-run on this one, on its own seeds."""
     run_id = task.run_id
-    if run_id is not None and task.backend_name == backend.name:
-        stored = svc.runs.result(run_id)
-        if stored.get("verdict") != "pass":
-            return finish(
-                "not_accurate",
-                f"NOT_ACCURATE run {run_id} is {stored.get('verdict')}: {stored.get('summary', '')}",
-                run_id=run_id,
-            )
-    else:
+    if run_id is None or task.backend_name != backend.name:
         report(0.05, f"run_accuracy on {backend.name} first")
         accuracy = task.accuracy.model_copy(
             update={"backend": backend.name, "seeds": task.seeds[: request.input_sets] or None, "store_tensors": True}

@@ -93,8 +93,10 @@ def print_table(report: BatchReport, requests: list[RunAccuracyRequest]) -> None
     for item in report.items:
         result = item.result
         summary = result.summary if result else f"{item.error.kind}: {item.error.message}" if item.error else ""
-        if item.benchmark is not None:  # the timing's line first: what a speed search reads
-            summary = f"{item.benchmark.summary} | {summary}"
+        if item.benchmark is not None:  # the timing's verdict and speedup first: what a speed search reads
+            speedup = item.benchmark.speedup
+            timing = f" {speedup.value:.3g}x" if speedup is not None else ""
+            summary = f"timing {item.benchmark.verdict}{timing} | {summary}"
         rerun = " (rerun)" if item.attempts > 1 else ""
         rows.append(
             (

@@ -72,8 +72,8 @@ EXTRA_FIX_TRIALS = 3
 
 
 def _suggestion(
-    fix: str,
-    diagnosis,
+    fix: FixId,
+    diagnosis: Diagnosis,
     source: str,
     name: str,
     task: dict,
