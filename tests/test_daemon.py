@@ -302,6 +302,27 @@ def test_two_clis_starting_at_once_get_one_daemon_which_exits_when_idle(tmp_path
         shutil.rmtree(home, ignore_errors=True)
 
 
+@pytest.mark.parametrize("how", ["default home", "home with a trailing slash"])
+def test_the_daemon_starts_with_the_default_home_or_one_spelt_otherwise(tmp_path, how):
+    """The CLI starts its daemon with the resolved KERNEL_EVAL_HOME set: the daemon must still take
+    itself for the code version the CLI expects (it refused to start when the home was not set)."""
+    cache = Path(tempfile.mkdtemp(prefix="ke-xdg-"))
+    env = _env(cache / "kernel-eval")
+    if how == "default home":
+        del env["KERNEL_EVAL_HOME"]
+        env["XDG_CACHE_HOME"] = str(cache)
+    else:
+        env["KERNEL_EVAL_HOME"] += "/"
+    try:
+        started = _cli(["serve", "--daemon"], env, tmp_path, timeout=120)
+        assert started.returncode == 0, started.stderr
+        status = _status(env, tmp_path)
+        assert status["running"] and Path(status["socket"]).parent == cache / "kernel-eval" / "daemon"
+    finally:
+        _stop_and_reap(env, tmp_path)
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 # --- an in-process daemon: protocol, errors, peers ------------------------------------------------
 
 

@@ -37,6 +37,10 @@ CODE_DIRS = ("tools", "sandbox", "mcp_server")
 ENV_PREFIXES = ("KERNEL_EVAL_", "CUDA_", "ASCEND_", "TRITON_", "NCCL_", "TORCH_", "NVSHMEM_", "OMP_", "MKL_")
 ENV_NAMES = ("PATH", "LD_LIBRARY_PATH", "XDG_CACHE_HOME", "HOME")  # PYTHONPATH: the daemon gets the package root first
 DAEMON_SWITCHES = ("KERNEL_EVAL_NO_DAEMON", "KERNEL_EVAL_DAEMON_IDLE_S")
+#: The home is the daemon's place (its socket lives there), not part of its code version: the CLI
+#: starts the daemon with the resolved KERNEL_EVAL_HOME set, which the caller's environment may not
+#: have (the default home) or may spell otherwise (a trailing slash, a symlink).
+NOT_FINGERPRINTED = (*DAEMON_SWITCHES, "KERNEL_EVAL_HOME")
 #: sun_path holds 108 bytes; longer socket paths are reached through /proc/self/fd/<dir fd>/.
 MAX_SOCKET_PATH = 100
 
@@ -48,7 +52,9 @@ class DaemonUnavailable(RuntimeError):
 def environment_fingerprint(environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     values: Mapping[str, str] = os.environ if environ is None else environ
     return sorted(
-        (k, v) for k, v in values.items() if k not in DAEMON_SWITCHES and (k in ENV_NAMES or k.startswith(ENV_PREFIXES))
+        (k, v)
+        for k, v in values.items()
+        if k not in NOT_FINGERPRINTED and (k in ENV_NAMES or k.startswith(ENV_PREFIXES))
     )
 
 
