@@ -97,7 +97,9 @@ def main() -> int:
     (work / "candidate.py").write_text(VECTOR_ADD_CANDIDATE)
     os.environ["KERNEL_EVAL_HOME"] = str(home)
     env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_NO_DAEMON"}
-    env.update(PYTHONPATH=str(ROOT), KERNEL_EVAL_DAEMON_IDLE_S="120")
+    # the repository first, and what the caller had (a GPU machine's carried wheels live there)
+    path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env.update(PYTHONPATH=path, KERNEL_EVAL_DAEMON_IDLE_S="120")
     task = ["--reference", "reference.py", "--candidate", "candidate.py", "--backend", ns.backend]
     from tools.models.accuracy import RunAccuracyRequest
     from tools.models.compile import CompileKernelRequest

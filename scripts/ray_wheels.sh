@@ -17,7 +17,16 @@ for carried in .whl/*.whl; do  # one copy of each wheel: pip refuses the same pa
   [ -e "$carried" ] && rm -f ".whl-ray/deps/$(basename "$carried")"
 done
 wheel=$(ls .whl-ray/deps/ray-*.whl)
-.venv/bin/python -m zipfile -e "$wheel" .whl-ray/unpacked
+# unpacked with each file's mode kept (zipfile -e drops it: Ray's gcs_server and raylet must stay executable)
+.venv/bin/python - "$wheel" .whl-ray/unpacked <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for info in wheel.infolist():
+        path = wheel.extract(info, sys.argv[2])
+        mode = info.external_attr >> 16
+        if mode and not info.is_dir():
+            os.chmod(path, mode & 0o777)
+PY
 rm "$wheel"
 tar -C .whl-ray/unpacked -cf - --exclude=./ray/jars --exclude=./ray/rllib . | xz -6 -T0 > ".whl-ray/ray-$version-slim.tar.xz"
 rm -rf .whl-ray/unpacked

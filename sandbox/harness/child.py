@@ -80,6 +80,11 @@ def run_job(host_dir: str, plan: Plan, slot: int, prepared: Prepared | None = No
         for host, inside in writable.items():  # the candidate's Triton cache (GPU backends)
             isolated = report.items.get("readonly_root", {}).get("active")
             extra_env["TRITON_CACHE_DIR"] = inside if isolated else host
+            if isolated:
+                # Jobs of the same source on other slots (other uids and gids) write the same cache
+                # directories: Triton makes them with the process's umask, so open them to the other
+                # slots. Nothing else the job writes is visible to anyone (a private /tmp).
+                os.umask(0)
         _clean_environment(backend, extra_env)
         os.chdir("/tmp" if report.items.get("private_tmp", {}).get("active") else job_dir)
         setup_s = time.perf_counter() - started
