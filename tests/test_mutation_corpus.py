@@ -10,6 +10,7 @@ from tests.mutation_corpus.runner import metrics, plan, run_case
 
 SUBSET = [
     ("vector_add", "drop_store_mask", 0),
+    ("vector_add", "drop_load_mask", 0),  # the lanes past the end are never stored: a latent read
     ("vector_add", "floor_grid", 0),
     ("vector_add", "in_place", 0),
     ("vector_add", "off_by_one", 0),

@@ -31,6 +31,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import (
     Checks,
     Determinism,
+    OutOfBoundsRead,
     OutOfBoundsWrite,
     RunAccuracyRequest,
     RunAccuracyResult,
@@ -332,6 +333,7 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
     nondeterministic = _determinism_problem(call.checks.determinism, call.seeds[0], request.determinism)
     if nondeterministic:
         call.warnings.append(nondeterministic)
+    call.warnings.extend(_read_warnings(call.checks.out_of_bounds_reads))
     verdict, summary = _verdict(call, seeds, nondeterministic)
     call.report(1.0, "done")
     return call.finish(verdict, summary, seeds)
@@ -344,12 +346,27 @@ def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None)
     if call.checks.out_of_bounds_writes:
         w = call.checks.out_of_bounds_writes[0]
         return "fail", (
-            f"FAIL out_of_bounds_write: the values match, but a store wrote {w.bytes_after + w.bytes_before} "
-            f"byte(s) past the ends of a {tuple(w.shape)} output allocation (seed {w.seed}): a missing store mask"
+            f"FAIL out_of_bounds_write: the values match, but a store wrote {w.extent()} of a {tuple(w.shape)} output "
+            f"allocation (seed {w.seed}): a missing store mask"
         )
     if nondeterministic and call.request.determinism == "require":
         return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
+
+
+def _read_warnings(reads: list[OutOfBoundsRead] | None) -> list[str]:
+    """One line per tensor whose guard margins the kernels read (every seed reads the same places)."""
+    seen: dict[str, OutOfBoundsRead] = {}
+    for r in reads or []:
+        seen.setdefault(r.tensor, r)
+    lines = []
+    for r in seen.values():
+        lines.append(
+            f"out-of-bounds read: a load read {r.extent()} of {r.tensor} (shape {tuple(r.shape)}, seed {r.seed}) "
+            "in lanes the output does not use: a tl.load without the tail mask; on a GPU it reads other memory or "
+            "faults. Mask the load (explain_failure / suggest_fix: boundary_mask)"
+        )
+    return lines
 
 
 def _determinism_problem(det: Determinism | None, seed: int, mode: str) -> str | None:
@@ -423,8 +440,15 @@ def _checks(meta: dict) -> Checks:
         for s in meta.get("seeds", [])
         for w in s.get("out_of_bounds_writes", [])
     ]
+    reads = [
+        OutOfBoundsRead(seed=int(s.get("seed", 0)), **r)
+        for s in meta.get("seeds", [])
+        for r in s.get("out_of_bounds_reads", [])
+    ]
+    watched = any("out_of_bounds_reads" in s for s in meta.get("seeds", []))
     return Checks(
         out_of_bounds_writes=overruns,
+        out_of_bounds_reads=reads if watched else None,
         input_guard=meta.get("input_guard"),
         kernel_launches=int(meta.get("launches", 0)),
         kernels={str(k): int(v) for k, v in (meta.get("kernels") or {}).items()},

@@ -3,7 +3,8 @@
 Per seed: build ModelNew under the seed (the reference's weights come from the same seed), move
 the inputs to the device inside guard margins (sandbox.harness.guards), keep pristine copies, run
 the forward under the ForwardMonitor (NaN-poisoned empty allocations, recorded torch calls), count
-Triton launches, check the inputs are unchanged. Then one seed runs again on fresh copies for a
+Triton launches, check the inputs are unchanged; on the interpreter, record loads that read the
+guard margins (sandbox.harness.read_watch). Then one seed runs again on fresh copies for a
 bitwise determinism check. The outputs go back to the trusted parent, which alone holds the golden
 and judges them.
 """
@@ -16,7 +17,7 @@ import time
 import torch
 
 from sandbox import protocol
-from sandbox.harness import common, errors, guards, hooks, inputs
+from sandbox.harness import common, errors, guards, hooks, inputs, read_watch
 from sandbox.harness import reference as reference_job
 
 
@@ -43,11 +44,17 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     common.seed_all(seed)
     model = common.cast_model(model_cls(*init), dtype).to(device).eval()
     dev_inputs = common.to_device(task_inputs, device)
+    monitor.start_forward()
     if guard_fill is not None:
+        _guard_model(model, guard_fill, monitor)
+        plain = common.tree_tensors(dev_inputs)
         dev_inputs = common.tree_map(lambda t: guards.guard_input(t, guard_fill), dev_inputs)
+        if monitor.reads is not None:
+            for i, (given, guarded) in enumerate(zip(plain, common.tree_tensors(dev_inputs), strict=True)):
+                if guarded is not given:
+                    monitor.reads.watch(guarded, f"input {i}")
     pristine = common.clone(dev_inputs)
     before = recorder.total
-    monitor.guards.tracked.clear()
     start = time.perf_counter()
     with torch.device(device), monitor, torch.no_grad():  # factories without device= land on the job's device
         out = model(*dev_inputs)
@@ -66,7 +73,24 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
         "forward_s": elapsed,
         "out_of_bounds_writes": monitor.guards.violations(),
     }
+    if monitor.reads is not None:
+        info["out_of_bounds_reads"] = monitor.reads.found()
     return common.to_cpu(out), info
+
+
+def _guard_model(model: torch.nn.Module, fill: str, monitor) -> None:
+    """The model's floating parameters and buffers between guard margins, as the inputs: a weight
+    loaded past its end (`tl.load(w_ptr + cols)` without the mask) reads the margin."""
+    tensors = [("parameter", name, t) for name, t in model.named_parameters()]
+    tensors += [("buffer", name, t) for name, t in model.named_buffers()]
+    for kind, name, tensor in tensors:
+        plain = tensor.detach()
+        guarded = guards.guard_input(plain, fill)
+        if guarded is plain:  # not guardable (integer, non-contiguous, empty)
+            continue
+        tensor.data = guarded
+        if monitor.reads is not None:
+            monitor.reads.watch(guarded, f"{kind} {name}")
 
 
 def _determinism(first, again) -> dict:
@@ -132,7 +156,10 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     stages = {"inputs_s": time.perf_counter() - started}
     recorder = hooks.LaunchRecorder(interpreter=backend.interpreter)
     recorder.install()
-    monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True))
+    reads = read_watch.ReadWatch() if backend.interpreter else None
+    if reads is not None:
+        reads.install()
+    monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True), reads=reads)
     guard_fill = options.get("guard_fill", "nan")  # None: inputs as given, no margins
     t0 = time.perf_counter()
     model_cls = _import_candidate(job_dir, user_files)

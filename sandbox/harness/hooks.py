@@ -5,8 +5,9 @@
   interpreter_compat (compiled Triton's behaviour there: scalars, libdevice, bf16, driver, ...).
 - ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
   sentinel), so unwritten output elements and leftover memory show, places them between guard
-  margins (sandbox.harness.guards) so stores past their ends show, and records which torch
-  functions the forward called outside kernel launches.
+  margins (sandbox.harness.guards) so stores past their ends show (and, on the interpreter, has
+  sandbox.harness.read_watch record loads from the margins), and records which torch functions
+  the forward called outside kernel launches.
 
 These run in the candidate's own process: a deliberately hostile candidate can undo them. They
 catch honest mistakes and lazy cheats; the numeric verdict needs no trust in them (the
@@ -23,6 +24,7 @@ from torch.overrides import TorchFunctionMode
 
 from sandbox.harness import interpreter_compat
 from sandbox.harness.guards import OutputGuards
+from sandbox.harness.read_watch import ReadWatch
 
 EMPTY_FACTORIES = {
     torch.empty,
@@ -173,13 +175,20 @@ def _public_name(func) -> str | None:
 class ForwardMonitor(TorchFunctionMode):
     """Poisons empty allocations and records the torch functions a forward calls itself."""
 
-    def __init__(self, recorder: LaunchRecorder, poison: bool = True):
+    def __init__(self, recorder: LaunchRecorder, poison: bool = True, reads: ReadWatch | None = None):
         super().__init__()
         self.recorder = recorder
         self.poison = poison
         self.poisoned = 0
         self.calls: collections.Counter = collections.Counter()
         self.guards = OutputGuards()
+        self.reads = reads  # the interpreter's load watch (None on compiled backends)
+
+    def start_forward(self) -> None:
+        """Forget the previous forward's guarded allocations."""
+        self.guards.tracked.clear()
+        if self.reads is not None:
+            self.reads.reset()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -189,7 +198,10 @@ class ForwardMonitor(TorchFunctionMode):
         if name is not None and (len(self.calls) < MAX_RECORDED_CALLS or name in self.calls):
             self.calls[name] += 1
         if self.poison and func in EMPTY_FACTORIES and isinstance(out, torch.Tensor):
-            out = self.guards.allocate(out)
+            guarded = self.guards.allocate(out)
+            if self.reads is not None and guarded is not out:
+                self.reads.watch(guarded, f"output allocation {len(self.guards.tracked) - 1}")
+            out = guarded
             poison_(out)
             self.poisoned += 1
         return out

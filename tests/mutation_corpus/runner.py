@@ -5,7 +5,8 @@ it). A mutant is run through run_accuracy under the inputs that expose its opera
 operator's exposures that the kernel's manifest says the correct kernel passes, in order, until
 one fails), then
 explain_failure and, where the operator's fix can be patched, suggest_fix(verify=True). A mutant
-that passes is equivalent (the comparator cannot tell it from the original): reported, not counted.
+that passes is equivalent (the comparator cannot tell it from the original): reported, not counted,
+unless the run recorded loads reading past its tensors (a latent out-of-bounds read, cpu only).
 """
 
 from __future__ import annotations
@@ -114,12 +115,14 @@ def run_case(case: Case, backend: str, num_seeds: int = 2, verify: bool = True) 
     op = OPERATORS[case.operator]
     for exposure in case.exposures:  # the first that exposes the bug; equivalent if none does
         run = run_accuracy(_request(case.kernel, case.source, exposure, backend, num_seeds))
-        if run.verdict != "pass":
+        if run.verdict != "pass" or run.checks.out_of_bounds_reads:
             break
     # A mutant that does not run (the operator made code Triton rejects) is no numerical bug:
-    # like an equivalent one, it is reported and not counted.
+    # like an equivalent one, it is reported and not counted. A passing mutant whose loads were
+    # recorded reading past its tensors (cpu) is a latent defect the tool reports: counted.
+    latent = run.verdict == "pass" and bool(run.checks.out_of_bounds_reads)
     outcome = Outcome(case.name, case.kernel, case.operator, _label(exposure), run.verdict,
-                      run.verdict in ("pass", "compile_error", "runtime_error", "unsupported"),
+                      run.verdict in ("pass", "compile_error", "runtime_error", "unsupported") and not latent,
                       expected=list(op.expected), patchable=op.patchable and op.fix is not None)
     if not outcome.equivalent:
         explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))

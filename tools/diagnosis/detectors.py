@@ -241,7 +241,7 @@ def out_of_bounds_write(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
             pattern="boundary_mask_error",
             confidence=0.97,
             seed=w.seed,
-            summary=f"a store wrote {w.bytes_before + w.bytes_after} byte(s) past the end of a {tuple(w.shape)} output "
+            summary=f"a store wrote {w.extent()} of a {tuple(w.shape)} output "
             "allocation (caught in the guard margin around it): a tl.store without a mask for the last partial block"
             + (f" (unmasked tl.store at {stores})" if stores else ""),
             evidence={"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores},
@@ -252,6 +252,40 @@ def out_of_bounds_write(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
             ),
         )
     ]
+
+
+@detector("out_of_bounds_read", ("boundary_mask_error",), scope="run")
+def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
+    """Loads recorded reading the guard margins (cpu interpreter). The read itself is proven; it
+    explains the run only when nothing else failed: a failure elsewhere stays the primary, and the
+    margin experiments decide whether the read fed it."""
+    reads = ctx.result.checks.out_of_bounds_reads
+    if not reads:
+        return []
+    r = reads[0]
+    loads = _lines(facts.unmasked_loads) if facts.unmasked_loads else None
+    where = r.extent()
+    passed = ctx.result.verdict == "pass"
+    diagnosis = Diagnosis(
+        pattern="boundary_mask_error",
+        confidence=0.9 if passed else 0.35,
+        seed=r.seed,
+        summary=f"a load read {where} of {r.tensor} (shape {tuple(r.shape)}): memory outside every tensor the "
+        "kernel was given (the guard margin around it)"
+        + (f"; unmasked tl.load at {loads}" if loads else "")
+        + (
+            ". The output is right only because those lanes are not stored; on a GPU the load reads other memory "
+            "or faults: mask it (mask=offs < n, other=0)"
+            if passed
+            else ". It may or may not feed the failure"
+        ),
+        evidence={"out_of_bounds_reads": [x.model_dump() for x in reads[:4]], "unmasked_loads": loads},
+        suggested_fixes=["boundary_mask"],
+        location=Location(description=f"{where} of {r.tensor}"),
+    )
+    if passed:
+        diagnosis.tested = "proven"
+    return [diagnosis]
 
 
 @detector("unwritten", ("boundary_mask_error", "unwritten_output"), suppresses=("precision", "layout"), proof=True)

@@ -37,7 +37,14 @@ def _metrics(result) -> dict:
         for output in seed.outputs:
             if worst is None or (not output.passed and worst.passed):
                 worst = output
-    return {"mere": worst.mere, "mare": worst.mare} if worst else {}
+    metrics = {"mere": worst.mere, "mare": worst.mare} if worst else {}
+    reads = result.checks.out_of_bounds_reads
+    if reads:  # per seed the same loads: count the first seed's
+        first = reads[0].seed
+        metrics["out_of_bounds_reads"] = sum(r.elements_before + r.elements_after for r in reads if r.seed == first)
+    elif reads is not None:
+        metrics["out_of_bounds_reads"] = 0
+    return metrics
 
 
 def _request_for(task: dict, candidate: str, **overrides) -> RunAccuracyRequest:
@@ -47,13 +54,27 @@ def _request_for(task: dict, candidate: str, **overrides) -> RunAccuracyRequest:
     return RunAccuracyRequest.model_validate(fields)
 
 
-def _verify(task: dict, candidate: str, before: dict, cancel, **overrides) -> Verification:
+def _verify(task: dict, candidate: str, before: dict, cancel, **overrides) -> tuple[Verification, RunAccuracyResult]:
     from tools.accuracy import run_accuracy
 
     result = run_accuracy(_request_for(task, candidate, **overrides), cancel=cancel)
-    return Verification(
+    verification = Verification(
         verdict=result.verdict, summary=result.summary, run_id=result.run_id, before=before, after=_metrics(result)
     )
+    return verification, result
+
+
+def _latent_defect_gone(verification: Verification, diagnosis: Diagnosis, result: RunAccuracyResult) -> bool:
+    """A fix for a defect the passing run already showed (a latent out-of-bounds read) is verified
+    when the patched run no longer shows it, not by passing again."""
+    if not diagnosis.evidence.get("out_of_bounds_reads"):
+        return True
+    reads = result.checks.out_of_bounds_reads
+    if reads:
+        verification.summary += f"; the patched candidate still reads past the ends of {reads[0].tensor}"
+        return False
+    verification.summary += "; no load reads outside the tensors any more"
+    return True
 
 
 def _atomic_free(verification: Verification, patched: str, task: dict) -> bool:
@@ -100,15 +121,18 @@ def _suggestion(
     if not verify:
         return suggestion
     report(0.2 + 0.7 * index / max(1, count), f"verifying {fix}")
+    rerun = None
     try:
         if patched is not None:
-            suggestion.verification = _verify(task, patched, before, cancel)
+            suggestion.verification, rerun = _verify(task, patched, before, cancel)
         elif fix == "relax_threshold":
-            suggestion.verification = _verify(task, source, before, cancel, normal_range="cpu_relative")
+            suggestion.verification, rerun = _verify(task, source, before, cancel, normal_range="cpu_relative")
     except ToolInputError as exc:
         suggestion.verification = Verification(verdict="error", summary=str(exc), run_id="", before=before)
     if suggestion.verification is not None:
         suggestion.verified = suggestion.verification.verdict == "pass"
+        if rerun is not None and suggestion.verified:
+            suggestion.verified = _latent_defect_gone(suggestion.verification, diagnosis, rerun)
         if fix == "deterministic_reduction" and patched is not None:
             suggestion.verified &= _atomic_free(suggestion.verification, patched, task)
     return suggestion

@@ -75,6 +75,15 @@ class Determinism(Model):
     note: str | None = None
 
 
+def _extent(after: int, before: int, unit: str) -> str:
+    """'24 element(s) past the end and 1 element(s) before the start'."""
+    parts = [
+        f"{after} {unit}(s) past the end" if after else "",
+        f"{before} {unit}(s) before the start" if before else "",
+    ]
+    return " and ".join(p for p in parts if p)
+
+
 class OutOfBoundsWrite(Model):
     """An output allocation whose guard margins were written: a store reached past its ends."""
 
@@ -82,6 +91,25 @@ class OutOfBoundsWrite(Model):
     shape: list[int] = Field(description="Shape of the allocation the store overran.")
     bytes_before: int = Field(description="Guard bytes changed before the first element.")
     bytes_after: int = Field(description="Guard bytes changed after the last element.")
+
+    def extent(self) -> str:
+        return _extent(self.bytes_after, self.bytes_before, "byte")
+
+
+class OutOfBoundsRead(Model):
+    """A guarded tensor whose margins a kernel's enabled load lanes read (cpu interpreter only)."""
+
+    seed: int
+    tensor: str = Field(
+        description="'input N' (N: position among the forward's tensor inputs), 'parameter NAME', 'buffer NAME' or "
+        "'output allocation N'."
+    )
+    shape: list[int]
+    elements_before: int = Field(description="Distinct elements read before the tensor's first element.")
+    elements_after: int = Field(description="Distinct elements read after the tensor's last element.")
+
+    def extent(self) -> str:
+        return _extent(self.elements_after, self.elements_before, "element")
 
 
 class Checks(Model):
@@ -99,6 +127,13 @@ class Checks(Model):
     out_of_bounds_writes: list[OutOfBoundsWrite] = Field(
         default_factory=list,
         description="Stores past the ends of empty allocations (caught in guard margins): the run fails.",
+    )
+    out_of_bounds_reads: list[OutOfBoundsRead] | None = Field(
+        default=None,
+        description="Loads whose enabled lanes read the guard margins around an input or an output allocation, "
+        "whether or not the output shows it (a load without the tail mask whose lanes are masked at the store). "
+        "Recorded on the cpu interpreter, which sees every load's addresses; None where not checked (compiled "
+        "backends). A warning, not a failure.",
     )
     determinism: Determinism | None = None
     torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")

@@ -181,8 +181,12 @@ class Verification(Model):
     verdict: str
     summary: str
     run_id: str
-    before: dict[str, Number | None] = Field(default_factory=dict, description="mere / mare of the failing run.")
-    after: dict[str, Number | None] = Field(default_factory=dict, description="mere / mare of the patched run.")
+    before: dict[str, Number | None] = Field(
+        default_factory=dict,
+        description="mere / mare of the failing run; out_of_bounds_reads: elements its loads read outside the tensors "
+        "(where the backend records it).",
+    )
+    after: dict[str, Number | None] = Field(default_factory=dict, description="The same of the patched run.")
 
     def describe(self) -> str:
         """'MERE 0.12 -> 3.1e-08, MARE 1 -> 6e-08 (pass)': the metrics before and after the patch."""
@@ -193,10 +197,17 @@ class Verification(Model):
             except (TypeError, ValueError):
                 return "?"
 
+        def shown(name: str) -> bool:
+            before, after = self.before.get(name), self.after.get(name)
+            if name == "out_of_bounds_reads":  # only when one of the runs read out of bounds
+                return bool(before or after)
+            return before is not None or after is not None
+
+        labels = {"mere": "MERE", "mare": "MARE", "out_of_bounds_reads": "elements read out of bounds"}
         parts = [
-            f"{name.upper()} {num(self.before.get(name))} -> {num(self.after.get(name))}"
-            for name in ("mere", "mare")
-            if self.before.get(name) is not None or self.after.get(name) is not None
+            f"{label} {num(self.before.get(name))} -> {num(self.after.get(name))}"
+            for name, label in labels.items()
+            if shown(name)
         ]
         return (", ".join(parts) + f" ({self.verdict})") if parts else self.verdict
 

@@ -42,7 +42,10 @@ class MutantResult(Model):
     description: str
     site: int = Field(description="Which site of the operator's construct (0-based) the mutant changes.")
     verdict: str = Field(description="run_accuracy's verdict for the mutant under the task's inputs.")
-    caught: bool = Field(description="The test rejects the mutant (any verdict but pass).")
+    caught: bool = Field(
+        description="The test rejects the mutant (any verdict but pass), or its loads read past its tensors (recorded "
+        "on the cpu interpreter even when the values pass)."
+    )
     summary: str
     run_id: str
     caught_with: str | None = Field(

@@ -34,7 +34,15 @@ def _diff(before: str, after: str) -> str:
 
 
 def caught(result: RunAccuracyResult) -> bool:
-    return result.verdict != "pass"
+    """Rejected by the test, or a pass whose loads were recorded reading past its tensors (cpu)."""
+    return result.verdict != "pass" or bool(result.checks.out_of_bounds_reads)
+
+
+def _mutant_summary(result: RunAccuracyResult) -> str:
+    if result.verdict == "pass" and result.checks.out_of_bounds_reads:
+        r = result.checks.out_of_bounds_reads[0]
+        return f"caught as a latent out-of-bounds read of {r.tensor} (the values pass): {result.summary}"
+    return result.summary
 
 
 def _worst_mare(result: RunAccuracyResult) -> float:
@@ -110,7 +118,7 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
             site=site,
             verdict=run.verdict,
             caught=caught(run),
-            summary=run.summary,
+            summary=_mutant_summary(run),
             run_id=run.run_id,
             diff=_diff(source, mutant),
         )

@@ -1,0 +1,163 @@
+"""Latent out-of-bounds reads on the cpu interpreter: loads whose lanes read the guard margins are
+recorded even when the output hides them, diagnosed, and fixed by a mask the re-run proves."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import torch
+
+from sandbox.harness import guards
+from sandbox.harness.read_watch import ReadWatch
+from tools.accuracy import run_accuracy
+from tools.diagnosis import explain_failure
+from tools.fixes import suggest_fix
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.diagnosis import ExplainRequest, FixRequest
+
+N, BLOCK = 1000, 256  # the last block has 1024 - 1000 = 24 lanes past the end
+
+REFERENCE = """
+import torch
+
+class Model(torch.nn.Module):
+    def forward(self, x, y):
+        return {expr}
+
+def get_inputs():
+    return [torch.randn({n}), torch.randn({n})]
+
+def get_init_inputs():
+    return []
+"""
+
+CANDIDATE = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    {body}
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, y):
+        out = torch.empty_like(x)
+        kernel[(triton.cdiv(x.numel(), {block}),)](x, y, out, x.numel(), BLOCK={block})
+        return out
+"""
+
+ADD_MASKED = """x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)"""
+ADD_UNMASKED_X = ADD_MASKED.replace("tl.load(x_ptr + offs, mask=mask)", "tl.load(x_ptr + offs)")
+# out[i] = x[i] - x[i-1] (out[0] = x[0]): the unmasked load of x[i-1] reads one element before x.
+DIFFERENCE = """x = tl.load(x_ptr + offs, mask=mask)
+    prev = tl.load(x_ptr + offs - 1)
+    tl.store(out_ptr + offs, tl.where(offs > 0, x - prev, x), mask=mask)"""
+
+
+def _task(tmp_path, body: str, expr: str = "x + y") -> tuple[str, str]:
+    ref = tmp_path / "reference.py"
+    cand = tmp_path / "candidate.py"
+    ref.write_text(REFERENCE.format(expr=expr, n=N))
+    cand.write_text(textwrap.dedent(CANDIDATE.format(body=body, block=BLOCK)))
+    return str(ref), str(cand)
+
+
+def _run(tmp_path, body: str, expr: str = "x + y"):
+    ref, cand = _task(tmp_path, body, expr)
+    return run_accuracy(RunAccuracyRequest(reference=ref, candidate=cand, backend="cpu", seeds=[1, 2]))
+
+
+def test_the_watch_counts_distinct_margin_elements_on_both_sides():
+    inner = guards.guard_input(torch.arange(10, dtype=torch.float32), "nan")
+    watch = ReadWatch()
+    watch.watch(inner, "input 0")
+    base, size = inner.data_ptr(), inner.element_size()
+    addresses = [base + k * size for k in (-3, -1, -1, 0, 5, 9, 10, 10, 12)]
+    mask = [True, True, True, True, True, True, True, True, False]  # the last lane is disabled
+    watch.check(addresses, mask)
+    assert watch.found() == [{"tensor": "input 0", "shape": [10], "elements_before": 2, "elements_after": 1}]
+    watch.reset()
+    watch.check(addresses, None)
+    assert watch.found() == []
+
+
+def test_a_masked_kernel_reads_nothing_out_of_bounds(tmp_path):
+    run = _run(tmp_path, ADD_MASKED)
+    assert run.verdict == "pass", run.summary
+    assert run.checks.out_of_bounds_reads == []  # checked (cpu), nothing found
+    assert not any("out-of-bounds read" in w for w in run.warnings)
+
+
+def test_an_unmasked_tail_load_is_recorded_though_the_run_passes(tmp_path):
+    run = _run(tmp_path, ADD_UNMASKED_X)
+    assert run.verdict == "pass", run.summary  # the lanes past the end are never stored
+    reads = run.checks.out_of_bounds_reads
+    assert reads and {(r.seed, r.tensor, r.elements_after, r.elements_before) for r in reads} == {
+        (1, "input 0", 24, 0),
+        (2, "input 0", 24, 0),
+    }
+    warning = next(w for w in run.warnings if "out-of-bounds read" in w)
+    assert "24 element(s) past the end of input 0" in warning
+
+
+def test_a_read_before_the_start_is_recorded(tmp_path):
+    run = _run(tmp_path, DIFFERENCE, expr="torch.cat([x[:1], x[1:] - x[:-1]])")
+    assert run.verdict == "pass", run.summary
+    assert {(r.tensor, r.elements_before, r.elements_after) for r in run.checks.out_of_bounds_reads or []} == {
+        ("input 0", 1, 23)  # x[-1], and x[i-1] past the end for the lanes 1001 <= i < 1024
+    }
+
+
+def test_a_latent_read_is_diagnosed_and_the_mask_fix_verified_by_the_reads_it_removes(tmp_path):
+    run = _run(tmp_path, ADD_UNMASKED_X)
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    assert (primary.pattern, primary.tested) == ("boundary_mask_error", "proven"), explained.summary
+    assert "line 11" in primary.summary  # the unmasked tl.load
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert (top.fix, top.verified) == ("boundary_mask", True), fixed.summary
+    assert top.verification is not None
+    assert (top.verification.before["out_of_bounds_reads"], top.verification.after["out_of_bounds_reads"]) == (24, 0)
+    assert "elements read out of bounds 24 -> 0" in top.verification.describe()
+
+
+def test_a_fix_that_leaves_the_read_is_not_verified(tmp_path):
+    """Both loads unmasked: a patch that masks only one of them still reads past y's end."""
+    from tools.fixes import _latent_defect_gone
+    from tools.models.diagnosis import Verification
+
+    body = ADD_MASKED.replace(", mask=mask)\n    y", ")\n    y").replace(
+        "tl.load(y_ptr + offs, mask=mask)", "tl.load(y_ptr + offs)"
+    )
+    rerun = _run(tmp_path, body)
+    assert {r.tensor for r in rerun.checks.out_of_bounds_reads or []} == {"input 0", "input 1"}
+    diagnosis = explain_failure(ExplainRequest(run_id=rerun.run_id, heatmap=False)).diagnoses[0]
+    verification = Verification(verdict="pass", summary="PASS", run_id=rerun.run_id)
+    assert not _latent_defect_gone(verification, diagnosis, rerun)
+    assert "still reads past the ends of input 0" in verification.summary
+
+
+def test_a_read_beside_another_failure_does_not_take_the_primary(tmp_path):
+    run = _run(tmp_path, ADD_UNMASKED_X.replace("x + y, mask", "x + y + 1.0, mask"))
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    read = next(d for d in explained.diagnoses if "out_of_bounds_reads" in d.evidence)
+    assert explained.diagnoses[0] is not read, explained.summary
+    assert read.confidence < 0.5 and read.tested != "proven"
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_low_precision_loads_are_watched_too(tmp_path, dtype):
+    ref, cand = _task(tmp_path, ADD_UNMASKED_X)
+    run = run_accuracy(RunAccuracyRequest(reference=ref, candidate=cand, backend="cpu", seeds=[1], dtype=dtype))
+    assert run.verdict == "pass", run.summary
+    assert [(r.tensor, r.elements_after) for r in run.checks.out_of_bounds_reads or []] == [("input 0", 24)]
