@@ -1,0 +1,45 @@
+"""What the commands print in text mode reads coherently for a user: real runs on the cpu backend."""
+
+from __future__ import annotations
+
+from mcp_server import text as mcp_text
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
+from tools.cli import main
+from tools.models.accuracy import RunAccuracyResult
+
+MASKED_STORE = "tl.store(out_ptr + offsets, x + y, mask=mask)"
+# No store mask and a grid that rounds up (cdiv(1000, 256) blocks): the last block stores 24 floats past the end.
+UNMASKED_STORE = VECTOR_ADD_CANDIDATE.replace(MASKED_STORE, "tl.store(out_ptr + offsets, x + y)")
+
+
+def test_seed_lines_of_an_out_of_bounds_write_say_why_the_run_fails(tmp_path, capsys):
+    assert UNMASKED_STORE != VECTOR_ADD_CANDIDATE
+    (tmp_path / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "candidate.py").write_text(UNMASKED_STORE)
+    argv = ["run", "--reference", str(tmp_path / "reference.py"), "--candidate", str(tmp_path / "candidate.py")]
+    argv += ["--backend", "cpu", "--seeds", "1,2", "--determinism", "off"]
+    assert main(argv) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("FAIL out_of_bounds_write")
+    seed_lines = [line for line in lines if line.startswith("  seed ")]
+    assert len(seed_lines) == 2
+    for line in seed_lines:  # each says it fails and why, then what the comparator alone said
+        verdict = line.split(": ", 1)[1]
+        assert verdict.startswith("FAIL out_of_bounds_write: 96 byte(s) past the end of a (1000,) output;"), line
+        assert "the values alone: PASS three_dim" in verdict
+
+    assert main([*argv, "--json"]) == 1
+    result = RunAccuracyResult.model_validate_json(capsys.readouterr().out)
+    block = mcp_text.run_accuracy(result).splitlines()
+    assert block[1] == (
+        "seeds: 2 pass, 0 fail; but on 2 of them (1, 2) a store went past an output's end, which fails the run"
+    )
+
+
+def test_seed_lines_of_a_passing_run_are_the_comparators(tmp_path, capsys):
+    (tmp_path / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "candidate.py").write_text(VECTOR_ADD_CANDIDATE)
+    argv = ["run", "--reference", str(tmp_path / "reference.py"), "--candidate", str(tmp_path / "candidate.py")]
+    assert main([*argv, "--backend", "cpu", "--seeds", "1,2", "--determinism", "off"]) == 0
+    seed_lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  seed ")]
+    assert len(seed_lines) == 2 and all(line.split(": ", 1)[1].startswith("PASS three_dim") for line in seed_lines)
