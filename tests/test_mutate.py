@@ -50,6 +50,9 @@ def test_mutate_tells_caught_from_surviving_mutants():
     assert abs(result.mutation_score - 2 / len(result.mutants)) < 1e-9
     assert all(m.diff.startswith("--- a/candidate.py") for m in result.mutants)
     assert any("likely equivalent" in line for line in result.advice)
+    survivors = [f"drop_load_mask #{m.site}" for m in result.mutants if not m.caught]
+    equivalent = next(line for line in result.advice if "likely equivalent" in line)
+    assert equivalent.startswith(", ".join(survivors) + ": not caught by the task's inputs on its 1 seed(s)")
 
 
 def test_mutate_finds_the_inputs_a_weak_test_lacks():
@@ -65,7 +68,10 @@ def test_mutate_finds_the_inputs_a_weak_test_lacks():
     )
     survivor = result.mutants[0]
     assert not survivor.caught and survivor.caught_with == "input_profile=small_values"
-    assert "small_values" in result.advice[0]
+    assert result.advice == [  # the option to add and the survivor it catches, in so many words
+        "add a run with `--input-profile small_values` to your test: the task's inputs miss eps_outside_sqrt #0, "
+        "which it catches"
+    ]
 
 
 def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
@@ -86,6 +92,11 @@ def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
     assert cli(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["caught"] == 1 and data["mutants"][0]["operator"] == "floor_grid"
+    assert cli(args[:-1]) == 0  # text: a test that catches everything is told so, not left to guess
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "  advice: nothing survived: the task's test catches every one of the 1 mutant(s) (floor_grid); "
+        "no profile or seed to add"
+    )
     assert cli(["mutate", "--list-operators"]) == 0
     assert "drop_load_mask" in capsys.readouterr().out
     assert cli(args[:-3] + ["--operators", "no_such_operator"]) == 2
