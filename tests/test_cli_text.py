@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from mcp_server import text as mcp_text
 from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
 from tools.cli import main
@@ -43,3 +45,27 @@ def test_seed_lines_of_a_passing_run_are_the_comparators(tmp_path, capsys):
     assert main([*argv, "--backend", "cpu", "--seeds", "1,2", "--determinism", "off"]) == 0
     seed_lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  seed ")]
     assert len(seed_lines) == 2 and all(line.split(": ", 1)[1].startswith("PASS three_dim") for line in seed_lines)
+
+
+def test_batch_names_candidates_by_their_path_whatever_the_suffix(tmp_path, capsys, monkeypatch):
+    from tools.batch import compact, run_batch
+    from tools.cli.batch import read_manifest
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "kernel.py").write_text(VECTOR_ADD_CANDIDATE)
+    (tmp_path / "kernel_v2.txt").write_text(VECTOR_ADD_CANDIDATE)  # refused (not .py), but named by its file
+    common = {"reference": "reference.py", "backend": "cpu", "seeds": [1], "determinism": "off"}
+    lines = [common | {"candidate": c} for c in ("kernel.py", "kernel_v2.txt", VECTOR_ADD_CANDIDATE)]
+    manifest = tmp_path / "batch.jsonl"
+    manifest.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["batch", str(manifest)]) == 1
+    rows = capsys.readouterr().out.splitlines()
+    header = rows[0]
+    start = header.index("candidate")
+    names = [row[start:].split("  ")[0] for row in rows[1:4]]
+    assert names == ["kernel.py", "kernel_v2.txt", "candidate[2]"]  # candidate[i] only for source text
+
+    requests = read_manifest(str(manifest))
+    batch = compact(run_batch(requests), requests)  # what the MCP tool returns names them the same way
+    assert [c.candidate for c in batch.candidates] == names
