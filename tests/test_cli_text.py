@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from mcp_server import text as mcp_text
 from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
 from tools.cli import main
 from tools.models.accuracy import RunAccuracyResult
 
+ROOT = Path(__file__).resolve().parents[1]
 MASKED_STORE = "tl.store(out_ptr + offsets, x + y, mask=mask)"
 # No store mask and a grid that rounds up (cdiv(1000, 256) blocks): the last block stores 24 floats past the end.
 UNMASKED_STORE = VECTOR_ADD_CANDIDATE.replace(MASKED_STORE, "tl.store(out_ptr + offsets, x + y)")
@@ -69,3 +72,23 @@ def test_batch_names_candidates_by_their_path_whatever_the_suffix(tmp_path, caps
     requests = read_manifest(str(manifest))
     batch = compact(run_batch(requests), requests)  # what the MCP tool returns names them the same way
     assert [c.candidate for c in batch.candidates] == names
+
+
+def test_explain_labels_the_precision_fingerprint(capsys):
+    task = ROOT / "examples" / "level1" / "01_square_matmul"
+    argv = [
+        "run",
+        "--reference",
+        str(task / "reference.py"),
+        "--candidate",
+        str(task / "candidate_fp16_accumulator.py"),
+    ]
+    assert main([*argv, "--backend", "cpu", "--seeds", "1", "--determinism", "off", "--json"]) == 1
+    run_id = RunAccuracyResult.model_validate_json(capsys.readouterr().out).run_id
+    assert main(["explain", "--run", run_id, "--no-heatmap"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  precision fingerprint"))
+    assert "as MERE (mean relative error" in lines[start] and "closest first" in lines[start]
+    # one emulated precision model a line, each with its labelled number: no bare "32 0" (block size, MERE)
+    assert lines[start + 1] == "    - fp16 accumulator between K-blocks of 32: MERE 0 (identical)"
+    assert all(re.fullmatch(r"    - [^:]+: MERE \d\.?\d*(e-\d+)?", line) for line in lines[start + 2 : start + 4])
