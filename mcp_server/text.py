@@ -21,6 +21,15 @@ def _error_lines(error) -> list[str]:
     return lines
 
 
+def _overrun_note(result) -> str:
+    """Seeds whose values pass but whose stores went past an output's end: they fail the run all the same."""
+    seeds = sorted({w.seed for w in result.checks.out_of_bounds_writes if w.seed in {s.seed for s in result.seeds}})
+    if not seeds:
+        return ""
+    shown = ", ".join(map(str, seeds[:5]))
+    return f"; but on {len(seeds)} of them ({shown}) a store went past an output's end, which fails the run"
+
+
 def run_accuracy(result) -> str:
     lines = [result.summary]
     if result.seeds and len(result.seeds) > 1:
@@ -28,6 +37,7 @@ def run_accuracy(result) -> str:
         lines.append(
             f"seeds: {len(result.seeds) - len(failing)} pass, {len(failing)} fail"
             + (f" ({', '.join(str(s.seed) for s in failing[:5])})" if failing else "")
+            + _overrun_note(result)
         )
     lines += _error_lines(result.error)
     lines += [f"warning: {w}" for w in result.warnings[:4]]

@@ -126,6 +126,8 @@ def test_reduction_length_sweep_sees_an_fp16_accumulator_grow_like_k():
     explained = _mutant_explained("row_sum", "fp16_accumulator", 0)
     sweep = next(e for e in explained.experiments if e.id == "reduction_length")
     assert sweep.confirms == ["low_precision_accumulation"], sweep.finding
+    # its numbers are not the trials' MERE: the finding says what they are
+    assert "(error beyond the CPU's, sum|err|/sum|golden|: K=" in sweep.finding, sweep.finding
     assert len(sweep.trials) == 3 and all(t.ran for t in sweep.trials)
     assert explained.diagnoses[0].pattern == "low_precision_accumulation"
 

@@ -66,7 +66,8 @@ def test_mutate_calls_a_survivor_that_changes_nothing_likely_equivalent():
         )
     )
     assert result.survived == 1 and not result.mutants[0].caught
-    assert any("likely equivalent" in line and "wrong_divisor" in line for line in result.advice)
+    equivalent = next(line for line in result.advice if "likely equivalent" in line)
+    assert equivalent.startswith("wrong_divisor #0: not caught by the task's inputs on its 1 seed(s)"), equivalent
 
 
 def test_mutate_finds_the_inputs_a_weak_test_lacks():
@@ -82,7 +83,10 @@ def test_mutate_finds_the_inputs_a_weak_test_lacks():
     )
     survivor = result.mutants[0]
     assert not survivor.caught and survivor.caught_with == "input_profile=small_values"
-    assert "small_values" in result.advice[0]
+    assert result.advice == [  # the option to add and the survivor it catches, in so many words
+        "add a run with `--input-profile small_values` to your test: the task's inputs miss eps_outside_sqrt #0, "
+        "which it catches"
+    ]
 
 
 def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
@@ -103,6 +107,11 @@ def test_mutate_cli_prints_the_same_json_and_refuses_unknown_operators(capsys):
     assert cli(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["caught"] == 1 and data["mutants"][0]["operator"] == "floor_grid"
+    assert cli(args[:-1]) == 0  # text: a test that catches everything is told so, not left to guess
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "  advice: nothing survived: the task's test catches every one of the 1 mutant(s) (floor_grid); "
+        "no profile or seed to add"
+    )
     assert cli(["mutate", "--list-operators"]) == 0
     assert "drop_load_mask" in capsys.readouterr().out
     assert cli(args[:-3] + ["--operators", "no_such_operator"]) == 2

@@ -118,6 +118,15 @@ def _not_found(role: str, text: str) -> ToolInputError:
     )
 
 
+def given_path(value: str) -> str | None:
+    """The path a source value names (stripped, as spelled), or None when it is source text: a one-line
+    value that ends in .py or looks like a path (resolve() reads it as a file, whatever its suffix)."""
+    stripped = value.strip()
+    if "\n" not in stripped and (stripped.endswith(".py") or _looks_like_a_path(stripped)):
+        return stripped
+    return None
+
+
 def resolve(value: str, role: str) -> tuple[str, str]:
     """(source text, the name errors should show). `role` is 'reference' or 'candidate'.
 
@@ -127,8 +136,8 @@ def resolve(value: str, role: str) -> tuple[str, str]:
     given = _provided.get()
     if given is not None and value in given:
         return given[value]
-    stripped = value.strip()
-    if "\n" not in stripped and (stripped.endswith(".py") or _looks_like_a_path(stripped)):
+    stripped = given_path(value)
+    if stripped is not None:
         roots = _roots.get()
         path = _absolute(Path(stripped)) if roots is None else _confined_path(stripped, role, roots)
         shown = str(Path(stripped).expanduser()) if roots is None else str(path)  # as the user spelled it

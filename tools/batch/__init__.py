@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from tools import sources
 from tools.batch.jobs import plan
 from tools.batch.local import local_workers
 from tools.batch.scheduler import Scheduler
@@ -145,8 +146,7 @@ def compact(report: BatchReport, requests: Sequence[RunAccuracyRequest]) -> RunA
     """One line per candidate; the full results stay in the run store (by run_id)."""
     candidates = []
     for item in report.items:
-        value = requests[item.index].candidate.strip()
-        name = value if "\n" not in value and value.endswith(".py") else f"candidate[{item.index}]"
+        name = sources.given_path(requests[item.index].candidate) or f"candidate[{item.index}]"
         result = item.result
         candidates.append(
             BatchCandidate(

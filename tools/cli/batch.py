@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from tools import sources
 from tools.cli.args import UsageError
 from tools.errors import describe_validation_error
 from tools.models.accuracy import RunAccuracyRequest
@@ -84,8 +85,8 @@ class ProgressBar:
 
 
 def _name(request: RunAccuracyRequest, index: int) -> str:
-    value = request.candidate.strip()
-    return value if "\n" not in value and value.endswith(".py") else f"candidate[{index}]"
+    """The candidate's path as the manifest spells it (whatever its suffix); candidate[i] for source text."""
+    return sources.given_path(request.candidate) or f"candidate[{index}]"
 
 
 def print_table(report: BatchReport, requests: list[RunAccuracyRequest]) -> None:

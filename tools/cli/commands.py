@@ -62,6 +62,30 @@ def _print_error(error) -> None:
         print(f"  hint: {error.hint}")
 
 
+def _overrun_text(overruns) -> str:
+    """Where stores went past output allocations, e.g. '96 byte(s) past the end of a (1000,) output'."""
+    parts = []
+    for w in overruns:
+        sides = [
+            f"{n} byte(s) {side}"
+            for n, side in ((w.bytes_before, "before the start"), (w.bytes_after, "past the end"))
+            if n
+        ]
+        parts.append(f"{' and '.join(sides)} of a {tuple(w.shape)} output")
+    return "; ".join(parts)
+
+
+def _seed_text(result: RunAccuracyResult, seed) -> str:
+    """A seed's line: the comparator's summary; where its values pass but the run fails all the same
+    (a store past an output's end, determinism='require'), it says so instead of a bare PASS."""
+    if not seed.passed or result.verdict == "pass" or not all(s.passed for s in result.seeds):
+        return seed.summary
+    overruns = [w for w in result.checks.out_of_bounds_writes if w.seed == seed.seed]
+    if overruns:
+        return f"FAIL out_of_bounds_write: {_overrun_text(overruns)}; the values alone: {seed.summary}"
+    return f"the values alone: {seed.summary} (the run fails all the same: see the first line)"
+
+
 def _cmd_run(ns: argparse.Namespace) -> int:
     result = call_tool("run_accuracy", model_from_args(RunAccuracyRequest, ns), RunAccuracyResult, ns)
     if ns.json:
@@ -69,7 +93,7 @@ def _cmd_run(ns: argparse.Namespace) -> int:
     else:
         print(result.summary)
         for seed in result.seeds:
-            print(f"  seed {seed.seed}: {seed.summary}")
+            print(f"  seed {seed.seed}: {_seed_text(result, seed)}")
         _print_error(result.error)
         for warning in result.warnings:
             print(f"  warning: {warning}")
@@ -127,9 +151,11 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
                 )
         if result.fingerprint:
             print(
-                "  precision fingerprint (closest first): "
-                + "; ".join(f"{p.model} {float(p.mere_vs_candidate):.2g}" for p in result.fingerprint[:3])
+                "  precision fingerprint: the candidate's output against goldens that emulate one precision "
+                "choice each, as MERE (mean relative error; 0: the candidate computes exactly that), closest first"
             )
+            for p in result.fingerprint[:3]:
+                print(f"    - {p.model}: {_fingerprint_mere(p.mere_vs_candidate)}" + (f" ({p.note})" if p.note else ""))
         if result.heatmap:
             from tools.diagnosis import HEATMAP_NAME
             from tools.services import services
@@ -137,6 +163,14 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
             print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
         print(f"  next: {result.next_step}")
     return EXIT_OK
+
+
+def _fingerprint_mere(value) -> str:
+    """A fingerprint's MERE (fingerprint.py: inf when no element is finite in both)."""
+    mere = float(value)
+    if mere == 0:
+        return "MERE 0 (identical)"
+    return f"MERE {mere:.2g}" if mere != float("inf") else "no element finite in both"
 
 
 def _cmd_fix(ns: argparse.Namespace) -> int:

@@ -877,7 +877,8 @@ def reduction_length(
         )
     (k0, e0), (k1, e1) = points[0], points[-1]
     slope = math.log(e1 / e0) / math.log(k1 / k0)
-    growth = ", ".join(f"K={k}: {e:.3g}" for k, e in points)
+    # not the trials' MERE: sum |error| / sum |golden| beyond the CPU control's, per reduction length
+    growth = "error beyond the CPU's, sum|err|/sum|golden|: " + ", ".join(f"K={k}: {e:.3g}" for k, e in points)
     confirms: list[PatternId] = []
     refutes: list[PatternId] = []
     if slope >= SYSTEMATIC_SLOPE:

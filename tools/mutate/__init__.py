@@ -106,7 +106,9 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
         for site, mutant in enumerate(op.mutants(source))
         if not op.gpu_only or request.backend in ("cuda", "npu")
     ][: request.max_mutants]
-    results = []
+    results: list[MutantResult] = []
+    exposing: dict[int, Exposure] = {}
+    probes: dict[int, list[Exposure]] = {}
     for i, (op, site, mutant) in enumerate(planned):
         if cancel is not None and cancel.is_set():
             raise ToolInputError("cancelled by the caller")
@@ -130,15 +132,53 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
             for exposure in op.exposures:
                 if (exposure.input_profile, exposure.value_range) == (request.input_profile, request.value_range):
                     continue
+                probes.setdefault(len(results), []).append(exposure)
                 if caught(run_accuracy(_request(request, mutant, exposure), cancel=cancel)):
                     entry.caught_with = _label(exposure)
+                    exposing[len(results)] = exposure
                     break
         results.append(entry)
     report(1.0, "done")
-    return _summarise(results)
+    return _summarise(results, exposing, probes, len(request.seeds or []), request.probe_exposures)
 
 
-def _summarise(results: list[MutantResult]) -> MutateResult:
+def _flags(exposure: Exposure) -> str:
+    """The options of `kernel-eval run` (and mutate) that give these inputs."""
+    flags = []
+    if exposure.input_profile != "task" or exposure.value_range is None:
+        flags.append(f"--input-profile {exposure.input_profile}")
+    if exposure.value_range is not None:
+        flags.append(f"--value-range {exposure.value_range[0]:g} {exposure.value_range[1]:g}")
+    return " ".join(flags)
+
+
+def _names(mutants: list[MutantResult]) -> str:
+    return ", ".join(f"{m.operator} #{m.site}" for m in mutants)
+
+
+def _exposure_advice(results: list[MutantResult], exposing: dict[int, Exposure]) -> list[str]:
+    """One line per set of inputs that catches survivors: the option to add, and which survivors it catches."""
+    by_exposure: dict[Exposure, list[MutantResult]] = {}
+    for index, exposure in exposing.items():
+        by_exposure.setdefault(exposure, []).append(results[index])
+    return [
+        f"add a run with `{_flags(exposure)}` to your test: the task's inputs miss {_names(caught_there)}, "
+        f"which {'it catches' if len(caught_there) == 1 else 'those inputs catch'}"
+        for exposure, caught_there in sorted(by_exposure.items(), key=lambda kv: _flags(kv[0]))
+    ]
+
+
+def _summarise(
+    results: list[MutantResult],
+    exposing: dict[int, Exposure] | None = None,
+    probes: dict[int, list[Exposure]] | None = None,
+    num_seeds: int = 0,
+    probed: bool = True,
+) -> MutateResult:
+    """`exposing`: result index -> the inputs that caught that survivor; `probes`: index -> the inputs
+    tried on it (beyond the task's own); `num_seeds`: how many seeds each mutant ran on; `probed`:
+    whether survivors were re-run under the inputs that expose their operators at all."""
+    exposing, probes = exposing or {}, probes or {}
     by_operator: dict[str, list[int]] = {}
     for r in results:
         counts = by_operator.setdefault(r.operator, [0, 0])
@@ -146,13 +186,7 @@ def _summarise(results: list[MutantResult]) -> MutateResult:
         counts[1] += 1
     killed = sum(r.caught for r in results)
     score = killed / len(results) if results else 1.0
-    advice = sorted(
-        {
-            f"{r.operator} survives the task's inputs but is caught with {r.caught_with}: add that to your test"
-            for r in results
-            if r.caught_with
-        }
-    )
+    advice = _exposure_advice(results, exposing)
     latent = [
         r
         for r in results
@@ -166,14 +200,30 @@ def _summarise(results: list[MutantResult]) -> MutateResult:
         )
         advice.append(
             f"{r.operator} #{r.site} passes but {why}: a real defect your thresholds let through "
-            "(tighten them, or try other shapes: a size that is not a multiple of the block)"
+            "(tighten them with `--thresholds DTYPE=MERE`, or try other shapes: a size that is not a multiple "
+            "of the block)"
         )
-    unexposed = sorted({r.operator for r in results if not r.caught and not r.caught_with and r not in latent})
+    unexposed = [i for i, r in enumerate(results) if not r.caught and not r.caught_with and r not in latent]
     if unexposed:
+        named = ", ".join(
+            f"{results[i].operator} #{results[i].site}"
+            + (f" (nor with `{'`, `'.join(_flags(e) for e in probes[i])}`)" if probes.get(i) else "")
+            for i in unexposed
+        )
+        on = f" on its {num_seeds} seed(s)" if num_seeds else ""
         advice.append(
-            f"survivors that change nothing measurable here (likely equivalent for this kernel, or a bug only "
-            f"other shapes or a GPU show; an unmasked load that is never stored can still fault on a GPU): "
-            f"{', '.join(unexposed)}"
+            f"{named}: not caught by the task's inputs{on}, and nothing measurable changes; "
+            + (
+                "no input profile this tool knows exposes them (likely equivalent for this kernel, or a bug only "
+                "other shapes or a GPU show: an unmasked load that is never stored can still fault on a GPU)"
+                if probed
+                else "re-run without --no-probe-exposures to try the inputs that expose their operators"
+            )
+        )
+    if results and killed == len(results):
+        advice.append(
+            f"nothing survived: the task's test catches every one of the {len(results)} mutant(s) "
+            f"({', '.join(by_operator)}); no profile or seed to add"
         )
     summary = (
         f"{killed} of {len(results)} mutants caught (score {score:.0%})"

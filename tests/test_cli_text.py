@@ -1,0 +1,94 @@
+"""What the commands print in text mode reads coherently for a user: real runs on the cpu backend."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from mcp_server import text as mcp_text
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
+from tools.cli import main
+from tools.models.accuracy import RunAccuracyResult
+
+ROOT = Path(__file__).resolve().parents[1]
+MASKED_STORE = "tl.store(out_ptr + offsets, x + y, mask=mask)"
+# No store mask and a grid that rounds up (cdiv(1000, 256) blocks): the last block stores 24 floats past the end.
+UNMASKED_STORE = VECTOR_ADD_CANDIDATE.replace(MASKED_STORE, "tl.store(out_ptr + offsets, x + y)")
+
+
+def test_seed_lines_of_an_out_of_bounds_write_say_why_the_run_fails(tmp_path, capsys):
+    assert UNMASKED_STORE != VECTOR_ADD_CANDIDATE
+    (tmp_path / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "candidate.py").write_text(UNMASKED_STORE)
+    argv = ["run", "--reference", str(tmp_path / "reference.py"), "--candidate", str(tmp_path / "candidate.py")]
+    argv += ["--backend", "cpu", "--seeds", "1,2", "--determinism", "off"]
+    assert main(argv) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("FAIL out_of_bounds_write")
+    seed_lines = [line for line in lines if line.startswith("  seed ")]
+    assert len(seed_lines) == 2
+    for line in seed_lines:  # each says it fails and why, then what the comparator alone said
+        verdict = line.split(": ", 1)[1]
+        assert verdict.startswith("FAIL out_of_bounds_write: 96 byte(s) past the end of a (1000,) output;"), line
+        assert "the values alone: PASS three_dim" in verdict
+
+    assert main([*argv, "--json"]) == 1
+    result = RunAccuracyResult.model_validate_json(capsys.readouterr().out)
+    block = mcp_text.run_accuracy(result).splitlines()
+    assert block[1] == (
+        "seeds: 2 pass, 0 fail; but on 2 of them (1, 2) a store went past an output's end, which fails the run"
+    )
+
+
+def test_seed_lines_of_a_passing_run_are_the_comparators(tmp_path, capsys):
+    (tmp_path / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "candidate.py").write_text(VECTOR_ADD_CANDIDATE)
+    argv = ["run", "--reference", str(tmp_path / "reference.py"), "--candidate", str(tmp_path / "candidate.py")]
+    assert main([*argv, "--backend", "cpu", "--seeds", "1,2", "--determinism", "off"]) == 0
+    seed_lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  seed ")]
+    assert len(seed_lines) == 2 and all(line.split(": ", 1)[1].startswith("PASS three_dim") for line in seed_lines)
+
+
+def test_batch_names_candidates_by_their_path_whatever_the_suffix(tmp_path, capsys, monkeypatch):
+    from tools.batch import compact, run_batch
+    from tools.cli.batch import read_manifest
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reference.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "kernel.py").write_text(VECTOR_ADD_CANDIDATE)
+    (tmp_path / "kernel_v2.txt").write_text(VECTOR_ADD_CANDIDATE)  # refused (not .py), but named by its file
+    common = {"reference": "reference.py", "backend": "cpu", "seeds": [1], "determinism": "off"}
+    lines = [common | {"candidate": c} for c in ("kernel.py", "kernel_v2.txt", VECTOR_ADD_CANDIDATE)]
+    manifest = tmp_path / "batch.jsonl"
+    manifest.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["batch", str(manifest)]) == 1
+    rows = capsys.readouterr().out.splitlines()
+    header = rows[0]
+    start = header.index("candidate")
+    names = [row[start:].split("  ")[0] for row in rows[1:4]]
+    assert names == ["kernel.py", "kernel_v2.txt", "candidate[2]"]  # candidate[i] only for source text
+
+    requests = read_manifest(str(manifest))
+    batch = compact(run_batch(requests), requests)  # what the MCP tool returns names them the same way
+    assert [c.candidate for c in batch.candidates] == names
+
+
+def test_explain_labels_the_precision_fingerprint(capsys):
+    task = ROOT / "examples" / "level1" / "01_square_matmul"
+    argv = [
+        "run",
+        "--reference",
+        str(task / "reference.py"),
+        "--candidate",
+        str(task / "candidate_fp16_accumulator.py"),
+    ]
+    assert main([*argv, "--backend", "cpu", "--seeds", "1", "--determinism", "off", "--json"]) == 1
+    run_id = RunAccuracyResult.model_validate_json(capsys.readouterr().out).run_id
+    assert main(["explain", "--run", run_id, "--no-heatmap"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  precision fingerprint"))
+    assert "as MERE (mean relative error" in lines[start] and "closest first" in lines[start]
+    # one emulated precision model a line, each with its labelled number: no bare "32 0" (block size, MERE)
+    assert lines[start + 1] == "    - fp16 accumulator between K-blocks of 32: MERE 0 (identical)"
+    assert all(re.fullmatch(r"    - [^:]+: MERE \d\.?\d*(e-\d+)?", line) for line in lines[start + 2 : start + 4])
