@@ -372,6 +372,27 @@ def test_nan_filled_output_fails():
     assert r.verdict == "fail" and r.seeds[0].outputs[0].dimensions.nan_positions is False
 
 
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        "import sandbox.harness.read_watch as w\nw.ReadWatch.found = lambda self: [{'bogus': 1}]",
+        "import sandbox.harness.guards as g\ng.OutputGuards.violations = lambda self: [{'shape': 'x'}]",
+        "import sandbox.harness.hooks as h\n"
+        "h.ForwardMonitor.start_forward = lambda self: setattr(self, 'poisoned', 'many')",
+    ],
+    ids=["reads", "writes", "counters"],
+)
+def test_a_report_the_harness_never_writes_is_rejected_not_a_traceback(tamper):
+    r = attack(candidate_with("return triton_add(x, y)", prelude=tamper))
+    assert r.verdict == "rejected" and r.error is not None and r.error.type == "malformed_report", r.summary
+    assert "changed the sandbox's harness" in r.error.message
+    from tools.diagnosis import explain_failure
+    from tools.models.diagnosis import ExplainRequest
+
+    explained = explain_failure(ExplainRequest(run_id=r.run_id, heatmap=False))
+    assert explained.diagnoses[0].pattern == "runtime_error", explained.summary
+
+
 def test_scanning_gc_finds_no_golden():
     body = """
 import gc

@@ -93,6 +93,7 @@ class _Call:
     stdout: str = ""
     stderr: str = ""
     actual: dict[int, object] = field(default_factory=dict)  # seed index -> the candidate's output
+    forward_s: list[float | None] = field(default_factory=list)  # per seed index, as the job reported
 
     def finish(
         self, verdict: Verdict, summary: str, seeds: list[SeedResult] | None = None, error: ErrorInfo | None = None
@@ -224,7 +225,8 @@ def _candidate_job(call: _Call, plan: protocol.InputPlan | None) -> JobResult:
 
 
 def _inputs_differ(job: JobResult) -> bool:
-    return bool(job.meta) and (job.meta.get("error") or {}).get("type") == protocol.INPUTS_DIFFER
+    error = job.meta.get("error") if isinstance(job.meta, dict) else None
+    return isinstance(error, dict) and error.get("type") == protocol.INPUTS_DIFFER
 
 
 def _candidate(call: _Call) -> JobResult:
@@ -247,14 +249,24 @@ def _candidate(call: _Call) -> JobResult:
     if fault is not None:
         verdict, error = fault
         raise _Finished(call.finish(verdict, f"{verdict.upper()} {error.message}", error=error))
-    meta = job.meta or {}
-    call.isolation = faults.isolation(meta)
-    call.checks = _checks(meta)
-    if meta.get("status") != "ok":
-        verdict, error = faults.user_error(meta.get("error", {}))
+    try:  # the report comes from the candidate's process: its code may have changed it
+        meta = job.meta or {}
+        call.isolation = faults.isolation(meta)
+        call.checks = _checks(meta)
+        call.forward_s = [_seconds(s.get("forward_s")) for s in meta.get("seeds", [])]
+        failed = faults.user_error(meta.get("error", {})) if meta.get("status") != "ok" else None
+    except faults.MALFORMED_REPORT as exc:
+        error = faults.malformed_report("candidate", exc)
+        raise _Finished(call.finish("rejected", f"REJECTED malformed_report: {error.message}", error=error)) from None
+    if failed is not None:
+        verdict, error = failed
         raise _Finished(call.finish(verdict, faults.user_error_summary(verdict, error), error=error))
     _reject_cheats(call)
     return job
+
+
+def _seconds(value) -> float | None:
+    return None if value is None else float(value)
 
 
 def _reject_cheats(call: _Call) -> None:
@@ -299,7 +311,6 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
     t0 = time.perf_counter()
     device = _compare_device(call.backend)
     options = options_from(request)
-    seeds_meta = (job.meta or {}).get("seeds", [])
     seeds = []
     for i, seed in enumerate(call.seeds):
         entry = call.golden.per_seed[seed]
@@ -316,14 +327,13 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
             raise ToolInputError(str(exc)) from None
         for output in report.outputs:
             output.worst = output.worst[:MAX_WORST_PER_OUTPUT]
-        seed_meta = seeds_meta[i] if i < len(seeds_meta) else {}
         seeds.append(
             SeedResult(
                 seed=seed,
                 passed=report.passed,
                 summary=report.summary,
                 outputs=report.outputs,
-                forward_s=seed_meta.get("forward_s"),
+                forward_s=call.forward_s[i] if i < len(call.forward_s) else None,
             )
         )
         call.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)

@@ -237,15 +237,18 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
     if fault is not None:
         verdict, error = fault
         return finish(verdict, f"{verdict.upper()} {error.message}", error=error, **base)
-    meta = job.meta or {}
-    base["isolation"] = faults.isolation(meta)
-    if meta.get("status") != "ok":
-        verdict, error = faults.user_error(meta.get("error", {}))
-        verdict = verdict if verdict in ("unsupported", "crashed") else "runtime_error"
-        return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
-
-    report(0.9, "statistics, output checks, roofline")
-    return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base)
+    try:  # the report comes from the timed job's process: the candidate's code may have changed it
+        meta = job.meta or {}
+        base["isolation"] = faults.isolation(meta)
+        if meta.get("status") != "ok":
+            verdict, error = faults.user_error(meta.get("error", {}))
+            verdict = verdict if verdict in ("unsupported", "crashed") else "runtime_error"
+            return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
+        report(0.9, "statistics, output checks, roofline")
+        return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base)
+    except faults.MALFORMED_REPORT as exc:
+        error = faults.malformed_report("timing job", exc)
+        return finish("runtime_error", f"RUNTIME_ERROR malformed_report: {error.message}", error=error, **base)
 
 
 def _seed_tensors(svc: Services, reference: goldens.ReferenceTask, seeds: list[int], cancel) -> dict[int, dict]:

@@ -100,6 +100,22 @@ def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[FaultVer
     return None
 
 
+#: What reading a job report the harness never wrote raises (pydantic's ValidationError is a ValueError).
+MALFORMED_REPORT = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def malformed_report(role: str, exc: BaseException) -> ErrorInfo:
+    """A report of the wrong shape: code in the job changed the harness or what it reports."""
+    detail = (str(exc).splitlines() or [""])[0][:200]
+    return ErrorInfo(
+        phase="run",
+        type="malformed_report",
+        message=f"the {role}'s job reported something the harness never writes ({type(exc).__name__}: {detail}): "
+        "its code changed the sandbox's harness or its report",
+        hint="leave the sandbox's modules alone: compute the output with Triton kernels and return it",
+    )
+
+
 def user_error(info: dict) -> tuple[FaultVerdict, ErrorInfo]:
     """The verdict for an exception the candidate's code raised."""
     error = ErrorInfo(

@@ -209,18 +209,30 @@ def _reference_job(
     fault = faults.process_fault(job, task.timeout_s, "reference")
     if fault is not None:
         raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
-    meta = job.meta or {}  # a job without a result is a process fault
-    if meta.get("status") != "ok":
-        _, error = faults.user_error(meta.get("error", {}))
+    try:  # the report comes from the reference's process: its code may have changed it
+        meta = job.meta or {}  # a job without a result is a process fault
+        failed = faults.user_error(meta.get("error", {}))[1] if meta.get("status") != "ok" else None
+        device = str(meta.get("golden_device", "cpu"))
+    except faults.MALFORMED_REPORT as exc:
+        error = faults.malformed_report("reference", exc)
+        raise ToolInputError(f"the reference could not run: {error.message}", {"error": error.model_dump()}) from None
+    if failed is not None:
+        error = failed
         raise ToolInputError(
             f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}",
             {"error": error.model_dump()},
         )
-    return job, meta.get("golden_device", "cpu")
+    return job, device
+
+
+def _stamps(meta) -> list[dict]:
+    """The per-seed entries of a job's report, whatever its shape (a bad entry reads as empty)."""
+    seeds = meta.get("seeds") if isinstance(meta, dict) else None
+    return [s if isinstance(s, dict) else {} for s in seeds] if isinstance(seeds, list) else []
 
 
 def _entries(job, seeds: list[int]) -> dict[int, GoldenEntry]:
-    seeds_meta = job.meta.get("seeds", [])
+    seeds_meta = _stamps(job.meta)
     made = {}
     for i, seed in enumerate(seeds):
         stamps = seeds_meta[i] if i < len(seeds_meta) else {}

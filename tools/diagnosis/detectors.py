@@ -102,6 +102,16 @@ def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
                     suggested_fixes=["use_kernel"],
                 )
             ]
+        if error.type != "input_mutation":  # e.g. malformed_report: the job's code changed the harness
+            return [
+                Diagnosis(
+                    pattern="runtime_error",
+                    confidence=0.9,
+                    summary=error.message,
+                    evidence=evidence,
+                    suggested_fixes=["fix_error"],
+                )
+            ]
         return [
             Diagnosis(
                 pattern="input_mutation",

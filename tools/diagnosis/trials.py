@@ -143,10 +143,13 @@ class TrialRunner:
         fault = faults.process_fault(job, timeout, kind)
         if fault is not None:
             return None, fault[1].message
-        meta = job.meta or {}  # a job without a result is a process fault
-        if meta.get("status") != "ok":
-            _, error = faults.user_error(meta.get("error", {}))
-            return None, f"{error.type}: {error.message}"[:300]
+        try:  # the report comes from the job's process: its code may have changed it
+            meta = job.meta or {}  # a job without a result is a process fault
+            failed = faults.user_error(meta.get("error", {}))[1] if meta.get("status") != "ok" else None
+        except faults.MALFORMED_REPORT as exc:
+            failed = faults.malformed_report(kind, exc)
+        if failed is not None:
+            return None, f"{failed.type}: {failed.message}"[:300]
         return job, None
 
     def _reference(self, transform: InputTransform | None, key: str) -> JobOutcome:
@@ -193,7 +196,7 @@ class TrialRunner:
         actual = dict(normalize_outputs(cand.values.get("s0/actual")))
         golden = dict(normalize_outputs(ref.values.get("s0/golden")))
         cpu = dict(normalize_outputs(ref.values.get("s0/cpu"))) if ref.values.get("s0/cpu") is not None else {}
-        overruns = sum(len(s.get("out_of_bounds_writes", [])) for s in (cand.meta or {}).get("seeds", []))
+        overruns = _overruns(cand.meta)
         return Trial(
             label,
             ok=True,
@@ -204,3 +207,11 @@ class TrialRunner:
             cpu={k: v for k, v in cpu.items() if isinstance(v, torch.Tensor)},
             out_of_bounds_writes=overruns,
         )
+
+
+def _overruns(meta) -> int:
+    """Stores the job reported past its allocations' ends (0 for a report of the wrong shape)."""
+    try:
+        return sum(len(s.get("out_of_bounds_writes", [])) for s in (meta or {}).get("seeds", []))
+    except faults.MALFORMED_REPORT:
+        return 0
