@@ -97,7 +97,10 @@ def explain_failure(result) -> str:
     for outcome in result.experiments[:3]:
         lines.append(f"experiment {outcome.id}: {outcome.finding}")
     if result.fingerprint:
-        lines.append("precision fingerprint, closest first: " + "; ".join(f"{p.model}" for p in result.fingerprint[:2]))
+        lines.append(
+            "precision fingerprint (the candidate's MERE against each emulated precision, closest first): "
+            + "; ".join(p.describe() for p in result.fingerprint[:2])
+        )
     if result.heatmap:
         lines.append(f"heatmap: {result.heatmap}")
     lines.append(f"next: {result.next_step}")

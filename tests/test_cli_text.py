@@ -92,3 +92,10 @@ def test_explain_labels_the_precision_fingerprint(capsys):
     # one emulated precision model a line, each with its labelled number: no bare "32 0" (block size, MERE)
     assert lines[start + 1] == "    - fp16 accumulator between K-blocks of 32: MERE 0 (identical)"
     assert all(re.fullmatch(r"    - [^:]+: MERE \d\.?\d*(e-\d+)?", line) for line in lines[start + 2 : start + 4])
+
+    from tools.diagnosis import explain_failure
+    from tools.models.diagnosis import ExplainRequest
+
+    block = mcp_text.explain_failure(explain_failure(ExplainRequest(run_id=run_id, heatmap=False)))
+    line = next(x for x in block.splitlines() if x.startswith("precision fingerprint"))
+    assert "fp16 accumulator between K-blocks of 32: MERE 0 (identical)" in line  # the MCP text block: numbers too

@@ -155,7 +155,7 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
                 "choice each, as MERE (mean relative error; 0: the candidate computes exactly that), closest first"
             )
             for p in result.fingerprint[:3]:
-                print(f"    - {p.model}: {_fingerprint_mere(p.mere_vs_candidate)}" + (f" ({p.note})" if p.note else ""))
+                print(f"    - {p.describe()}")
         if result.heatmap:
             from tools.diagnosis import HEATMAP_NAME
             from tools.services import services
@@ -163,14 +163,6 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
             print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
         print(f"  next: {result.next_step}")
     return EXIT_OK
-
-
-def _fingerprint_mere(value) -> str:
-    """A fingerprint's MERE (fingerprint.py: inf when no element is finite in both)."""
-    mere = float(value)
-    if mere == 0:
-        return "MERE 0 (identical)"
-    return f"MERE {mere:.2g}" if mere != float("inf") else "no element finite in both"
 
 
 def _cmd_fix(ns: argparse.Namespace) -> int:

@@ -147,6 +147,18 @@ class PrecisionModel(Model):
     mere_vs_candidate: Number = Field(description="MERE of the candidate against this emulation.")
     note: str = ""
 
+    def describe(self) -> str:
+        """'fp32 accumulation: MERE 0.0025' (inf: no element is finite in both)."""
+        mere = float(self.mere_vs_candidate)
+        value = (
+            "MERE 0 (identical)"
+            if mere == 0
+            else "no element finite in both"
+            if mere == float("inf")
+            else f"MERE {mere:.2g}"
+        )
+        return f"{self.model}: {value}" + (f" ({self.note})" if self.note else "")
+
 
 class ExplainResult(Model):
     run_id: str
