@@ -161,3 +161,50 @@ def test_low_precision_loads_are_watched_too(tmp_path, dtype):
     run = run_accuracy(RunAccuracyRequest(reference=ref, candidate=cand, backend="cpu", seeds=[1], dtype=dtype))
     assert run.verdict == "pass", run.summary
     assert [(r.tensor, r.elements_after) for r in run.checks.out_of_bounds_reads or []] == [("input 0", 24)]
+
+
+GATHER_REFERENCE = """
+import torch
+
+class Model(torch.nn.Module):
+    def forward(self, table, index):
+        return table[index]
+
+def get_inputs():
+    return [torch.randn(64), torch.randint(0, 64, ({n},))]
+
+def get_init_inputs():
+    return []
+"""
+
+GATHER_CANDIDATE = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gather(table_ptr, index_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    index = tl.load(index_ptr + offs)
+    tl.store(out_ptr + offs, tl.load(table_ptr + index, mask=mask), mask=mask)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, table, index):
+        out = torch.empty(index.shape, dtype=table.dtype)
+        gather[(triton.cdiv(index.numel(), {block}),)](table, index, out, index.numel(), BLOCK={block})
+        return out
+"""
+
+
+def test_an_index_read_past_the_end_is_recorded_and_reads_a_valid_index(tmp_path):
+    """Integer inputs get zero margins on the interpreter: the index read past the end is 0 (the
+    dependent load stays inside the table) and the watch records the read."""
+    ref, cand = tmp_path / "reference.py", tmp_path / "candidate.py"
+    ref.write_text(GATHER_REFERENCE.format(n=N))
+    cand.write_text(GATHER_CANDIDATE.format(block=BLOCK))
+    run = run_accuracy(RunAccuracyRequest(reference=str(ref), candidate=str(cand), backend="cpu", seeds=[1]))
+    assert run.verdict == "pass", run.summary
+    assert [(r.tensor, r.elements_after) for r in run.checks.out_of_bounds_reads or []] == [("input 1", 24)]

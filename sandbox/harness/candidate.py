@@ -48,7 +48,8 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     if guard_fill is not None:
         _guard_model(model, guard_fill, monitor)
         plain = common.tree_tensors(dev_inputs)
-        dev_inputs = common.tree_map(lambda t: guards.guard_input(t, guard_fill), dev_inputs)
+        watched = monitor.reads is not None
+        dev_inputs = common.tree_map(lambda t: guards.guard_input(t, guard_fill, integers=watched), dev_inputs)
         if monitor.reads is not None:
             for i, (given, guarded) in enumerate(zip(plain, common.tree_tensors(dev_inputs), strict=True)):
                 if guarded is not given:

@@ -1,9 +1,10 @@
 """Guard regions around the candidate's memory, so out-of-bounds accesses show instead of hiding.
 
 - Inputs: each floating input is copied into the middle of a larger buffer whose margins hold a
-  fill (NaN by default). An unmasked load past either end reads the fill: with NaN it poisons
-  exactly the outputs that used out-of-bounds data; explain_failure re-runs with a finite fill to
-  prove it (the NaNs vanish only if they came from the margins).
+  fill (NaN by default); on the interpreter integer and bool inputs too, with zero margins. An
+  unmasked load past either end reads the fill: with NaN it poisons exactly the outputs that used
+  out-of-bounds data; explain_failure re-runs with a finite fill to prove it (the NaNs vanish only
+  if they came from the margins).
 - Outputs: contiguous empty allocations get margins holding a known bit pattern; a store past
   either end changes them, which the forward check reports (the write landed in the margin
   instead of in someone else's memory).
@@ -30,15 +31,15 @@ def _guardable(t) -> bool:
     return isinstance(t, torch.Tensor) and t.is_contiguous() and t.numel() > 0 and not t.requires_grad
 
 
-def guard_input(t: torch.Tensor, fill: str) -> torch.Tensor:
-    """A copy of `t` inside margins of `fill`; integer and bool inputs (indices) stay as they are:
-    a garbage index read out of bounds would turn into a wild address."""
-    if not (_guardable(t) and t.is_floating_point()):
+def guard_input(t: torch.Tensor, fill: str, integers: bool = False) -> torch.Tensor:
+    """A copy of `t` inside margins of `fill`. Integer and bool inputs (indices) get zero margins
+    when `integers` (where the read watch records what reads them: an index read past the end is
+    then 0, a valid index, and reported), else stay as they are."""
+    if not _guardable(t) or not (t.is_floating_point() or integers):
         return t
     margin = margin_elements(t)
-    buffer = torch.full(
-        (t.numel() + 2 * margin,), float("nan") if fill == "nan" else 0.0, dtype=t.dtype, device=t.device
-    )
+    value = float("nan") if fill == "nan" and t.is_floating_point() else 0
+    buffer = torch.full((t.numel() + 2 * margin,), value, dtype=t.dtype, device=t.device)
     inner = buffer.narrow(0, margin, t.numel())
     inner.copy_(t.reshape(-1))
     return inner.view(t.shape)
