@@ -8,10 +8,22 @@ import triton.language as tl
 
 @triton.jit
 def linear_bias_silu_kernel(
-    x_ptr, w_ptr, b_ptr, y_ptr,
-    M, N, K,
-    stride_xm, stride_xk, stride_wn, stride_wk, stride_ym, stride_yn,
-    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    x_ptr,
+    w_ptr,
+    b_ptr,
+    y_ptr,
+    M,
+    N,
+    K,
+    stride_xm,
+    stride_xk,
+    stride_wn,
+    stride_wk,
+    stride_ym,
+    stride_yn,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
 ):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
@@ -55,9 +67,21 @@ class ModelNew(nn.Module):
         y = torch.empty((M, N), device=x.device, dtype=x.dtype)
         grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))  # noqa: E731
         linear_bias_silu_kernel[grid](
-            x, w, self.linear.bias, y,
-            M, N, K,
-            x.stride(0), x.stride(1), w.stride(0), w.stride(1), y.stride(0), y.stride(1),
-            BLOCK_M=32, BLOCK_N=32, BLOCK_K=64,
+            x,
+            w,
+            self.linear.bias,
+            y,
+            M,
+            N,
+            K,
+            x.stride(0),
+            x.stride(1),
+            w.stride(0),
+            w.stride(1),
+            y.stride(0),
+            y.stride(1),
+            BLOCK_M=32,
+            BLOCK_N=32,
+            BLOCK_K=64,
         )
         return y
