@@ -1,7 +1,8 @@
 """Diagnosis quality: the labelled corpus and the mutation-generated corpus.
 
     python benchmarks/diagnosis_eval.py [--backend cpu|cuda] [--corpus labelled|mutation|all]
-        [--kernels a,b] [--kernels-dir DIR] [--operators x,y] [--per-operator N] [--jobs N] [--json out.json]
+        [--kernels a,b] [--kernels-dir DIR] [--manifest FILE] [--operators x,y] [--per-operator N] [--jobs N]
+        [--json out.json]
 
 Labelled corpus (tests/diagnosis_corpus/manifest.json): per buggy candidate, run_accuracy ->
 explain_failure -> suggest_fix(verify) and the corrected twin through run_accuracy +
@@ -169,6 +170,11 @@ def main():
         help="another folder of kernels with a manifest.json in the corpus's format "
         "(default: tests/mutation_corpus/kernels), e.g. a held-out set",
     )
+    parser.add_argument(
+        "--manifest",
+        help="another labelled manifest in the format of tests/diagnosis_corpus/manifest.json "
+        "(task paths relative to the repository root), e.g. a held-out set",
+    )
     parser.add_argument("--operators", help="comma list of operators (default: all)")
     parser.add_argument("--per-operator", type=int, help="at most this many mutants per operator")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes for the mutation corpus (default 1)")
@@ -178,6 +184,10 @@ def main():
     split = lambda s: s.split(",") if s else None  # noqa: E731
     report = {}
     started = time.perf_counter()
+    if args.manifest:
+        from tests.diagnosis_corpus import runner
+
+        runner.MANIFEST = json.loads(Path(args.manifest).read_text())
     if args.corpus in ("labelled", "all"):
         report["labelled"] = labelled(args.backend)
     if args.kernels_dir:
