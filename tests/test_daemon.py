@@ -241,6 +241,18 @@ def test_two_cli_calls_are_served_at_once(served):
     assert _status(env, work)["peak_active_calls"] >= 2
 
 
+def test_a_reader_that_goes_away_gets_the_commands_exit_status_not_a_daemon_crash(served):
+    env, work = served
+    call = subprocess.Popen(
+        [sys.executable, "-m", "tools.cli", *RUN], env=env, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert call.stdout is not None and call.stderr is not None
+    call.stdout.close()  # `kernel-eval run ... | head -0`: nobody reads what it prints
+    err = call.stderr.read().decode()
+    assert call.wait(timeout=240) == 0, err  # the verdict's status (pass), as in-process
+    assert "closed the connection" not in err and "Traceback" not in err, err
+
+
 def test_ctrl_c_in_the_cli_cancels_its_call_in_the_daemon(served):
     env, work = served
     (work / "hang.py").write_text(candidate_with("import time\ntime.sleep(600)\nreturn triton_add(x, y)"))

@@ -105,6 +105,21 @@ def forward(argv: list[str]) -> int | RunHere:
         return EXIT_INTERRUPTED
 
 
+def _write(streams: dict, name: str, text: str) -> None:
+    """Print what the daemon sent. A reader that went away (`| head`) gets nothing more, and the
+    command runs to its end as it would in-process: its exit status is still the command's."""
+    stream = streams[name]
+    try:
+        stream.write(text)
+        if stream is sys.stderr:
+            stream.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())  # nor does the interpreter's flush at exit complain
+        os.close(devnull)
+        streams[name] = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+
+
 def _run(reached: connection.Connection, message: dict, command: str, log: object) -> int | None:
     """Send the command and print what comes back; its exit status, or None if the daemon did not take it."""
     streams = {"stdout": sys.stdout, "stderr": sys.stderr}
@@ -119,10 +134,7 @@ def _run(reached: connection.Connection, message: dict, command: str, log: objec
                 if kind == "accepted":
                     accepted = True
                 elif kind == "output":
-                    stream = streams[reply["stream"]]
-                    stream.write(reply["text"])
-                    if stream is sys.stderr:
-                        stream.flush()
+                    _write(streams, reply["stream"], reply["text"])
                 elif kind == "exited":
                     return int(reply["code"])
                 elif kind == "failed" and reply["kind"] == "refused":
