@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 DEFAULT_PORT = 8765
 
@@ -90,7 +91,18 @@ def serve_from(ns: argparse.Namespace) -> int:
     return serve(ns.transport, ns.host, ns.port, ns.auth_token_file, ns.allowed_host, ns.allowed_origin, ns.root)
 
 
+def _unshadow() -> None:
+    """`python -m mcp_server` puts the working directory first on sys.path, where a user's tools.py
+    or sandbox.py would shadow this project's packages (and run inside the server). Keep it only
+    where it is this project's own checkout (run without installing)."""
+    project = Path(__file__).resolve().parents[1]
+    first = Path(sys.path[0] or ".").resolve() if sys.path else None
+    if first is not None and first == Path.cwd().resolve() and first != project:
+        sys.path.pop(0)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _unshadow()
     parser = argparse.ArgumentParser(prog="kernel-eval-mcp", description="kernel-eval MCP server")
     add_arguments(parser)
     return serve_from(parser.parse_args(argv))

@@ -245,6 +245,23 @@ async def test_stdio_subprocess():
         assert data["verdict"] == "pass"
 
 
+async def test_stdio_server_from_a_directory_with_its_own_tools_py(tmp_path):
+    """`python -m mcp_server` puts the working directory on sys.path first: a user's tools.py there
+    must neither shadow the server's packages nor run in the server."""
+    (tmp_path / "tools.py").write_text("raise SystemExit('the user tools.py ran in the server')\n")
+    (tmp_path / "sandbox.py").write_text("raise SystemExit('the user sandbox.py ran in the server')\n")
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "mcp_server"], env=_server_env(), cwd=str(tmp_path)
+    )
+    async with Client(params, mode="legacy") as c:
+        data = structured(
+            await c.call_tool(
+                "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+            )
+        )
+        assert data["verdict"] == "pass"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
