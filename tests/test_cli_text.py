@@ -99,3 +99,23 @@ def test_explain_labels_the_precision_fingerprint(capsys):
     block = mcp_text.explain_failure(explain_failure(ExplainRequest(run_id=run_id, heatmap=False)))
     line = next(x for x in block.splitlines() if x.startswith("precision fingerprint"))
     assert "fp16 accumulator between K-blocks of 32: MERE 0 (identical)" in line  # the MCP text block: numbers too
+
+
+def test_the_measured_line_shows_the_counts_a_fix_removed():
+    from tools.models.diagnosis import Verification
+
+    nan_fix = Verification(
+        verdict="pass",
+        summary="",
+        run_id="r",
+        before={"mere": 0, "mare": 0, "nan_mismatches": 1331},
+        after={"mere": 3.89e-8, "mare": 1.47e-7, "nan_mismatches": 0},
+    )
+    assert nan_fix.describe() == "MERE 0 -> 3.89e-08, MARE 0 -> 1.47e-07, NaN mismatches 1331 -> 0 (pass)"
+    quiet = Verification(
+        verdict="pass",
+        summary="",
+        run_id="r",
+        before={"mere": 1e-3, "nan_mismatches": 0, "out_of_bounds_reads": 2070.0},
+    )
+    assert quiet.describe() == "MERE 0.001 -> ?, elements read out of bounds 2070 -> ? (pass)"  # counts as integers

@@ -343,8 +343,8 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
     nondeterministic = _determinism_problem(call.checks.determinism, call.seeds[0], request.determinism)
     if nondeterministic:
         call.warnings.append(nondeterministic)
-    call.warnings.extend(_read_warnings(call.checks.out_of_bounds_reads))
     verdict, summary = _verdict(call, seeds, nondeterministic)
+    call.warnings.extend(_read_warnings(call.checks.out_of_bounds_reads, passed=verdict == "pass"))
     call.report(1.0, "done")
     return call.finish(verdict, summary, seeds)
 
@@ -364,7 +364,7 @@ def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None)
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
 
 
-def _read_warnings(reads: list[OutOfBoundsRead] | None) -> list[str]:
+def _read_warnings(reads: list[OutOfBoundsRead] | None, passed: bool) -> list[str]:
     """One line per tensor whose guard margins the kernels read (every seed reads the same places)."""
     seen: dict[str, OutOfBoundsRead] = {}
     for r in reads or []:
@@ -372,9 +372,11 @@ def _read_warnings(reads: list[OutOfBoundsRead] | None) -> list[str]:
     lines = []
     for r in seen.values():
         lines.append(
-            f"out-of-bounds read: a load read {r.extent()} of {r.tensor} (shape {tuple(r.shape)}, seed {r.seed}) "
-            "in lanes the output does not use: a tl.load without the tail mask; on a GPU it reads other memory or "
-            "faults. Mask the load (explain_failure / suggest_fix: boundary_mask)"
+            f"out-of-bounds read: a load read {r.extent()} of {r.tensor} (shape {tuple(r.shape)}, seed {r.seed})"
+            + (" in lanes the output does not use" if passed else " (they may feed the failure)")
+            + ": a tl.load without the tail mask; on a GPU it reads other memory or faults. Mask the load with "
+            "an `other=` that changes nothing (0 for a sum, -inf for a max; explain_failure / suggest_fix: "
+            "boundary_mask)"
         )
     return lines
 

@@ -285,7 +285,7 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
         + (f"; unmasked tl.load at {loads}" if loads else "")
         + (
             ". The output is right only because those lanes are not stored; on a GPU the load reads other memory "
-            "or faults: mask it (mask=offs < n, other=0)"
+            "or faults: mask it (mask=offs < n, with an `other=` that changes nothing: 0 for a sum, -inf for a max)"
             if passed
             else ". It may or may not feed the failure"
         ),

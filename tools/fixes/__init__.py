@@ -37,7 +37,7 @@ def _metrics(result) -> dict:
         for output in seed.outputs:
             if worst is None or (not output.passed and worst.passed):
                 worst = output
-    metrics = {"mere": worst.mere, "mare": worst.mare} if worst else {}
+    metrics = {"mere": worst.mere, "mare": worst.mare, "nan_mismatches": worst.nan_mismatch_count} if worst else {}
     reads = result.checks.out_of_bounds_reads
     if reads:  # per seed the same loads: count the first seed's
         first = reads[0].seed

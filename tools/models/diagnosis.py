@@ -189,35 +189,45 @@ class FixRequest(Model):
     max_fixes: int = Field(default=3, ge=1, le=10, description="Return at most this many fixes, best first.")
 
 
+#: Verification metrics that count elements (shown as integers, and only when not both zero).
+COUNTS = ("nan_mismatches", "out_of_bounds_reads")
+
+
 class Verification(Model):
     verdict: str
     summary: str
     run_id: str
     before: dict[str, Number | None] = Field(
         default_factory=dict,
-        description="mere / mare of the failing run; out_of_bounds_reads: elements its loads read outside the tensors "
-        "(where the backend records it).",
+        description="mere / mare of the failing run's worst output, nan_mismatches (elements NaN in one of it and "
+        "the golden only), out_of_bounds_reads (elements its loads read outside the tensors, where the backend "
+        "records it).",
     )
     after: dict[str, Number | None] = Field(default_factory=dict, description="The same of the patched run.")
 
     def describe(self) -> str:
         """'MERE 0.12 -> 3.1e-08, MARE 1 -> 6e-08 (pass)': the metrics before and after the patch."""
 
-        def num(value) -> str:
+        def num(value, count: bool = False) -> str:
             try:
-                return f"{float(value):.3g}"
-            except (TypeError, ValueError):
+                return f"{int(float(value))}" if count else f"{float(value):.3g}"
+            except (TypeError, ValueError, OverflowError):
                 return "?"
 
         def shown(name: str) -> bool:
             before, after = self.before.get(name), self.after.get(name)
-            if name == "out_of_bounds_reads":  # only when one of the runs read out of bounds
+            if name in COUNTS:  # only when one of the runs has some
                 return bool(before or after)
             return before is not None or after is not None
 
-        labels = {"mere": "MERE", "mare": "MARE", "out_of_bounds_reads": "elements read out of bounds"}
+        labels = {
+            "mere": "MERE",
+            "mare": "MARE",
+            "nan_mismatches": "NaN mismatches",
+            "out_of_bounds_reads": "elements read out of bounds",
+        }
         parts = [
-            f"{label} {num(self.before.get(name))} -> {num(self.after.get(name))}"
+            f"{label} {num(self.before.get(name), name in COUNTS)} -> {num(self.after.get(name), name in COUNTS)}"
             for name, label in labels.items()
             if shown(name)
         ]
