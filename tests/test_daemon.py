@@ -253,6 +253,25 @@ def test_a_reader_that_goes_away_gets_the_commands_exit_status_not_a_daemon_cras
     assert "closed the connection" not in err and "Traceback" not in err, err
 
 
+def test_stop_stops_every_daemon_of_the_home_whatever_its_path(tmp_path):
+    """A venv activated or called by path gives two PATHs, hence two daemons: --stop ends both."""
+    home = tmp_path / "home"
+    env = _env(home)
+    other = _env(home, PATH=f"{tmp_path}:{env['PATH']}")
+    started = [_cli(["serve", "--daemon"], e, tmp_path, timeout=120) for e in (env, other)]
+    pids = [json.loads(done.stdout)["pid"] for done in started]
+    try:
+        assert len(set(pids)) == 2, [done.stderr for done in started]
+        done = _cli(["serve", "--stop"], env, tmp_path, timeout=120)
+        assert done.returncode == 0 and "stopped 2 daemon(s)" in done.stdout, done.stdout + done.stderr
+        _wait_for(lambda: not any(_alive(pid) for pid in pids), 30, "both daemons to exit")
+        assert "no daemon was running" in _cli(["serve", "--stop"], env, tmp_path, timeout=60).stdout
+    finally:
+        for pid in pids:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 def test_ctrl_c_in_the_cli_cancels_its_call_in_the_daemon(served):
     env, work = served
     (work / "hang.py").write_text(candidate_with("import time\ntime.sleep(600)\nreturn triton_add(x, y)"))

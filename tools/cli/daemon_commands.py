@@ -13,7 +13,11 @@ def add_daemon_arguments(parser: argparse.ArgumentParser) -> None:
         "--daemon", action="store_true", help="start this home's daemon in the background (if none runs) and return"
     )
     modes.add_argument("--status", action="store_true", help="print the daemon's status as JSON (exit 1: none runs)")
-    modes.add_argument("--stop", action="store_true", help="stop the daemon (its running calls are cancelled)")
+    modes.add_argument(
+        "--stop",
+        action="store_true",
+        help="stop this home's daemons (one per configuration, e.g. per PATH; their running calls are cancelled)",
+    )
     group.add_argument(
         "--idle-timeout",
         type=float,
@@ -32,9 +36,7 @@ def daemon_command(ns: argparse.Namespace) -> int:
     try:
         paths = daemon_paths()
         if ns.stop:
-            pid = client.stop(paths)
-            print(f"stopped the daemon (pid {pid})" if pid else f"no daemon was running (socket {paths.socket})")
-            return 0
+            return _stop_all(client.stop_all(paths), paths)
         if ns.daemon:
             reached = connection.connect(paths, autostart=True, idle_timeout_s=ns.idle_timeout)
             reached.sock.close()
@@ -48,3 +50,15 @@ def daemon_command(ns: argparse.Namespace) -> int:
         return 2
     print(status.model_dump_json(indent=2))
     return 0 if status.running else 1
+
+
+def _stop_all(outcomes: list, paths) -> int:
+    stopped = [pid for _, pid, _ in outcomes if pid]
+    for key, _, why in outcomes:
+        if why:
+            print(f"kernel-eval serve: could not stop the daemon {key}: {why}", file=sys.stderr)
+    if stopped:
+        print(f"stopped {len(stopped)} daemon(s) of {paths.home} (pid {', '.join(map(str, stopped))})")
+    else:
+        print(f"no daemon was running (in {paths.directory})")
+    return 2 if any(why for _, _, why in outcomes) else 0

@@ -62,3 +62,16 @@ def stop(paths: DaemonPaths) -> int | None:
     while time.monotonic() < deadline and paths.socket.exists():
         time.sleep(0.05)
     return reply.pid
+
+
+def stop_all(paths: DaemonPaths) -> list[tuple[str, int | None, str | None]]:
+    """Stop every daemon of this home: one runs per code version and environment (a CLI called with
+    another PATH, or from another checkout, has its own). (key, pid or None, why not) per socket."""
+    private_directory(paths.directory)
+    outcomes = []
+    for found in sorted(paths.directory.glob("*.sock")):
+        try:
+            outcomes.append((found.stem, stop(DaemonPaths(paths.home, found.stem)), None))
+        except DaemonUnavailable as exc:
+            outcomes.append((found.stem, None, str(exc)))
+    return outcomes
