@@ -53,21 +53,33 @@ def test_mutate_tells_caught_from_surviving_mutants():
     assert all(m.diff.startswith("--- a/candidate.py") for m in result.mutants)
 
 
-def test_mutate_calls_a_survivor_that_changes_nothing_likely_equivalent():
-    folder = KERNELS / "layernorm"  # its divisor mutants divide by a width equal to the row's
-    result = mutate(
+def _mutate(kernel: str, operator: str, **options):
+    folder = KERNELS / kernel
+    return mutate(
         MutateRequest(
             reference=str(folder / "reference.py"),
             candidate=str(folder / "candidate.py"),
             backend="cpu",
             num_seeds=1,
-            operators=["wrong_divisor"],
-            max_mutants=1,
+            operators=[operator],
+            **options,
         )
     )
-    assert result.survived == 1 and not result.mutants[0].caught
-    equivalent = next(line for line in result.advice if "likely equivalent" in line)
-    assert equivalent.startswith("wrong_divisor #0: not caught by the task's inputs on its 1 seed(s)"), equivalent
+
+
+def test_mutate_tells_a_survivor_with_the_same_output_bits_from_one_that_changes_it():
+    # layernorm centres twice: a wrong divisor in the first mean changes only the rounding.
+    changed = _mutate("layernorm", "wrong_divisor", max_mutants=1)
+    assert changed.survived == 1 and changed.mutants[0].same_output is False
+    line = next(line for line in changed.advice if line.startswith("wrong_divisor #0"))
+    assert "passes but changes the output" in line and "harmless rounding or a small real defect" in line
+    assert not any("likely equivalent" in line for line in changed.advice)
+    # rmsnorm's second upcast is of a value that is fp32 already: every output bit stays.
+    same = _mutate("rmsnorm", "drop_upcast")
+    assert [(m.site, m.caught or bool(m.caught_with), m.same_output) for m in same.mutants][1] == (1, False, True)
+    equivalent = next(line for line in same.advice if "likely equivalent" in line)
+    assert equivalent.startswith("drop_upcast #1 (nor with `--input-profile large_magnitude`): not caught"), equivalent
+    assert "the output is bitwise the original's" in equivalent and "fault on a GPU" not in equivalent
 
 
 def test_mutate_finds_the_inputs_a_weak_test_lacks():

@@ -61,6 +61,11 @@ class MutantResult(Model):
         description="For a survivor: warnings the original's run did not have "
         "(e.g. a one-sided error bias): the latent defect it plants.",
     )
+    same_output: bool | None = Field(
+        default=None,
+        description="For a survivor: its first seed's output is bitwise the original's (None: not compared, e.g. "
+        "store_tensors off). True is what an equivalent mutant looks like.",
+    )
     diff: str = Field(description="The planted change, as a unified diff.")
 
 

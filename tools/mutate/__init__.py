@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 
+from sandbox import protocol
 from tools import sources
 from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
@@ -59,6 +60,19 @@ def _worst_mare(result: RunAccuracyResult) -> float:
 def _warning_texts(result: RunAccuracyResult) -> set[str]:
     """Warnings without their seed prefix, so two runs on the same seeds compare."""
     return {w.split(": ", 1)[-1] for w in result.warnings}
+
+
+def _same_output(original_run: str, mutant_run: str) -> bool | None:
+    """Are the two runs' first-seed outputs bitwise equal (None: a run kept no tensors)?"""
+    from sandbox.harness.common import bitwise_equal, tree_tensors
+    from tools.services import services
+
+    runs = services().runs
+    first, second = (runs.tensors(r).get(protocol.key(0, "actual")) for r in (original_run, mutant_run))
+    if first is None or second is None:
+        return None
+    a, b = tree_tensors(first), tree_tensors(second)
+    return len(a) == len(b) and all(x.shape == y.shape and bitwise_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def original_seeds(result: RunAccuracyResult) -> list[int]:
@@ -128,6 +142,7 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
             base = _worst_mare(original)
             entry.error_ratio = _worst_mare(run) / base if base > 0 else None
             entry.new_warnings = sorted(_warning_texts(run) - _warning_texts(original))[:3]
+            entry.same_output = _same_output(original.run_id, run.run_id)
         if not entry.caught and request.probe_exposures:
             for exposure in op.exposures:
                 if (exposure.input_profile, exposure.value_range) == (request.input_profile, request.value_range):
@@ -203,7 +218,16 @@ def _summarise(
             "(tighten them with `--thresholds DTYPE=MERE`, or try other shapes: a size that is not a multiple "
             "of the block)"
         )
-    unexposed = [i for i, r in enumerate(results) if not r.caught and not r.caught_with and r not in latent]
+    changed = [r for r in results if not r.caught and not r.caught_with and r not in latent and r.same_output is False]
+    for r in changed:
+        ratio = f" (its worst error is {r.error_ratio:.3g}x the original's)" if r.error_ratio else ""
+        advice.append(
+            f"{r.operator} #{r.site} passes but changes the output{ratio}: harmless rounding or a small real defect "
+            "the thresholds tolerate; read its diff"
+        )
+    unexposed = [
+        i for i, r in enumerate(results) if not r.caught and not r.caught_with and r not in latent and r not in changed
+    ]
     if unexposed:
         named = ", ".join(
             f"{results[i].operator} #{results[i].site}"
@@ -211,11 +235,15 @@ def _summarise(
             for i in unexposed
         )
         on = f" on its {num_seeds} seed(s)" if num_seeds else ""
+        same = all(results[i].same_output for i in unexposed)
+        loads = any(results[i].operator == "drop_load_mask" for i in unexposed)
         advice.append(
-            f"{named}: not caught by the task's inputs{on}, and nothing measurable changes; "
+            f"{named}: not caught by the task's inputs{on}, and "
+            + ("the output is bitwise the original's; " if same else "nothing measurable changes; ")
             + (
                 "no input profile this tool knows exposes them (likely equivalent for this kernel, or a bug only "
-                "other shapes or a GPU show: an unmasked load that is never stored can still fault on a GPU)"
+                "other shapes or a GPU show"
+                + (": an unmasked load that is never stored can still fault on a GPU)" if loads else ")")
                 if probed
                 else "re-run without --no-probe-exposures to try the inputs that expose their operators"
             )
