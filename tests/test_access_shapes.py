@@ -115,3 +115,66 @@ def test_a_scalar_per_row_store_is_not_blamed_on_a_failing_run(tmp_path):
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     assert explained.diagnoses[0].pattern == "formula_error", explained.summary
     assert not any(d.pattern == "boundary_mask_error" for d in explained.diagnoses), explained.diagnoses
+
+
+SCALE_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, w):
+        return x * w
+
+
+def get_inputs():
+    return [torch.randn(64, 500), torch.randn(500)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: fp32 in, fp32 arithmetic, fp32 out: a small constant added shows on the small values only.
+SCALE_PLUS_CONSTANT = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x_ptr, w_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0)
+    tl.store(out_ptr + row * n_cols + cols, x * w + 1e-5, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, w):
+        out = torch.empty_like(x)
+        scale_kernel[(x.shape[0],)](x, w, out, x.shape[1], BLOCK=512)
+        return out
+"""
+
+
+def test_an_fp32_kernel_is_not_offered_fp32_accumulation_or_an_unrelated_stable_formula(tmp_path):
+    (tmp_path / "reference.py").write_text(SCALE_REFERENCE)
+    (tmp_path / "candidate.py").write_text(SCALE_PLUS_CONSTANT)
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(tmp_path / "reference.py"),
+            candidate=str(tmp_path / "candidate.py"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    assert run.verdict == "fail"
+    # the detectors alone (no experiment to confirm the formula error)
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiments=False))
+    offered = {f for d in explained.diagnoses for f in d.suggested_fixes}
+    assert explained.diagnoses, explained.summary
+    assert "fp32_accumulator" not in offered and "stable_formula" not in offered, explained.diagnoses
+    precision = [d for d in explained.diagnoses if d.pattern in ("small_value_outliers", "low_precision_accumulation")]
+    assert precision and all(d.confidence <= 0.4 and "fix_formula" in d.suggested_fixes for d in precision)
