@@ -229,6 +229,9 @@ REPEATED_INPUT_SPEEDUP_LIMIT = 0.7
 #: On the H200 a synchronize alone costs ~12 us in a plain process and up to ~200 us in the sandbox.
 SIDE_STREAM_RATIO_LIMIT = 1.5
 SIDE_STREAM_MIN_GAP_MS = 0.01
+#: Diagnosis: an untested accumulation-precision hypothesis for a kernel that already accumulates in
+#: fp32 is capped at this confidence, below the source's logic suspects (0.45) and any formula finding.
+FP32_KERNEL_PRECISION_CONFIDENCE = 0.4
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

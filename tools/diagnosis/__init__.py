@@ -12,7 +12,7 @@ import time
 import torch
 
 from tools import thresholds as T
-from tools.diagnosis import context, detectors, experiments, fingerprint, heatmap, source  # noqa: F401 - registries
+from tools.diagnosis import applicable, context, detectors, experiments, fingerprint, heatmap, source  # noqa: F401 - registries
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, ExplainRequest, ExplainResult
@@ -161,6 +161,7 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     outcomes: list[ExperimentOutcome] = []
     if request.experiments and ctx.result.verdict == "fail" and ctx.tensors_kept:
         outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel)
+    applicable.apply(ctx, facts, diagnoses)
     diagnoses = _rank(diagnoses)
 
     heatmap_ref = None

@@ -273,7 +273,7 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     if not reads:
         return []
     r = reads[0]
-    loads = _lines(facts.unmasked_loads) if facts.unmasked_loads else None
+    loads = _lines(facts.tail_loads) if facts.tail_loads else None
     where = r.extent()
     passed = ctx.result.verdict == "pass"
     diagnosis = Diagnosis(
@@ -282,7 +282,7 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
         seed=r.seed,
         summary=f"a load read {where} of {r.tensor} (shape {tuple(r.shape)}): memory outside every tensor the "
         "kernel was given (the guard margin around it)"
-        + (f"; unmasked tl.load at {loads}" if loads else "")
+        + (f"; unmasked or partially masked tl.load at {loads}" if loads else "")
         + (
             ". The output is right only because those lanes are not stored; on a GPU the load reads other memory "
             "or faults: mask it (mask=offs < n, with an `other=` that changes nothing: 0 for a sum, -inf for a max)"
@@ -570,17 +570,21 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
     """Constructs in the candidate that can cause a failure without a symptom of their own:
     hypotheses of low confidence for the patch trial to confirm or leave (never on a pass)."""
     out = []
-    if facts.unmasked_loads or facts.unmasked_stores:
-        lines = _lines(facts.unmasked_loads + facts.unmasked_stores)
+    unmasked = facts.unmasked_loads + facts.unmasked_stores
+    partial = facts.partially_masked_loads + facts.partially_masked_stores
+    if unmasked or partial:
+        parts = [f"tl.load / tl.store of a block without a mask ({_lines(unmasked)})"] if unmasked else []
+        if partial:
+            parts.append(f"masks that leave a BLOCK-tiled dimension of the pointer unbounded ({_lines(partial)})")
         out.append(
             Diagnosis(
                 pattern="boundary_mask_error",
                 confidence=0.45,
                 seed=o.seed,
                 output=o.name,
-                summary=f"tl.load / tl.store without a mask ({lines}): a partial last block reads or writes past "
+                summary=f"{'; '.join(parts)}: a partial last block reads or writes past "
                 "the data (within a tensor that is the next row's elements)",
-                evidence={"unmasked": lines},
+                evidence={"unmasked": _lines(unmasked) or None, "partially_masked": _lines(partial) or None},
                 suggested_fixes=["boundary_mask"],
             )
         )

@@ -176,8 +176,8 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     share = int(gone.sum()) / int(base.sum())
     if share >= 0.9:
         loads = (
-            f" (unmasked tl.load at {', '.join(f'line {n}' for n in facts.unmasked_loads[:4])})"
-            if facts.unmasked_loads
+            f" (unmasked or partially masked tl.load at {', '.join(f'line {n}' for n in facts.tail_loads[:4])})"
+            if facts.tail_loads
             else ""
         )
         finding = (
@@ -194,7 +194,7 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             evidence={
                 "nonfinite_with_nan_margins": int(base.sum()),
                 "nonfinite_with_zero_margins": int(after.sum()),
-                "unmasked_loads": [f"line {n}" for n in facts.unmasked_loads[:4]],
+                "unmasked_loads": [f"line {n}" for n in facts.tail_loads[:4]],
             },
             location=_rows(gone, target),
             suggested_fixes=["boundary_mask"],

@@ -19,8 +19,11 @@ class SourceFacts:
     dot_without_ieee: list[int] = field(default_factory=list)
     rtz_cast: list[int] = field(default_factory=list)
     floor_division_grid: list[int] = field(default_factory=list)
-    unmasked_loads: list[int] = field(default_factory=list)  # tl.load without mask
-    unmasked_stores: list[int] = field(default_factory=list)  # tl.store without mask
+    unmasked_loads: list[int] = field(default_factory=list)  # tl.load of a block of pointers without mask
+    unmasked_stores: list[int] = field(default_factory=list)  # tl.store of a block of pointers without mask
+    # masked, but the mask leaves a BLOCK-tiled dimension of the pointer unbounded (a K loop masked on m only)
+    partially_masked_loads: list[int] = field(default_factory=list)
+    partially_masked_stores: list[int] = field(default_factory=list)
     float_to_int_cast: list[int] = field(default_factory=list)  # x.to(tl.int8) and friends: truncates toward zero
     eps_outside_sqrt: list[int] = field(default_factory=list)  # tl.sqrt(v) + eps, where sqrt(v + eps) is usual
     swapped_strides: list[int] = field(default_factory=list)  # t.stride(1), t.stride(0) passed in that order
@@ -30,6 +33,11 @@ class SourceFacts:
     log_one_plus: list[int] = field(default_factory=list)
     one_pass_variance: list[int] = field(default_factory=list)
     block_sizes: dict[str, list[int]] = field(default_factory=dict)  # BLOCK* name -> integer values given
+
+    @property
+    def tail_loads(self) -> list[int]:
+        """Loads that can read past a partial last block: unmasked, or masked on some dimensions only."""
+        return sorted(set(self.unmasked_loads + self.partially_masked_loads))
 
     def blocks(self, contains: str = "") -> list[int]:
         return sorted({v for name, values in self.block_sizes.items() if contains in name for v in values})
@@ -93,12 +101,7 @@ def analyze(source: str) -> SourceFacts:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and "grid" in t.id for t in node.targets):
             if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(node.value)):
                 facts.floor_division_grid.append(node.lineno)
-    for call in _calls(tree, "load"):
-        if _attr_name(call.func) == "tl.load" and _kw(call, "mask") is None and len(call.args) < 2:
-            facts.unmasked_loads.append(call.lineno)
-    for call in _calls(tree, "store"):
-        if _attr_name(call.func) == "tl.store" and _kw(call, "mask") is None and len(call.args) < 3:
-            facts.unmasked_stores.append(call.lineno)
+    _memory_accesses(tree, facts)
     for call in _calls(tree, "to"):
         target = call.args[0] if call.args else _kw(call, "dtype")
         if target is not None and _attr_name(target).split(".")[-1] in INTEGER_TYPES:
@@ -196,3 +199,116 @@ def _block_sizes(tree) -> dict[str, list[int]]:
                     if isinstance(name, ast.Name):
                         add(name.id, value)
     return {name: sorted(values) for name, values in found.items()}
+
+
+# --- which accesses can run past a tail --------------------------------------------------------
+
+#: tl calls whose result is a block (its lanes differ, or it has a block's shape).
+_BLOCK_MAKERS = {
+    "arange",
+    "zeros",
+    "full",
+    "zeros_like",
+    "full_like",
+    "make_block_ptr",
+    "broadcast_to",
+    "rand",
+    "randn",
+}
+#: Root of a value whose block dimensions are not known (a helper's parameter, a helper's result).
+_UNKNOWN = "?"
+
+
+def _expr_roots(node, roots: dict[str, frozenset[str]], helpers: set[str]) -> frozenset[str]:
+    """What makes `node` block-shaped: the tl.arange calls (by their arguments) it derives from,
+    'block' for other block makers, _UNKNOWN for helpers; empty for a scalar."""
+    found: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            found |= roots.get(n.id, frozenset())
+        elif isinstance(n, ast.Call):
+            name = _attr_name(n.func)
+            short = name.split(".")[-1]
+            if name.startswith(("tl.", "triton.language.")) and short == "arange":
+                found.add("arange(" + ", ".join(ast.unparse(a) for a in n.args) + ")")
+            elif name.startswith(("tl.", "triton.language.")) and short in _BLOCK_MAKERS:
+                found.add("block")
+            elif isinstance(n.func, ast.Name) and n.func.id in helpers:
+                found.add(_UNKNOWN)
+    return frozenset(found)
+
+
+def _targets(node) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+        return [node.target]
+    return []
+
+
+def _block_roots(fn: ast.FunctionDef, helpers: set[str]) -> dict[str, frozenset[str]]:
+    """Every name of `fn` that holds a block-shaped value, with its roots (through assignments,
+    loop-carried updates included: iterated until nothing changes)."""
+    roots: dict[str, frozenset[str]] = {}
+    if fn.name in helpers:  # called from another function: its arguments may be blocks
+        for arg in fn.args.args + fn.args.kwonlyargs:
+            roots[arg.arg] = frozenset({_UNKNOWN})
+    assignments = [n for n in ast.walk(fn) if _targets(n)]
+    for _ in range(len(assignments) + 1):
+        changed = False
+        for node in assignments:
+            value = node.iter if isinstance(node, ast.For) else node.value
+            if value is None:
+                continue
+            new = _expr_roots(value, roots, helpers)
+            if isinstance(node, ast.AugAssign):
+                new |= _expr_roots(node.target, roots, helpers)
+            if not new:
+                continue
+            for target in _targets(node):
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    if not new <= roots.get(name, frozenset()):
+                        roots[name] = roots.get(name, frozenset()) | new
+                        changed = True
+        if not changed:
+            break
+    return roots
+
+
+def _tiled(roots: frozenset[str]) -> set[str]:
+    """The tl.arange roots that tile a dimension by a BLOCK constant (tl.arange(0, HEAD_DIM) spans
+    a whole dimension and needs no mask)."""
+    return {r for r in roots if r.startswith("arange(") and "BLOCK" in r.upper()}
+
+
+def _memory_accesses(tree: ast.Module, facts: SourceFacts) -> None:
+    """Unmasked (and partially masked) tl.load / tl.store of a block of pointers. A scalar access
+    (`tl.store(out_ptr + row, acc)`, `tl.load(bias_ptr)`) touches one element and needs no mask."""
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    defined = {fn.name for fn in functions}
+    helpers = {
+        n.func.id
+        for fn in functions
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in defined
+    }
+    seen: set[tuple[int, int]] = set()
+    for fn in functions:
+        roots = _block_roots(fn, helpers)
+        for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+            kind = _attr_name(call.func)
+            if kind not in ("tl.load", "tl.store") or not call.args or (call.lineno, call.col_offset) in seen:
+                continue
+            seen.add((call.lineno, call.col_offset))
+            pointer = _expr_roots(call.args[0], roots, helpers)
+            if not pointer or _kw(call, "boundary_check") is not None:
+                continue
+            position = 1 if kind == "tl.load" else 2
+            mask = _kw(call, "mask") or (call.args[position] if len(call.args) > position else None)
+            load = kind == "tl.load"
+            if mask is None:
+                (facts.unmasked_loads if load else facts.unmasked_stores).append(call.lineno)
+                continue
+            bounded = _expr_roots(mask, roots, helpers)
+            if _UNKNOWN not in bounded and _tiled(pointer) - bounded:
+                (facts.partially_masked_loads if load else facts.partially_masked_stores).append(call.lineno)

@@ -93,11 +93,13 @@ class _Fp32Accumulator(Transformer):
     `acc += tl.sum(x)` -> `acc += tl.sum(x.to(tl.float32))`; tl.dot(out_dtype=fp16) -> fp32;
     tl.cumsum(x) -> tl.cumsum(x.to(tl.float32)); loads not yet upcast and never fed to tl.dot
     -> `.to(tl.float32)` (low-precision data then meets fp32 arithmetic on the whole
-    accumulation path; stores convert back to the pointer's type)."""
+    accumulation path; stores convert back to the pointer's type). With upcast=False only the
+    narrowings are undone (loads, sums and cumsums of fp32 data are fp32 already)."""
 
-    def __init__(self, dot_operands: set[str]):
+    def __init__(self, dot_operands: set[str], upcast: bool = True):
         super().__init__()
         self.dot_operands = dot_operands
+        self.upcast = upcast
         self.accumulators: set[str] = set()  # names initialised with a low-precision tl.zeros / tl.full
 
     def visit_Assign(self, node):
@@ -116,7 +118,7 @@ class _Fp32Accumulator(Transformer):
         target, value = updated.targets[0].target, updated.value
         if not isinstance(target, cst.Name):
             return updated
-        if target.value not in self.dot_operands and m.matches(value, m.Call(func=_tl("load"))):
+        if self.upcast and target.value not in self.dot_operands and m.matches(value, m.Call(func=_tl("load"))):
             self.changed = True
             return updated.with_changes(value=cst.parse_expression(f"{_code(value)}.to(tl.float32)"))
         # acc = (update).to(tl.float16) of a low-precision accumulator: keep the update in fp32
@@ -137,7 +139,8 @@ class _Fp32Accumulator(Transformer):
                 self.changed = True
                 return _with_kwarg(updated, "dtype", cst.parse_expression("tl.float32"))
         if (
-            m.matches(updated.func, _tl("cumsum"))
+            self.upcast
+            and m.matches(updated.func, _tl("cumsum"))
             and updated.args
             and not m.matches(updated.args[0].value, m.Call(func=m.Attribute(attr=m.Name("to"))))
         ):
@@ -167,7 +170,7 @@ class _Fp32Accumulator(Transformer):
             self.changed = True
             return updated.with_changes(value=value.func.value)
         # tl.sum(x, ...) of low-precision data: upcast first
-        if m.matches(value, m.Call(func=_tl("sum"))) and value.args:
+        if self.upcast and m.matches(value, m.Call(func=_tl("sum"))) and value.args:
             first = value.args[0].value
             if not m.matches(first, m.Call(func=m.Attribute(attr=m.Name("to")))):
                 self.changed = True
@@ -273,13 +276,13 @@ class _DotOperands(cst.CSTVisitor):
                 self.names |= _names(arg.value)
 
 
-def fp32_accumulator(source: str) -> str | None:
+def fp32_accumulator(source: str, upcast: bool = True) -> str | None:
     tree = parse(source)
     if tree is None:
         return None
     operands = _DotOperands()
     tree.visit(operands)
-    return run(source, _Fp32Accumulator(operands.names))
+    return run(source, _Fp32Accumulator(operands.names, upcast))
 
 
 class _IeeeDot(Transformer):

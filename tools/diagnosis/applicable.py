@@ -1,0 +1,60 @@
+"""Fixes and hypotheses the candidate's own source rules out, applied after detection.
+
+fp32_accumulator is offered only where it changes a number: a kernel that already accumulates in
+fp32 (fp32 data throughout, or low-precision data already upcast) gets no such fix, and its
+accumulation-precision hypotheses rank below logic ones (and point at the formula). stable_formula
+is offered only where the source has a construct it rewrites (log(1 + x), exp(x) - 1, a one-pass
+variance).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from tools import thresholds as T
+from tools.diagnosis.context import RunContext
+from tools.diagnosis.source import SourceFacts
+from tools.models.diagnosis import Diagnosis
+
+#: Hypotheses that blame the precision of an accumulation or intermediate.
+ACCUMULATION_HYPOTHESES = ("low_precision_accumulation", "small_value_outliers")
+
+
+def _low_precision_data(ctx: RunContext) -> bool:
+    tensors = [t for t in ctx.inputs if isinstance(t, torch.Tensor)]
+    tensors += [o.golden for o in ctx.outputs if o.golden is not None]
+    return any(t.is_floating_point() and t.element_size() < 4 for t in tensors)
+
+
+def accumulates_in_fp32(ctx: RunContext, facts: SourceFacts) -> bool:
+    """True when the fp32_accumulator rewrite has nothing numerical to change."""
+    from tools.fixes.patches import fp32_accumulator  # tools.fixes imports tools.diagnosis
+
+    if facts.parse_error or facts.low_precision_accumulator or not ctx.source:
+        return False
+    low = _low_precision_data(ctx) or facts.mentions_low_precision
+    return fp32_accumulator(ctx.source, upcast=low) is None
+
+
+def has_stable_formula_construct(ctx: RunContext, facts: SourceFacts) -> bool:
+    from tools.fixes.formulas import stable_formula
+
+    return bool(facts.log_one_plus or facts.one_pass_variance) or stable_formula(ctx.source) is not None
+
+
+def apply(ctx: RunContext, facts: SourceFacts, diagnoses: list[Diagnosis]) -> None:
+    offered = {f for d in diagnoses for f in d.suggested_fixes}
+    fp32 = "fp32_accumulator" in offered and accumulates_in_fp32(ctx, facts)
+    stable = "stable_formula" not in offered or has_stable_formula_construct(ctx, facts)
+    for d in diagnoses:
+        if fp32 and "fp32_accumulator" in d.suggested_fixes:
+            d.suggested_fixes = [f for f in d.suggested_fixes if f != "fp32_accumulator"]
+            d.evidence = {**d.evidence, "accumulates_in_fp32": True}
+            if d.pattern in ACCUMULATION_HYPOTHESES and d.tested == "untested":
+                # same precision as the CPU control, far more error: the arithmetic itself differs
+                d.confidence = min(d.confidence, T.FP32_KERNEL_PRECISION_CONFIDENCE)
+                d.summary += "; but the kernel already accumulates in fp32, so look for a formula or logic error"
+                if "fix_formula" not in d.suggested_fixes:
+                    d.suggested_fixes.append("fix_formula")
+        if not stable:
+            d.suggested_fixes = [f for f in d.suggested_fixes if f != "stable_formula"]
