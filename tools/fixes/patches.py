@@ -779,14 +779,30 @@ def boundary_mask(source: str) -> str | None:
 # --- forward-level rewrites ----------------------------------------------------------------------
 
 
+class _Rename(cst.CSTTransformer):
+    """Every use of the names in `names` (not attribute names) -> its new name."""
+
+    def __init__(self, names: dict[str, str]):
+        super().__init__()
+        self.names = names
+
+    def leave_Attribute(self, original, updated):
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Name(self, original, updated):
+        return cst.Name(self.names[updated.value]) if updated.value in self.names else updated
+
+
 class _FreshOutput(Transformer):
-    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`;
-    `out = x` (an input of the forward) -> `out = torch.empty_like(x)`."""
+    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out_x = torch.empty_like(x)`
+    passed as the destination, for every input passed twice; the statements after the launch read
+    `_out_x` (what the kernel wrote) instead of `x`. `out = x` (an input of the forward) ->
+    `out = torch.empty_like(x)`."""
 
     def __init__(self):
         super().__init__()
-        self.aliased: str | None = None
         self.params: list[set[str]] = []
+        self.launches: dict[int, dict[str, str]] = {}  # id of a redirected launch -> input -> its fresh output
 
     def visit_FunctionDef(self, node):
         self.params.append({p.name.value for p in node.params.params})
@@ -812,31 +828,35 @@ class _FreshOutput(Transformer):
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None
         call = stmt.value if isinstance(stmt, cst.Expr) else None
-        if isinstance(stmt, cst.Expr) and isinstance(call, cst.Call) and isinstance(call.func, cst.Subscript):
-            names = [a.value.value for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)]
-            repeated = next((n for n in names if names.count(n) > 1), None)
-            if repeated:
-                seen, args = 0, []
-                for a in call.args:
-                    if a.keyword is None and isinstance(a.value, cst.Name) and a.value.value == repeated:
-                        seen += 1
-                        if seen == 2:
-                            a = a.with_changes(value=cst.Name("_out"))
-                    args.append(a)
-                self.aliased = repeated
-                self.changed = True
-                return cst.FlattenSentinel(
-                    [
-                        cst.parse_statement(f"_out = torch.empty_like({repeated})"),
-                        updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))]),
-                    ]
-                )
-        return updated
+        if not (isinstance(stmt, cst.Expr) and isinstance(call, cst.Call) and isinstance(call.func, cst.Subscript)):
+            return updated
+        names = [a.value.value for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)]
+        fresh = {n: f"_out_{n}" for n in dict.fromkeys(names) if names.count(n) > 1}
+        if not fresh:
+            return updated
+        seen: dict[str, int] = {}
+        args = []
+        for a in call.args:
+            name = a.value.value if a.keyword is None and isinstance(a.value, cst.Name) else None
+            if name in fresh:
+                seen[name] = seen.get(name, 0) + 1
+                if seen[name] > 1:
+                    a = a.with_changes(value=cst.Name(fresh[name]))
+            args.append(a)
+        launch = updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])
+        self.launches[id(launch)] = fresh
+        self.changed = True
+        return cst.FlattenSentinel(
+            [*(cst.parse_statement(f"{out} = torch.empty_like({n})") for n, out in fresh.items()), launch]
+        )
 
-    def leave_Return(self, original, updated):
-        if self.aliased and isinstance(updated.value, cst.Name) and updated.value.value == self.aliased:
-            return updated.with_changes(value=cst.Name("_out"))
-        return updated
+    def leave_IndentedBlock(self, original, updated):
+        body, renamed = list(updated.body), {}
+        for i, statement in enumerate(body):
+            if renamed:
+                body[i] = statement.visit(_Rename(renamed))
+            renamed = {**renamed, **self.launches.get(id(statement), {})}
+        return updated.with_changes(body=body) if renamed else updated
 
 
 def stride_pairs(args, first: int, second: int) -> list[int]:
