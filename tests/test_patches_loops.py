@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tools.accuracy import run_accuracy
 from tools.fixes import suggest_fix
+from tools.fixes.registry import patch
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import FixRequest
 
@@ -69,3 +70,59 @@ def test_every_input_written_in_place_gets_its_own_output():
     assert "_out_y = torch.empty_like(y)" in fix.patched_source
     assert "return _out_x, _out_y" in fix.patched_source
     assert fix.verified, fix.verification
+
+
+LOGSUMEXP_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.logsumexp(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(6, 700)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: Row log-sum-exp streamed over column blocks with no max subtracted: exp overflows for large x.
+LOGSUMEXP_BLOCKS = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def lse_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    total = 0.0
+    for start in range(0, n_cols, BLOCK):
+        idx = start + tl.arange(0, BLOCK)
+        v = tl.load(x_ptr + row * n_cols + idx, mask=idx < n_cols, other=float("-inf"))
+        total += tl.sum(tl.exp(v), axis=0)
+    tl.store(out_ptr + row, tl.log(total))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        lse_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=128)
+        return out
+"""
+
+
+def test_exp_summed_over_column_blocks_gets_one_row_max_from_a_first_pass():
+    fix = _verified_fix(LOGSUMEXP_REFERENCE, LOGSUMEXP_BLOCKS, "max_subtraction", input_profile="large_magnitude")
+    assert "_row_max = tl.maximum(_row_max, tl.max(v, axis=0))" in fix.patched_source
+    assert "tl.exp(v - _row_max)" in fix.patched_source and "(_row_max + tl.log(total))" in fix.patched_source
+    assert fix.verified, fix.verification
+
+
+def test_single_block_exp_keeps_the_in_place_max_subtraction():
+    single = LOGSUMEXP_BLOCKS.replace("for start in range(0, n_cols, BLOCK):", "if True:").replace("start + ", "")
+    patched = patch("max_subtraction", single)
+    assert "tl.exp(v - tl.max(v, axis=0))" in patched and "_row_max" not in patched
