@@ -126,3 +126,66 @@ def test_single_block_exp_keeps_the_in_place_max_subtraction():
     single = LOGSUMEXP_BLOCKS.replace("for start in range(0, n_cols, BLOCK):", "if True:").replace("start + ", "")
     patched = patch("max_subtraction", single)
     assert "tl.exp(v - tl.max(v, axis=0))" in patched and "_row_max" not in patched
+
+
+STANDARDIZE_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        mean = x.mean(dim=1, keepdim=True)
+        var = x.var(dim=1, unbiased=False, keepdim=True)
+        return (x - mean) / torch.sqrt(var + 1e-5)
+
+
+def get_inputs():
+    # every value one away from a large mean: outputs near +-1, the one-pass variance cancels
+    return [1000.0 + torch.randint(0, 2, (4, 700)).float() * 2.0 - 1.0]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: E[x^2] - E[x]^2 streamed over column blocks (cancels for a large mean); the output loop
+#: defines its own mask, which exists only inside that loop.
+STANDARDIZE_ONE_PASS = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def standardize_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    base = tl.program_id(0) * n_cols
+    s = tl.zeros((BLOCK,), dtype=tl.float32)
+    q = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        idx = start + tl.arange(0, BLOCK)
+        v = tl.load(x_ptr + base + idx, mask=idx < n_cols, other=0.0)
+        s += v
+        q += v * v
+    mean = tl.sum(s, axis=0) / n_cols
+    var = tl.sum(q, axis=0) / n_cols - mean * mean
+    inv = 1.0 / tl.sqrt(var + 1e-5)
+    for start in range(0, n_cols, BLOCK):
+        idx = start + tl.arange(0, BLOCK)
+        valid = idx < n_cols
+        v = tl.load(x_ptr + base + idx, mask=valid, other=0.0)
+        tl.store(y_ptr + base + idx, (v - mean) * inv, mask=valid)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        standardize_kernel[(x.shape[0],)](x, y, x.shape[1], BLOCK=256)
+        return y
+"""
+
+
+def test_streamed_variance_centres_with_the_mask_of_its_own_loop():
+    fix = _verified_fix(STANDARDIZE_REFERENCE, STANDARDIZE_ONE_PASS, "stable_formula")
+    assert "v = tl.where(idx < n_cols, v - mean, 0.0)" in fix.patched_source
+    assert "var = tl.sum(q, axis=0) / n_cols\n" in fix.patched_source
+    assert fix.verified, fix.verification
