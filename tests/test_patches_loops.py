@@ -189,3 +189,63 @@ def test_streamed_variance_centres_with_the_mask_of_its_own_loop():
     assert "v = tl.where(idx < n_cols, v - mean, 0.0)" in fix.patched_source
     assert "var = tl.sum(q, axis=0) / n_cols\n" in fix.patched_source
     assert fix.verified, fix.verification
+
+
+ROW_SUM_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.sum(dim=1)
+
+
+def get_inputs():
+    return [torch.randn(20, 300)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: Tiles of rows x column blocks, masked on the rows only: the last column block reads past
+#: each row (into the next one, and past the end of x for the last row).
+ROW_SUM_COLUMN_TAIL = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sum_kernel(x_ptr, out_ptr, n_rows, n_cols, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    total = tl.zeros((BLOCK_R,), dtype=tl.float32)
+    for c0 in range(0, n_cols, BLOCK_C):
+        cols = c0 + tl.arange(0, BLOCK_C)
+        tile = tl.load(x_ptr + rows[:, None] * n_cols + cols[None, :], mask=rows[:, None] < n_rows, other=0.0)
+        total += tl.sum(tile, axis=1)
+    tl.store(out_ptr + rows, total, mask=rows < n_rows)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        row_sum_kernel[(triton.cdiv(x.shape[0], 8),)](x, out, x.shape[0], x.shape[1], BLOCK_R=8, BLOCK_C=128)
+        return out
+"""
+
+
+def test_a_mask_missing_the_bound_of_the_loop_dimension_gets_the_loop_stop():
+    fix = _verified_fix(ROW_SUM_REFERENCE, ROW_SUM_COLUMN_TAIL, "boundary_mask")
+    assert "mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols)" in fix.patched_source
+    assert fix.verified, fix.verification
+
+
+def test_a_missing_bound_that_cannot_be_found_is_left_as_guidance():
+    # the rows are compared in no mask and step through no loop: no safe bound for them
+    no_row_bound = ROW_SUM_COLUMN_TAIL.replace(
+        "mask=rows[:, None] < n_rows, other", "mask=cols[None, :] < n_cols, other"
+    )
+    no_row_bound = no_row_bound.replace("total, mask=rows < n_rows)", "total)")
+    patched = patch("boundary_mask", no_row_bound)
+    assert patched is None or "mask=cols[None, :] < n_cols, other=0.0)" in patched
