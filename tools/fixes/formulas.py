@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import LoadMasks, Transformer, _code, _find, _names, _tl, parse, run, two_pass_variance
+from tools.fixes.patches import Transformer, _code, _find, _kwarg, _names, _tl, parse, run, two_pass_variance
 
 ONE = m.Integer("1") | m.Float("1.0") | m.Float("1.")
 INTEGER_TYPES = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
@@ -131,10 +131,12 @@ def _streamed_sums(loop: cst.For) -> tuple[str, str, str] | None:
 
 
 class _CentreSecondLoop(cst.CSTTransformer):
-    """The second pass: drop `s += x`, centre x right after it is loaded, keep `q += x * x`."""
+    """The second pass: drop `s += x`, centre x right after it is loaded, keep `q += x * x`. The
+    lanes outside the mask of that load (the one in this loop: a mask of another loop may be
+    defined only there) are zeroed, so the tail adds no (0 - mean)^2."""
 
-    def __init__(self, x: str, total: str, mean: str, mask: str | None):
-        self.x, self.total, self.mean, self.mask = x, total, mean, mask
+    def __init__(self, x: str, total: str, mean: str):
+        self.x, self.total, self.mean = x, total, mean
 
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None
@@ -145,7 +147,11 @@ class _CentreSecondLoop(cst.CSTTransformer):
             and isinstance(stmt.targets[0].target, cst.Name)
             and stmt.targets[0].target.value == self.x
         ):
-            centred = f"tl.where({self.mask}, {self.x} - {self.mean}, 0.0)" if self.mask else f"{self.x} - {self.mean}"
+            loads = _find(stmt.value, m.Call(func=_tl("load")), cst.Call)
+            mask = _kwarg(loads[0], "mask") if len(loads) == 1 else None
+            centred = f"{self.x} - {self.mean}"
+            if mask is not None:
+                centred = f"tl.where({_code(mask.value)}, {centred}, 0.0)"
             return cst.FlattenSentinel([updated, cst.parse_statement(f"{self.x} = {centred}")])
         return updated
 
@@ -184,8 +190,6 @@ class _StreamedVariance(Transformer):
 
     def leave_FunctionDef(self, original, updated):
         body = list(updated.body.body)
-        masks = LoadMasks()
-        updated.visit(masks)
         for i, loop in enumerate(body):
             found = _streamed_sums(loop) if isinstance(loop, cst.For) else None
             if found is None:
@@ -207,7 +211,7 @@ class _StreamedVariance(Transformer):
             mean = body[mean_at].body[0].targets[0].target
             if not isinstance(mean, cst.Name):
                 continue
-            second = loop.visit(_CentreSecondLoop(x, total, mean.value, masks.masks.get(x)))
+            second = loop.visit(_CentreSecondLoop(x, total, mean.value))
             first = loop.visit(_DropFirstPassSquares(squares))
             reads = {squares}
             rest = []

@@ -448,10 +448,32 @@ class _SiblingMasks(cst.CSTVisitor):
         self.order: dict[str, dict[str, int]] = {}  # kernel -> name -> the assignment (in source order) defining it
         self.assignments = 0
         self.current: list[str] = []
+        self.loop_stops: dict[str, dict[str, str]] = {}  # kernel -> loop variable -> the stop of its range
 
     def visit_FunctionDef(self, node):
         self.current.append(node.name.value)
         self.derived.setdefault(node.name.value, {})
+
+    def visit_For(self, node):
+        call = node.iter
+        if self.current and isinstance(node.target, cst.Name) and m.matches(call, m.Call(func=m.Name("range"))):
+            if 1 <= len(call.args) <= 3 and all(a.keyword is None for a in call.args):
+                stop = call.args[0 if len(call.args) == 1 else 1].value
+                self.loop_stops.setdefault(self.current[-1], {})[node.target.value] = _code(stop)
+
+    def loop_bound(self, function: str, name: str) -> str | None:
+        """The bound of `name = i + offs` (or `i + tl.arange(...)`) for i the variable of a
+        `for i in range(start, stop, step)` loop and offs a tl.arange offset: stop."""
+        value = self.definitions.get(function, {}).get(name)
+        stops = self.loop_stops.get(function, {})
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+            return None
+        for loop, offsets in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(loop, cst.Name) and loop.value in stops:
+                arange = m.matches(offsets, m.Call(func=_tl("arange")))
+                if arange or (isinstance(offsets, cst.Name) and offsets.value in self.index_vars(function, offsets)):
+                    return stops[loop.value]
+        return None
 
     def leave_FunctionDef(self, node):
         self.current.pop()
@@ -737,14 +759,60 @@ class _BoundaryMask(Transformer):
                     break
         return " & ".join(terms) if terms else None
 
+    def _missing_bounds(self, pointer, mask) -> str | None:
+        """The terms a mask lacks: for each tl.arange offset the pointer is built from and the mask
+        never compares, `(index < bound)` with the bound a sibling mask uses for that index, else the
+        stop of the loop the index steps through (k = k0 + offs_k, k0 in range(0, K, BLOCK_K)).
+        None when nothing is missing or a bound cannot be found."""
+        function = self.functions[-1]
+        missing = self.scan.index_vars(function, pointer) - self.scan.index_vars(function, mask)
+        if not missing:
+            return None
+        definitions = self.scan.definitions.get(function, {})
+        expr = pointer
+        if isinstance(expr, cst.Name) and expr.value in definitions:
+            expr = definitions[expr.value]
+        bounds = self.scan.bounds(function)
+        indexed = [
+            (cst.ensure_type(sub.value, cst.Name).value, _code(sub))
+            for sub in _find(expr, m.Subscript(value=m.Name()), cst.Subscript)
+        ]
+        if not indexed:
+            indexed = [(n.value, n.value) for n in _find(expr, m.Name(), cst.Name)]
+        terms = []
+        for name, code in dict.fromkeys(indexed):
+            carried = self.scan.index_vars(function, cst.Name(name)) & missing
+            if not carried:
+                continue
+            bound = (
+                bounds.get((name, code.removeprefix(name)))
+                or bounds.get((name, "*"))
+                or self.scan.loop_bound(function, name)
+            )
+            if bound is None:
+                return None
+            terms.append(f"({code} < {bound})")
+            missing -= carried
+        return " & ".join(terms) if terms and not missing else None
+
+    def _completed(self, call: cst.Call) -> cst.Call:
+        """A masked access whose mask lacks the bound of one of its dimensions, with that bound added."""
+        mask = _kwarg(call, "mask")
+        if not self.functions or not call.args or mask is None:
+            return call
+        extra = self._missing_bounds(call.args[0].value, mask.value)
+        if extra is None:
+            return call
+        self.changed = True
+        completed = mask.with_changes(value=cst.parse_expression(f"({_code(mask.value)}) & {extra}"))
+        return call.with_changes(args=[completed if arg is mask else arg for arg in call.args])
+
     def leave_Call(self, original, updated):
         is_load = m.matches(updated.func, _tl("load"))
         is_store = m.matches(updated.func, _tl("store"))
-        if (
-            not (is_load or is_store)
-            or _kwarg(updated, "mask") is not None
-            or len(updated.args) > (1 if is_load else 2)
-        ):
+        if (is_load or is_store) and _kwarg(updated, "mask") is not None:
+            return self._completed(updated)
+        if not (is_load or is_store) or len(updated.args) > (1 if is_load else 2):
             return updated
         if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
             return updated
@@ -782,14 +850,30 @@ def boundary_mask(source: str) -> str | None:
 # --- forward-level rewrites ----------------------------------------------------------------------
 
 
+class _Rename(cst.CSTTransformer):
+    """Every use of the names in `names` (not attribute names) -> its new name."""
+
+    def __init__(self, names: dict[str, str]):
+        super().__init__()
+        self.names = names
+
+    def leave_Attribute(self, original, updated):
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Name(self, original, updated):
+        return cst.Name(self.names[updated.value]) if updated.value in self.names else updated
+
+
 class _FreshOutput(Transformer):
-    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out = torch.empty_like(x)`;
-    `out = x` (an input of the forward) -> `out = torch.empty_like(x)`."""
+    """`kernel[grid](x, x, ...)` writing into its input -> a fresh `_out_x = torch.empty_like(x)`
+    passed as the destination, for every input passed twice; the statements after the launch read
+    `_out_x` (what the kernel wrote) instead of `x`. `out = x` (an input of the forward) ->
+    `out = torch.empty_like(x)`."""
 
     def __init__(self):
         super().__init__()
-        self.aliased: str | None = None
         self.params: list[set[str]] = []
+        self.launches: dict[int, dict[str, str]] = {}  # id of a redirected launch -> input -> its fresh output
 
     def visit_FunctionDef(self, node):
         self.params.append({p.name.value for p in node.params.params})
@@ -815,31 +899,35 @@ class _FreshOutput(Transformer):
     def leave_SimpleStatementLine(self, original, updated):
         stmt = updated.body[0] if len(updated.body) == 1 else None
         call = stmt.value if isinstance(stmt, cst.Expr) else None
-        if isinstance(stmt, cst.Expr) and isinstance(call, cst.Call) and isinstance(call.func, cst.Subscript):
-            names = [a.value.value for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)]
-            repeated = next((n for n in names if names.count(n) > 1), None)
-            if repeated:
-                seen, args = 0, []
-                for a in call.args:
-                    if a.keyword is None and isinstance(a.value, cst.Name) and a.value.value == repeated:
-                        seen += 1
-                        if seen == 2:
-                            a = a.with_changes(value=cst.Name("_out"))
-                    args.append(a)
-                self.aliased = repeated
-                self.changed = True
-                return cst.FlattenSentinel(
-                    [
-                        cst.parse_statement(f"_out = torch.empty_like({repeated})"),
-                        updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))]),
-                    ]
-                )
-        return updated
+        if not (isinstance(stmt, cst.Expr) and isinstance(call, cst.Call) and isinstance(call.func, cst.Subscript)):
+            return updated
+        names = [a.value.value for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)]
+        fresh = {n: f"_out_{n}" for n in dict.fromkeys(names) if names.count(n) > 1}
+        if not fresh:
+            return updated
+        seen: dict[str, int] = {}
+        args = []
+        for a in call.args:
+            name = a.value.value if a.keyword is None and isinstance(a.value, cst.Name) else None
+            if name in fresh:
+                seen[name] = seen.get(name, 0) + 1
+                if seen[name] > 1:
+                    a = a.with_changes(value=cst.Name(fresh[name]))
+            args.append(a)
+        launch = updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])
+        self.launches[id(launch)] = fresh
+        self.changed = True
+        return cst.FlattenSentinel(
+            [*(cst.parse_statement(f"{out} = torch.empty_like({n})") for n, out in fresh.items()), launch]
+        )
 
-    def leave_Return(self, original, updated):
-        if self.aliased and isinstance(updated.value, cst.Name) and updated.value.value == self.aliased:
-            return updated.with_changes(value=cst.Name("_out"))
-        return updated
+    def leave_IndentedBlock(self, original, updated):
+        body, renamed = list(updated.body), {}
+        for i, statement in enumerate(body):
+            if renamed:
+                body[i] = statement.visit(_Rename(renamed))
+            renamed = {**renamed, **self.launches.get(id(statement), {})}
+        return updated.with_changes(body=body) if renamed else updated
 
 
 def stride_pairs(args, first: int, second: int) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.fixes import formulas, patches, reduction
+from tools.fixes import blockwise, formulas, patches, reduction
 
 Patcher = Callable[[str], "str | None"]
 
@@ -40,7 +40,7 @@ PATCHERS: dict[str, tuple[Patcher, ...]] = {
     "ieee_dot_precision": (patches.ieee_dot,),
     "stable_formula": (formulas.stable_formula,),
     "nan_propagation": (patches.nan_propagation,),
-    "max_subtraction": (patches.max_subtraction,),
+    "max_subtraction": (blockwise.blockwise_max_subtraction, blockwise.single_block_max_subtraction),
     "cast_round_mode_rint": (patches.round_to_nearest, formulas.round_before_int_cast),
     "boundary_mask": (patches.boundary_mask,),
     "initialize_output": (patches.zeros_output,),
