@@ -372,6 +372,9 @@ def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnos
     a = o.a
     if a.numel() == 0 or bool((a != 0).any()) or not bool((o.g != 0).any()):
         return []
+    if not facts.zero_allocations and facts.parse_error is None:
+        # every allocation the candidate makes is poisoned (NaN / sentinel): zeros there were written
+        return []
     return [
         Diagnosis(
             pattern="all_zero_output",
@@ -493,6 +496,8 @@ def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
     if denominator <= 0:
         return None
     scale = float((a * g).sum()) / denominator
+    if scale == 0 or not math.isfinite(scale):
+        return None
     floor = 1e-3 * float(g.abs().max()) + 1e-30
     unscaled = float(((a - g).abs() / (g.abs() + floor)).mean())
     residual = float(((a - scale * g).abs() / (scale * g).abs().add(floor * abs(scale))).mean())
@@ -764,6 +769,76 @@ def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list
             location=Location(
                 description="integer outputs truncated toward zero", indices=element_indices(wrong, tuple(a.shape))
             ),
+        )
+    ]
+
+
+def _input_dims(ctx: RunContext) -> list[int]:
+    return sorted({int(d) for t in ctx.inputs if isinstance(t, torch.Tensor) for d in t.shape if d > 1})
+
+
+@detector("integer_index", ("boundary_mask_error", "formula_error"), only_failed=True)
+def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Integer outputs (indices, counts) wrong by a structure of their own: pointing past the
+    input dimension every golden value stays inside, or off by one constant / multiples of one
+    block size (an index that omits its block start or adds a stray offset)."""
+    a, g = o.measured, o.golden
+    if a.is_floating_point() or a.dtype == torch.bool or g.is_floating_point() or a.shape != g.shape:
+        return []
+    poison = o.unwritten()
+    a, g = a.to(torch.int64), g.to(torch.int64)
+    wrong = (a != g) & ~poison if poison.numel() else a != g
+    count = int(wrong.sum())
+    if count == 0:
+        return []
+    got, want = a[wrong], g[wrong]
+    diff = got - want
+    common = {
+        "differing": count,
+        "total": a.numel(),
+        "min_difference": int(diff.min()),
+        "max_difference": int(diff.max()),
+    }
+    location = Location(description="wrong integer outputs", indices=element_indices(wrong, tuple(a.shape)))
+    bound = next((d for d in _input_dims(ctx) if d > int(g.max())), None)
+    if int(g.min()) >= 0 and bound is not None and bool(((got >= bound) | (got < 0)).all()):
+        return [
+            Diagnosis(
+                pattern="boundary_mask_error",
+                confidence=0.85,
+                seed=o.seed,
+                output=o.name,
+                summary=f"every wrong index ({count} of {a.numel()}) lies outside 0..{bound - 1}, the input dimension "
+                f"of {bound} that every golden value stays inside (wrong ones {int(got.min())}..{int(got.max())}): "
+                "masked-off lanes past the end took part (a masked load's `other` that wins the reduction, e.g. "
+                "0 instead of -inf for a max) or the index is not bounded by the mask",
+                evidence=common | {"dimension": bound, "wrong_min": int(got.min()), "wrong_max": int(got.max())},
+                suggested_fixes=["boundary_mask"],
+                location=location,
+            )
+        ]
+    step = math.gcd(*(abs(int(d)) for d in torch.unique(diff)))
+    constant = int(diff.min()) == int(diff.max())
+    blocks = facts.blocks()
+    if constant:
+        what = f"off by the constant {int(diff[0]):+d} on every wrong element"
+    elif step >= 2 and (step in blocks or any(step % b == 0 for b in blocks) or (step & (step - 1)) == 0):
+        what = f"actual - golden is a multiple of {step} on every wrong element ({int(diff.min())}..{int(diff.max())})"
+    else:
+        return []
+    tile = step if not constant and step in blocks else None
+    return [
+        Diagnosis(
+            pattern="formula_error",
+            confidence=0.85,
+            seed=o.seed,
+            output=o.name,
+            summary=f"{count} of {a.numel()} integer outputs are {what}: the index arithmetic "
+            + ("adds a stray offset" if constant else "omits or misplaces a block start (start + lane offset)")
+            + "; compare it with the reference",
+            evidence=common | {"multiple_of": step, "constant": constant, "block_sizes": blocks},
+            suggested_fixes=["fix_formula"],
+            location=location.model_copy(update={"tile": [tile] if tile else None}),
         )
     ]
 

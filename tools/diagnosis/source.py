@@ -30,6 +30,9 @@ class SourceFacts:
     log_one_plus: list[int] = field(default_factory=list)
     one_pass_variance: list[int] = field(default_factory=list)
     block_sizes: dict[str, list[int]] = field(default_factory=dict)  # BLOCK* name -> integer values given
+    # host-side allocations that start at zero (torch.zeros, zeros_like, new_zeros, zero_, fill_, full):
+    # the harness poisons only torch.empty*, so only these can return zeros the kernel never wrote
+    zero_allocations: list[int] = field(default_factory=list)
 
     def blocks(self, contains: str = "") -> list[int]:
         return sorted({v for name, values in self.block_sizes.items() if contains in name for v in values})
@@ -138,6 +141,11 @@ def analyze(source: str) -> SourceFacts:
     )
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
+    zero_makers = ("zeros", "zeros_like", "new_zeros", "zero_", "fill_", "full", "full_like", "new_full")
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        name = _attr_name(call.func)
+        if name.split(".")[-1] in zero_makers and not name.startswith(("tl.", "triton.")):
+            facts.zero_allocations.append(call.lineno)
     return facts
 
 
