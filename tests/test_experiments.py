@@ -46,7 +46,8 @@ def test_same_diagnosis_under_every_standard(standard):
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     primary = explained.diagnoses[0]
     assert (primary.pattern, primary.tested) == ("inf_overflow", "confirmed"), explained.summary
-    assert any(d.pattern == "all_zero_output" and d.tested == "refuted" for d in explained.diagnoses)
+    # the zeros are computed (1/sqrt(inf)) into a poisoned torch.empty output: not "never written"
+    assert not any(d.pattern == "all_zero_output" for d in explained.diagnoses)
     scale = next(e for e in explained.experiments if e.id == "input_scale")
     assert any(t.passed for t in scale.trials[1:]) and "overflows" in scale.finding
 

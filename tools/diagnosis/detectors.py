@@ -164,7 +164,7 @@ def from_verdict(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
                     Diagnosis(
                         pattern="layout_mismatch",
                         confidence=0.6,
-                        summary=f"strides passed as (stride(1), stride(0)) at {_lines(facts.swapped_strides)}: "
+                        summary=f"strides passed as (stride(d + 1), stride(d)) at {_lines(facts.swapped_strides)}: "
                         "walking rows with the column stride leaves the tensor",
                         evidence={"swapped_strides": _lines(facts.swapped_strides)},
                         suggested_fixes=["fix_layout"],
@@ -372,6 +372,9 @@ def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnos
     a = o.a
     if a.numel() == 0 or bool((a != 0).any()) or not bool((o.g != 0).any()):
         return []
+    if not facts.zero_allocations and facts.parse_error is None:
+        # every allocation the candidate makes is poisoned (NaN / sentinel): zeros there were written
+        return []
     return [
         Diagnosis(
             pattern="all_zero_output",
@@ -389,6 +392,190 @@ def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnos
             else ["initialize_output"],
         )
     ]
+
+
+# --- transforms of the golden ----------------------------------------------------------------
+
+
+def nonfinite_agree(x: torch.Tensor, y: torch.Tensor) -> bool:
+    """NaN at the same positions and +/-inf at the same positions with the same sign: outputs
+    that legitimately hold infinities (a -inf mask) compare equal there."""
+    nan_x, nan_y = torch.isnan(x), torch.isnan(y)
+    inf_x, inf_y = torch.isinf(x), torch.isinf(y)
+    return bool((nan_x == nan_y).all()) and bool((inf_x == inf_y).all()) and bool((x[inf_x] == y[inf_x]).all())
+
+
+def _finite_pair(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    both = torch.isfinite(x) & torch.isfinite(y)
+    return x[both], y[both]
+
+
+@detector("layout", ("layout_mismatch", "formula_error"), suppresses=("precision", "nan_inf"), only_failed=True)
+def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """The output is a transform of the golden: transposed, or scaled by one constant factor.
+    Non-finite elements must match (position and value); the finite ones decide."""
+    a, g = o.a, o.g
+    if a.dim() < 2 or a.numel() < 4 or int(torch.isfinite(g).sum()) < 4:
+        return []
+
+    def close(x, y):
+        """Equal up to rounding: the error against |y| floored at 1e-3 of y's scale, so values
+        near zero (cancellation in randn matmuls) do not decide; a real mismatch is off by O(1)."""
+        if not nonfinite_agree(x, y):
+            return False
+        x, y = _finite_pair(x, y)
+        floor = 1e-3 * float(y.abs().max()) + 1e-30
+        return float(((x - y).abs() / (y.abs() + floor)).max()) < 1e-2
+
+    candidates = []
+    if a.shape[-1] == a.shape[-2]:
+        candidates.append(("the golden transposed in its last two dimensions", g.transpose(-1, -2)))
+    flat_t = g.transpose(-1, -2).contiguous().reshape(a.shape)
+    candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
+    for description, transformed in candidates:
+        if transformed.shape == a.shape and close(a, transformed):
+            return [
+                Diagnosis(
+                    pattern="layout_mismatch",
+                    confidence=0.95,
+                    seed=o.seed,
+                    output=o.name,
+                    summary=f"the output equals {description}"
+                    + ("" if bool(torch.isfinite(g).all()) else " (its Inf/NaN included)")
+                    + ": rows and columns (strides) are swapped in the store or the launch",
+                    evidence={"matches": description},
+                    suggested_fixes=["fix_layout"],
+                    tested="proven",
+                )
+            ]
+    eps = float(torch.finfo(o.measured.dtype).eps) if o.measured.is_floating_point() else 0.0
+    scale = _scale_factor(a, g, eps)
+    if scale is None:
+        return []
+    # A missing factor is a property of the kernel, not of one input: the other seeds must show the same one.
+    others = [
+        _scale_factor(x.a, x.g, eps)
+        for x in ctx.outputs
+        if x.name == o.name and x.seed != o.seed and x.actual is not None and x.actual.shape == x.golden.shape
+    ]
+    if any(other is None or abs(other - scale) > 1e-3 * abs(scale) for other in others):
+        return []
+    named = _named_factor(scale)
+    return [
+        Diagnosis(
+            pattern="formula_error",
+            confidence=0.85,
+            seed=o.seed,
+            output=o.name,
+            summary=f"the output is the golden scaled by {scale:.6g}{f' ({named})' if named else ''} (the same factor "
+            f"on {len(others) + 1} seed(s), exact up to rounding): a missing, doubled or wrong scale factor",
+            evidence={"scale": scale, "seeds_with_same_scale": len(others) + 1, "factor": named},
+            suggested_fixes=["fix_formula"],
+        )
+    ]
+
+
+def _named_factor(scale: float) -> str | None:
+    """The scale as a simple closed form (an integer, its square root, or their inverses), when it is one."""
+    for value, inverse in ((scale, ""), (1 / scale, "1/")):
+        for n in range(2, 4097):
+            if math.isclose(abs(value), n, rel_tol=1e-3):
+                return f"{'-' if value < 0 else ''}{inverse}{n}"
+            if math.isclose(abs(value), math.sqrt(n), rel_tol=1e-3) and math.isqrt(n) ** 2 != n:
+                return f"{'-' if value < 0 else ''}{inverse}sqrt({n})"
+    return None
+
+
+def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
+    """s when a == s * g up to rounding (the residual at the dtype's rounding level and far below
+    the unscaled error), else None. Non-finite elements must agree; the finite ones are measured."""
+    if not nonfinite_agree(a, g):
+        return None
+    a, g = _finite_pair(a, g)
+    denominator = float((g * g).sum())
+    if denominator <= 0:
+        return None
+    scale = float((a * g).sum()) / denominator
+    if scale == 0 or not math.isfinite(scale):
+        return None
+    floor = 1e-3 * float(g.abs().max()) + 1e-30
+    unscaled = float(((a - g).abs() / (g.abs() + floor)).mean())
+    residual = float(((a - scale * g).abs() / (scale * g).abs().add(floor * abs(scale))).mean())
+    if abs(scale - 1) <= 1e-3 or residual > 2 * eps or residual * 30 > unscaled:
+        return None
+    return scale
+
+
+# --- NaN / Inf ----------------------------------------------------------------------------------
+
+
+def position_pattern(mask: torch.Tensor) -> tuple[str, dict]:
+    """Where the True elements of `mask` sit in its last two dimensions, in words: one diagonal
+    (column - row constant), whole rows, whole columns, or only how many rows they touch."""
+    m = mask.reshape(1, 1, -1) if mask.dim() < 2 else mask.reshape(-1, *mask.shape[-2:])
+    hit = torch.nonzero(m)
+    if not hit.numel():
+        return "", {}
+    rows, cols = hit[:, 1], hit[:, 2]
+    n_rows, n_cols = m.shape[1], m.shape[2]
+    offsets = torch.unique(cols - rows)
+    if n_rows > 1 and n_cols > 1 and offsets.numel() == 1:
+        d = int(offsets[0])
+        where = "on the diagonal (column == row)" if d == 0 else f"on one diagonal (column == row {d:+d})"
+        whole = int(m.sum()) == m.shape[0] * max(0, min(n_rows, n_cols - d) - max(0, -d))
+        return where + (", all of it" if whole else ""), {"diagonal_offset": d, "whole_diagonal": whole}
+    by_row = m.any(dim=0)
+    full_rows = by_row.all(dim=1)
+    if n_cols > 1 and bool((by_row.any(dim=1) == full_rows).all()):
+        r = torch.nonzero(full_rows).flatten()
+        return f"whole rows ({r.numel()} of {n_rows}, first {int(r[0])})", {"whole_rows": r[:MAX_INDICES].tolist()}
+    full_cols = by_row.all(dim=0)
+    if n_rows > 1 and bool((by_row.any(dim=0) == full_cols).all()):
+        c = torch.nonzero(full_cols).flatten()
+        return f"whole columns ({c.numel()} of {n_cols}, first {int(c[0])})", {"whole_cols": c[:MAX_INDICES].tolist()}
+    return f"in {int(by_row.any(dim=1).sum())} of {n_rows} rows", {}
+
+
+def _masked_output_mismatch(o: OutputData, bad_inf: torch.Tensor) -> Diagnosis | None:
+    """The golden holds +/-inf itself (a mask value, e.g. -inf above the diagonal of causal
+    scores) and the output holds the same infinities at other positions: the condition choosing
+    where the mask value goes is wrong, not the arithmetic."""
+    a, g = o.a, o.g
+    legit = torch.isinf(g)
+    if not bool(legit.any()) or bool(torch.isnan(a).any()):
+        return None
+    lost = legit & torch.isfinite(a)
+    if not bool(bad_inf.any()) and not bool(lost.any()):
+        return None
+    if not set(torch.unique(a[bad_inf]).tolist()) <= set(torch.unique(g[legit]).tolist()):
+        return None  # an infinity the golden never holds: computed, not the mask value
+
+    def named(t: torch.Tensor) -> str:
+        return "/".join(f"{float(v):g}" for v in torch.unique(t))
+
+    parts, evidence = [], {"golden_infinities": int(legit.sum())}
+    for key, mask, text in (
+        ("inf_where_golden_finite", bad_inf, f"{named(a[bad_inf])} where the golden is finite"),
+        ("finite_where_golden_inf", lost, f"finite where the golden is {named(g[lost])}"),
+    ):
+        if bool(mask.any()):
+            place, shape = position_pattern(mask)
+            parts.append(f"{int(mask.sum())} {text}, {place}")
+            evidence |= {key: int(mask.sum()), f"{key}_positions": place} | {f"{key}_{k}": v for k, v in shape.items()}
+    patterned = any(k.endswith(("diagonal_offset", "whole_rows", "whole_cols")) for k in evidence)
+    both = bad_inf | lost
+    return Diagnosis(
+        pattern="formula_error",
+        confidence=0.85 if patterned else 0.7,
+        seed=o.seed,
+        output=o.name,
+        summary="; ".join(parts) + f". The golden holds {named(g[legit])} itself "
+        f"({int(legit.sum())} elements): the kernel writes that mask value at other positions, so the condition "
+        "that selects them (a comparison such as > vs >=, an index or a bound) is wrong, not the arithmetic",
+        evidence=evidence,
+        suggested_fixes=["fix_formula"],
+        location=Location(description="Inf where the golden differs", indices=element_indices(both, tuple(a.shape))),
+    )
 
 
 def _max_input_magnitude(ctx: RunContext) -> float:
@@ -409,6 +596,10 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
     actual = o.measured
     dtype_max = float(torch.finfo(actual.dtype).max) if actual.is_floating_point() else math.inf
     bad_inf = torch.isinf(a) & torch.isfinite(g) & (g.abs() <= dtype_max)
+    if actual.is_floating_point() and not bool(computed_nan.any()):
+        masked = _masked_output_mismatch(o, bad_inf)
+        if masked is not None:
+            return [masked]
     out = []
     if bool(computed_nan.any()) or bool(bad_inf.any()):
         count = int(computed_nan.sum()) + int(bad_inf.sum())
@@ -450,15 +641,16 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
                 )
             )
         else:
+            place, _ = position_pattern(computed_nan | bad_inf)
             out.append(
                 Diagnosis(
                     pattern="nan_mismatch",
                     confidence=0.8,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"{count} NaN/Inf element(s) where the golden is finite: an invalid operation "
+                    summary=f"{count} NaN/Inf element(s) where the golden is finite ({place}): an invalid operation "
                     "(0/0, inf-inf, log of a negative, sqrt of a negative)",
-                    evidence=evidence,
+                    evidence=evidence | {"positions": place},
                     suggested_fixes=["stable_formula"],
                     location=Location(
                         description="NaN/Inf outputs", indices=element_indices(computed_nan | bad_inf, tuple(a.shape))
@@ -483,86 +675,6 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
             )
         )
     return out
-
-
-# --- transforms of the golden ----------------------------------------------------------------
-
-
-@detector("layout", ("layout_mismatch",), suppresses=("precision",), only_failed=True)
-def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
-    a, g = o.a, o.g
-    if a.dim() < 2 or a.numel() < 4 or not bool(torch.isfinite(a).all()) or not bool(torch.isfinite(g).all()):
-        return []
-
-    def close(x, y):
-        """Equal up to rounding: the error against |y| floored at 1e-3 of y's scale, so values
-        near zero (cancellation in randn matmuls) do not decide; a real mismatch is off by O(1)."""
-        floor = 1e-3 * float(y.abs().max()) + 1e-30
-        return float(((x - y).abs() / (y.abs() + floor)).max()) < 1e-2
-
-    candidates = []
-    if a.shape[-1] == a.shape[-2]:
-        candidates.append(("the golden transposed in its last two dimensions", g.transpose(-1, -2)))
-    flat_t = g.transpose(-1, -2).contiguous().reshape(a.shape)
-    candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
-    for description, transformed in candidates:
-        if transformed.shape == a.shape and close(a, transformed):
-            return [
-                Diagnosis(
-                    pattern="layout_mismatch",
-                    confidence=0.95,
-                    seed=o.seed,
-                    output=o.name,
-                    summary=f"the output equals {description}: rows and columns (strides) "
-                    "are swapped in the store or the launch",
-                    evidence={"matches": description},
-                    suggested_fixes=["fix_layout"],
-                    tested="proven",
-                )
-            ]
-    eps = float(torch.finfo(o.measured.dtype).eps) if o.measured.is_floating_point() else 0.0
-    scale = _scale_factor(a, g, eps)
-    if scale is None:
-        return []
-    # A missing factor is a property of the kernel, not of one input: the other seeds must show the same one.
-    others = [
-        _scale_factor(x.a, x.g, eps)
-        for x in ctx.outputs
-        if x.name == o.name
-        and x.seed != o.seed
-        and x.actual is not None
-        and x.actual.shape == x.golden.shape
-        and bool(torch.isfinite(x.a).all())
-    ]
-    if any(other is None or abs(other - scale) > 1e-3 * abs(scale) for other in others):
-        return []
-    return [
-        Diagnosis(
-            pattern="layout_mismatch",
-            confidence=0.85,
-            seed=o.seed,
-            output=o.name,
-            summary=f"the output is the golden scaled by {scale:.6g} (the same factor on {len(others) + 1} seed(s), "
-            "exact up to rounding): a missing or doubled normalisation/scale factor",
-            evidence={"scale": scale, "seeds_with_same_scale": len(others) + 1},
-            suggested_fixes=["fix_layout"],
-        )
-    ]
-
-
-def _scale_factor(a: torch.Tensor, g: torch.Tensor, eps: float) -> float | None:
-    """s when a == s * g up to rounding (the residual at the dtype's rounding level and far below
-    the unscaled error), else None."""
-    denominator = float((g * g).sum())
-    if denominator <= 0:
-        return None
-    scale = float((a * g).sum()) / denominator
-    floor = 1e-3 * float(g.abs().max()) + 1e-30
-    unscaled = float(((a - g).abs() / (g.abs() + floor)).mean())
-    residual = float(((a - scale * g).abs() / (scale * g).abs().add(floor * abs(scale))).mean())
-    if abs(scale - 1) <= 1e-3 or residual > 2 * eps or residual * 30 > unscaled:
-        return None
-    return scale
 
 
 @detector("source_suspects", ("boundary_mask_error", "layout_mismatch", "reduced_precision_dot"), only_failed=True)
@@ -610,7 +722,7 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
                 confidence=0.45,
                 seed=o.seed,
                 output=o.name,
-                summary=f"strides passed as (stride(1), stride(0)) ({_lines(facts.swapped_strides)}): "
+                summary=f"strides passed as (stride(d + 1), stride(d)) ({_lines(facts.swapped_strides)}): "
                 "rows and columns may be swapped",
                 evidence={"swapped_strides": _lines(facts.swapped_strides)},
                 suggested_fixes=["fix_layout"],
@@ -665,6 +777,76 @@ def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list
     ]
 
 
+def _input_dims(ctx: RunContext) -> list[int]:
+    return sorted({int(d) for t in ctx.inputs if isinstance(t, torch.Tensor) for d in t.shape if d > 1})
+
+
+@detector("integer_index", ("boundary_mask_error", "formula_error"), only_failed=True)
+def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Integer outputs (indices, counts) wrong by a structure of their own: pointing past the
+    input dimension every golden value stays inside, or off by one constant / multiples of one
+    block size (an index that omits its block start or adds a stray offset)."""
+    a, g = o.measured, o.golden
+    if a.is_floating_point() or a.dtype == torch.bool or g.is_floating_point() or a.shape != g.shape:
+        return []
+    poison = o.unwritten()
+    a, g = a.to(torch.int64), g.to(torch.int64)
+    wrong = (a != g) & ~poison if poison.numel() else a != g
+    count = int(wrong.sum())
+    if count == 0:
+        return []
+    got, want = a[wrong], g[wrong]
+    diff = got - want
+    common = {
+        "differing": count,
+        "total": a.numel(),
+        "min_difference": int(diff.min()),
+        "max_difference": int(diff.max()),
+    }
+    location = Location(description="wrong integer outputs", indices=element_indices(wrong, tuple(a.shape)))
+    bound = next((d for d in _input_dims(ctx) if d > int(g.max())), None)
+    if int(g.min()) >= 0 and bound is not None and bool(((got >= bound) | (got < 0)).all()):
+        return [
+            Diagnosis(
+                pattern="boundary_mask_error",
+                confidence=0.85,
+                seed=o.seed,
+                output=o.name,
+                summary=f"every wrong index ({count} of {a.numel()}) lies outside 0..{bound - 1}, the input dimension "
+                f"of {bound} that every golden value stays inside (wrong ones {int(got.min())}..{int(got.max())}): "
+                "masked-off lanes past the end took part (a masked load's `other` that wins the reduction, e.g. "
+                "0 instead of -inf for a max) or the index is not bounded by the mask",
+                evidence=common | {"dimension": bound, "wrong_min": int(got.min()), "wrong_max": int(got.max())},
+                suggested_fixes=["boundary_mask"],
+                location=location,
+            )
+        ]
+    step = math.gcd(*(abs(int(d)) for d in torch.unique(diff)))
+    constant = int(diff.min()) == int(diff.max())
+    blocks = facts.blocks()
+    if constant:
+        what = f"off by the constant {int(diff[0]):+d} on every wrong element"
+    elif step >= 2 and (step in blocks or any(step % b == 0 for b in blocks) or (step & (step - 1)) == 0):
+        what = f"actual - golden is a multiple of {step} on every wrong element ({int(diff.min())}..{int(diff.max())})"
+    else:
+        return []
+    tile = step if not constant and step in blocks else None
+    return [
+        Diagnosis(
+            pattern="formula_error",
+            confidence=0.85,
+            seed=o.seed,
+            output=o.name,
+            summary=f"{count} of {a.numel()} integer outputs are {what}: the index arithmetic "
+            + ("adds a stray offset" if constant else "omits or misplaces a block start (start + lane offset)")
+            + "; compare it with the reference",
+            evidence=common | {"multiple_of": step, "constant": constant, "block_sizes": blocks},
+            suggested_fixes=["fix_formula"],
+            location=location.model_copy(update={"tile": [tile] if tile else None}),
+        )
+    ]
+
+
 # --- precision ---------------------------------------------------------------------------------
 
 
@@ -700,6 +882,8 @@ def error_by_magnitude(o: OutputData) -> list | None:
     ),
 )
 def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    if not bool(torch.isfinite(o.g).all()) and not nonfinite_agree(o.a, o.g):
+        return []  # infinities at other positions than the golden's: the errors measured are theirs, not rounding
     fingerprint = ctx.fingerprint if o.seed == ctx.fingerprint_seed else []
     r = o.neutral
     cpu = r.cpu_control

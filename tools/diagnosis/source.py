@@ -26,13 +26,16 @@ class SourceFacts:
     partially_masked_stores: list[int] = field(default_factory=list)
     float_to_int_cast: list[int] = field(default_factory=list)  # x.to(tl.int8) and friends: truncates toward zero
     eps_outside_sqrt: list[int] = field(default_factory=list)  # tl.sqrt(v) + eps, where sqrt(v + eps) is usual
-    swapped_strides: list[int] = field(default_factory=list)  # t.stride(1), t.stride(0) passed in that order
+    swapped_strides: list[int] = field(default_factory=list)  # t.stride(d + 1), t.stride(d) passed in that order
     mentions_low_precision: bool = False  # fp16 / bf16 / fp8 named anywhere (casts, zeros, torch dtypes)
     exp_without_max: list[int] = field(default_factory=list)
     atomic_add: list[int] = field(default_factory=list)
     log_one_plus: list[int] = field(default_factory=list)
     one_pass_variance: list[int] = field(default_factory=list)
     block_sizes: dict[str, list[int]] = field(default_factory=dict)  # BLOCK* name -> integer values given
+    # host-side allocations that start at zero (torch.zeros, zeros_like, new_zeros, zero_, fill_, full):
+    # the harness poisons only torch.empty*, so only these can return zeros the kernel never wrote
+    zero_allocations: list[int] = field(default_factory=list)
 
     @property
     def tail_loads(self) -> list[int]:
@@ -134,17 +137,27 @@ def analyze(source: str) -> SourceFacts:
                     facts.one_pass_variance.append(node.lineno)
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         codes = [ast.unparse(a) for a in call.args]
-        if any(
-            a.endswith(".stride(1)") and b.endswith(".stride(0)") and a[:-10] == b[:-10]
-            for a, b in zip(codes, codes[1:], strict=False)
-        ):
+        if any(_descending_strides(a, b) for a, b in zip(codes, codes[1:], strict=False)):
             facts.swapped_strides.append(call.lineno)
     facts.mentions_low_precision = any(
         isinstance(n, ast.Attribute) and n.attr in LOW_PRECISION | {"half"} for n in ast.walk(tree)
     )
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
+    zero_makers = ("zeros", "zeros_like", "new_zeros", "zero_", "fill_", "full", "full_like", "new_full")
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        name = _attr_name(call.func)
+        if name.split(".")[-1] in zero_makers and not name.startswith(("tl.", "triton.")):
+            facts.zero_allocations.append(call.lineno)
     return facts
+
+
+def _descending_strides(a: str, b: str) -> bool:
+    """`t.stride(d + 1), t.stride(d)`: two strides of one tensor passed in swapped order."""
+    if not (a.endswith(")") and b.endswith(")") and ".stride(" in a and ".stride(" in b):
+        return False
+    (ta, da), (tb, db) = a[:-1].rsplit(".stride(", 1), b[:-1].rsplit(".stride(", 1)
+    return ta == tb and da.isdigit() and db.isdigit() and int(da) == int(db) + 1
 
 
 def _is_square(node) -> bool:

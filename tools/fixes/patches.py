@@ -930,6 +930,9 @@ class _FreshOutput(Transformer):
         return updated.with_changes(body=body) if renamed else updated
 
 
+MAX_SWAPPED_DIM = 4
+
+
 def stride_pairs(args, first: int, second: int) -> list[int]:
     """Positions i where args[i], args[i + 1] are `t.stride(first), t.stride(second)` of one t."""
     codes = [_code(a.value) for a in args]
@@ -950,13 +953,15 @@ def swap_args(args, i: int) -> list:
 
 
 class _SwapStrides(Transformer):
-    """`t.stride(1), t.stride(0)` passed in that order -> `t.stride(0), t.stride(1)`."""
+    """`t.stride(d + 1), t.stride(d)` passed in that order -> `t.stride(d), t.stride(d + 1)`
+    (`t.stride(2), t.stride(1)`: the last two dimensions of a batched 3-D tensor)."""
 
     def leave_Call(self, original, updated):
         args = list(updated.args)
-        for i in stride_pairs(args, 1, 0):
-            args = swap_args(args, i)
-            self.changed = True
+        for d in range(MAX_SWAPPED_DIM):
+            for i in stride_pairs(args, d + 1, d):
+                args = swap_args(args, i)
+                self.changed = True
         return updated.with_changes(args=args)
 
 
