@@ -553,7 +553,8 @@ def _masked_output_mismatch(o: OutputData, bad_inf: torch.Tensor) -> Diagnosis |
     def named(t: torch.Tensor) -> str:
         return "/".join(f"{float(v):g}" for v in torch.unique(t))
 
-    parts, evidence = [], {"golden_infinities": int(legit.sum())}
+    parts: list[str] = []
+    evidence: Evidence = {"golden_infinities": int(legit.sum())}
     for key, mask, text in (
         ("inf_where_golden_finite", bad_inf, f"{named(a[bad_inf])} where the golden is finite"),
         ("finite_where_golden_inf", lost, f"finite where the golden is {named(g[lost])}"),
@@ -797,7 +798,7 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
         return []
     got, want = a[wrong], g[wrong]
     diff = got - want
-    common = {
+    common: Evidence = {
         "differing": count,
         "total": a.numel(),
         "min_difference": int(diff.min()),

@@ -270,7 +270,7 @@ def _block_roots(fn: ast.FunctionDef, helpers: set[str]) -> dict[str, frozenset[
     for _ in range(len(assignments) + 1):
         changed = False
         for node in assignments:
-            value = node.iter if isinstance(node, ast.For) else node.value
+            value = node.iter if isinstance(node, ast.For) else getattr(node, "value", None)
             if value is None:
                 continue
             new = _expr_roots(value, roots, helpers)

@@ -110,7 +110,8 @@ def _blockwise_loop(function: cst.FunctionDef):
                     acc, e = found
                     return i, acc, e, _slice(body, j, _names(e) - defined, defined)
         for target in _find(statement, m.AssignTarget(target=m.Name()), cst.AssignTarget):
-            defined.add(target.target.value)
+            if isinstance(target.target, cst.Name):
+                defined.add(target.target.value)
     return None
 
 
@@ -123,6 +124,7 @@ class _BlockwiseMax(patches.Transformer):
             return updated
         i, acc, e, sliced = found
         loop = updated.body.body[i]
+        assert sliced is not None and isinstance(loop, cst.For) and isinstance(loop.body, cst.IndentedBlock)
         running = cst.parse_statement(f"{ROW_MAX} = tl.maximum({ROW_MAX}, tl.max({_code(e)}, axis=0))")
         first_pass = loop.with_changes(body=loop.body.with_changes(body=[*sliced, running]))
         rest = [s.visit(_ShiftExp(_code(e), acc)) for s in updated.body.body[i:]]

@@ -456,7 +456,12 @@ class _SiblingMasks(cst.CSTVisitor):
 
     def visit_For(self, node):
         call = node.iter
-        if self.current and isinstance(node.target, cst.Name) and m.matches(call, m.Call(func=m.Name("range"))):
+        if (
+            self.current
+            and isinstance(node.target, cst.Name)
+            and isinstance(call, cst.Call)
+            and m.matches(call, m.Call(func=m.Name("range")))
+        ):
             if 1 <= len(call.args) <= 3 and all(a.keyword is None for a in call.args):
                 stop = call.args[0 if len(call.args) == 1 else 1].value
                 self.loop_stops.setdefault(self.current[-1], {})[node.target.value] = _code(stop)
