@@ -381,3 +381,76 @@ def test_the_rocm_libdevice_runs_too():
         print(float((y - torch.tanh(x) - torch.exp2(x)).abs().max()) < 1e-6)
     """)
     assert out.strip() == "True"
+
+
+def test_and_or_not_on_block_tensors_compute_elementwise():
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr, NEGATE: tl.constexpr, NEVER: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            x = tl.load(x_ptr + offs, mask=m, other=0.0)
+            keep = (x > 0) and (offs % 2 == 0)
+            drop = not ((x < -1) or (offs % 3 == 0))
+            if NEGATE and n > 0:  # a constexpr and a scalar tensor
+                x = -x
+            if NEVER and x.does_not_exist:  # a false constexpr short-circuits: never evaluated
+                x = x + 1
+            tl.store(out_ptr + offs, tl.where(keep, x, 0.0) + tl.where(drop, 1.0, 0.0), mask=m)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.empty_like(x)
+                k[(triton.cdiv(x.numel(), 256),)](x, out, x.numel(), BLOCK=256, NEGATE=True, NEVER=False)
+                return out
+    """)
+    reference = VECTOR_ADD_REFERENCE.replace(
+        "return x + y",
+        "i = torch.arange(x.numel())\n"
+        "        keep, drop = (x > 0) & (i % 2 == 0), ~((x < -1) | (i % 3 == 0))\n"
+        "        return torch.where(keep, -x, 0.0) + drop.float()",
+    )
+    r = run(candidate, reference)
+    assert r.verdict == "pass", r.summary
+
+
+def test_and_of_two_dimensional_masks_is_elementwise():
+    reference = textwrap.dedent("""
+        import torch, torch.nn as nn
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return x.sum(dim=0)
+
+        def get_inputs():
+            return [torch.randn(48, 20)]
+
+        def get_init_inputs():
+            return []
+    """)
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def column_sums(x_ptr, out_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+            rows = tl.arange(0, BLOCK_R)[:, None]
+            cols = tl.arange(0, BLOCK_C)[None, :]
+            row_mask = rows < R
+            col_mask = cols < C
+            mask = row_mask and col_mask
+            x = tl.load(x_ptr + rows * BLOCK_C + cols, mask=mask, other=0.0)
+            c = tl.arange(0, BLOCK_C)
+            tl.store(out_ptr + c, tl.sum(x, axis=0), mask=c < C)
+
+        class ModelNew(nn.Module):
+            def forward(self, x):
+                padded = torch.ones(64, 32, dtype=x.dtype)  # the padding is 1: a wrong mask shows
+                padded[: x.shape[0], : x.shape[1]] = x
+                out = torch.empty(x.shape[1], dtype=x.dtype)
+                column_sums[(1,)](padded, out, x.shape[0], x.shape[1], BLOCK_R=64, BLOCK_C=32)
+                return out
+    """)
+    r = run(candidate, reference)
+    assert r.verdict == "pass", r.summary

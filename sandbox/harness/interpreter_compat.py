@@ -19,6 +19,10 @@ Each piece patches one Triton internal (tested with the versions pyproject.toml 
 - `kernel.warmup(...)` returns a kernel object (the interpreter returns None) that launches
   with `kernel[grid](*args)` and carries placeholder resource numbers (`n_regs`, `n_spills`,
   `metadata.shared`), as the fused-softmax tutorial uses them to size its grid.
+- `and` / `or` / `not` in kernels: on Triton tensors they compute elementwise (logical_and /
+  logical_or / not_), as compiled Triton lowers them; on constexprs and Python values they keep
+  Python's short-circuit. The interpreter runs them as Python, where a block tensor is truthy, so
+  `(x > 0) and m` gave `m`.
 - bfloat16: bf16 semantics instead of arithmetic on raw bit patterns (interpreter_bf16).
 - limits: what the interpreter cannot run raises InterpreterLimitation, which the job reports
   as verdict `unsupported` with the construct, the reason and what to do.
@@ -75,6 +79,7 @@ def install() -> None:
     _install_autotune_pruning()
     install_cpu_driver()
     _install_warmup(interpreter)
+    _install_boolean_operators(interpreter)
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
@@ -322,3 +327,92 @@ def _install_warmup(interpreter) -> None:
 
     run.kernel_eval_warmup = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
     cls.run = run
+
+
+# --- and / or / not ---------------------------------------------------------------------------
+
+_BLOCK_BOOLEAN_WARNING = (
+    "Logical operators 'and' and 'or' are deprecated for non-scalar tensors; please use '&' or '|' instead"
+)
+
+
+def _boolean_op(is_and: bool, *operands):
+    """`a and b ...` / `a or b ...` as compiled Triton's code generator evaluates it: operands
+    are evaluated left to right; a non-tensor (constexpr, Python value) that decides the result
+    returns it at once (short-circuit), one that does not is dropped; the tensors left are
+    combined right to left with logical_and / logical_or."""
+    import triton.language as tl
+
+    tensors, value = [], None
+    for operand in operands:
+        value = operand()
+        if isinstance(value, tl.tensor):
+            if value.type.is_block():
+                import warnings
+
+                warnings.warn(_BLOCK_BOOLEAN_WARNING, UserWarning, stacklevel=2)
+            tensors.append(value)
+        elif bool(value) is not is_and:  # `False and ...`, `True or ...`
+            return value
+    if not tensors:
+        return value
+    result = tensors.pop()
+    while tensors:
+        lhs = tensors.pop()
+        result = lhs.logical_and(result) if is_and else lhs.logical_or(result)
+    return result
+
+
+def _not_op(value):
+    import triton.language as tl
+
+    return value.__not__() if isinstance(value, tl.tensor) else not value
+
+
+_BOOLEAN_HELPERS = {"_kernel_eval_boolean_op": _boolean_op, "_kernel_eval_not_op": _not_op}
+
+
+def _install_boolean_operators(interpreter) -> None:
+    import ast
+
+    rewriter = getattr(interpreter, "FunctionRewriter", None)  # Triton 3.6 and 3.9 both rewrite ASTs
+    if rewriter is None or not hasattr(rewriter, "ast_transformer"):
+        return
+    base = type(rewriter.ast_transformer)
+    if getattr(base, "kernel_eval_booleans", False):
+        return
+
+    def unsafe_in_lambda(node) -> bool:  # names these bind would land in the lambda's scope
+        return any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(node))
+
+    def call(name, args):
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
+
+    class BooleanTransformer(base):
+        kernel_eval_booleans = True
+
+        def visit_BoolOp(self, node):
+            node = self.generic_visit(node)
+            if unsafe_in_lambda(node):
+                return node
+            empty = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+            thunks = [ast.Lambda(args=empty, body=value) for value in node.values]
+            is_and = ast.Constant(value=isinstance(node.op, ast.And))
+            return ast.copy_location(call("_kernel_eval_boolean_op", [is_and, *thunks]), node)
+
+        def visit_UnaryOp(self, node):
+            node = self.generic_visit(node)
+            if not isinstance(node.op, ast.Not):
+                return node
+            return ast.copy_location(call("_kernel_eval_not_op", [node.operand]), node)
+
+    rewriter.ast_transformer = BooleanTransformer()
+    original = rewriter._compile_and_exec
+
+    @functools.wraps(original)
+    def compile_and_exec(self, transformed_ast):
+        for name, helper in _BOOLEAN_HELPERS.items():
+            self.fn.__globals__.setdefault(name, helper)
+        return original(self, transformed_ast)
+
+    rewriter._compile_and_exec = compile_and_exec
