@@ -454,3 +454,33 @@ def test_and_of_two_dimensional_masks_is_elementwise():
     """)
     r = run(candidate, reference)
     assert r.verdict == "pass", r.summary
+
+
+def test_a_dtype_argument_is_a_constexpr_with_a_value():
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def lowest(dtype):
+            dtype_ = dtype.value  # compiled Triton passes the dtype as a constexpr
+            if dtype_ == tl.float32:
+                return -3.4028234663852886e38
+            return -65504.0
+
+        @triton.jit
+        def k(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr, DTYPE: tl.constexpr):
+            tl.static_assert(DTYPE.value == tl.float32)
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            x = tl.load(x_ptr + offs, mask=m, other=lowest(x_ptr.dtype.element_ty))
+            y = tl.load(y_ptr + offs, mask=m, other=lowest(DTYPE))
+            tl.store(out_ptr + offs, tl.maximum(x, y), mask=m)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.empty_like(x)
+                k[(triton.cdiv(x.numel(), 256),)](x, y, out, x.numel(), BLOCK=256, DTYPE=tl.float32)
+                return out
+    """)
+    r = run(candidate, VECTOR_ADD_REFERENCE.replace("x + y", "torch.maximum(x, y)"))
+    assert r.verdict == "pass", r.summary

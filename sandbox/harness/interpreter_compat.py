@@ -23,6 +23,8 @@ Each piece patches one Triton internal (tested with the versions pyproject.toml 
   logical_or / not_), as compiled Triton lowers them; on constexprs and Python values they keep
   Python's short-circuit. The interpreter runs them as Python, where a block tensor is truthy, so
   `(x > 0) and m` gave `m`.
+- a tl.dtype argument (of a kernel or a helper) also answers `.value`, as compiled Triton wraps
+  every non-tensor argument in constexpr (`dtype_ = dtype.value` in FlagGems' helpers).
 - bfloat16: bf16 semantics instead of arithmetic on raw bit patterns (interpreter_bf16).
 - limits: what the interpreter cannot run raises InterpreterLimitation, which the job reports
   as verdict `unsupported` with the construct, the reason and what to do.
@@ -80,6 +82,7 @@ def install() -> None:
     install_cpu_driver()
     _install_warmup(interpreter)
     _install_boolean_operators(interpreter)
+    _install_dtype_arguments(interpreter)
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
@@ -416,3 +419,58 @@ def _install_boolean_operators(interpreter) -> None:
         return original(self, transformed_ast)
 
     rewriter._compile_and_exec = compile_and_exec
+
+
+# --- tl.dtype arguments -----------------------------------------------------------------------
+
+_DTYPE_AS_CONSTEXPR: dict = {}
+
+
+def _dtype_as_constexpr(value):
+    """`value` if it is no tl.dtype; else an equal dtype that also answers `.value` (the dtype),
+    as the constexpr compiled Triton passes does."""
+    import triton.language as tl
+
+    if not isinstance(value, tl.dtype) or getattr(type(value), "kernel_eval_constexpr_dtype", False):
+        return value
+    cls = type(value)
+    if cls not in _DTYPE_AS_CONSTEXPR:
+        _DTYPE_AS_CONSTEXPR[cls] = type(
+            cls.__name__,
+            (cls,),
+            {
+                "kernel_eval_constexpr_dtype": True,
+                "value": property(lambda self: self.__dict__["_kernel_eval_dtype"]),
+                "__hash__": cls.__hash__,
+                "__reduce__": lambda self: (_identity, (self.__dict__["_kernel_eval_dtype"],)),
+            },
+        )
+    wrapped = object.__new__(_DTYPE_AS_CONSTEXPR[cls])
+    wrapped.__dict__.update(value.__dict__)
+    wrapped.__dict__["_kernel_eval_dtype"] = value
+    return wrapped
+
+
+def _identity(value):
+    return value
+
+
+def _install_dtype_arguments(interpreter) -> None:
+    cls = interpreter.InterpretedFunction
+    original_call, original_run = cls.__call__, cls.run
+    if getattr(original_call, "kernel_eval_dtypes", False):
+        return
+
+    @functools.wraps(original_call)
+    def call(self, *args, **kwargs):  # a helper called from a kernel
+        args = [_dtype_as_constexpr(a) for a in args]
+        return original_call(self, *args, **{k: _dtype_as_constexpr(v) for k, v in kwargs.items()})
+
+    @functools.wraps(original_run)
+    def run(self, *args, grid, warmup, **kwargs):  # a launch: constexpr dtypes of the kernel
+        args = [_dtype_as_constexpr(a) for a in args]
+        kwargs = {k: _dtype_as_constexpr(v) for k, v in kwargs.items()}
+        return original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+    call.kernel_eval_dtypes = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
+    cls.__call__, cls.run = call, run
