@@ -484,3 +484,59 @@ def test_a_dtype_argument_is_a_constexpr_with_a_value():
     """)
     r = run(candidate, VECTOR_ADD_REFERENCE.replace("x + y", "torch.maximum(x, y)"))
     assert r.verdict == "pass", r.summary
+
+
+def test_fp8_downcasts_round_to_nearest_even():
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            x = tl.load(x_ptr + offs, mask=m) * 4.0
+            e4 = x.to(tl.float8e4nv).to(tl.float32)
+            e5 = tl.cast(x * 64.0, tl.float8e5).to(tl.float32)
+            tiny = (x * 2.0**-12).to(tl.float16).to(tl.float8e4nv).to(tl.float32)  # subnormals
+            tl.store(out_ptr + offs, e4 + e5 + tiny * 2.0**12, mask=m)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.empty_like(x)
+                k[(triton.cdiv(x.numel(), 256),)](x, out, x.numel(), BLOCK=256)
+                return out
+    """)
+    reference = VECTOR_ADD_REFERENCE.replace(
+        "return x + y",
+        "x = x * 4\n"
+        "        e4 = x.to(torch.float8_e4m3fn).to(x.dtype)\n"
+        "        e5 = (x * 64).to(torch.float8_e5m2).to(x.dtype)\n"
+        "        tiny = (x * 2.0**-12).half().to(torch.float8_e4m3fn).to(x.dtype)\n"
+        "        return e4 + e5 + tiny * 2.0**12",
+    )
+    r = run(candidate, reference)
+    assert r.verdict == "pass", r.summary
+
+
+def test_fp8_downcasts_saturate_and_honour_rtz():
+    out = interpret("""
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, rtne_ptr, rtz_ptr):
+            i = tl.arange(0, 8)
+            x = tl.load(x_ptr + i)
+            tl.store(rtne_ptr + i, x.to(tl.float8e4nv).to(tl.float32))
+            tl.store(rtz_ptr + i, x.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32))
+
+        x = torch.tensor([1.0 + 2**-4, 1.0 + 3 * 2**-4, 1.0 + 15 * 2**-5, -17.5, 1e6, -float("inf"), 2**-9 * 1.5, 3.0])
+        rtne, rtz = torch.empty(8), torch.empty(8)
+        k[(1,)](x, rtne, rtz)
+        print(rtne.tolist())
+        print(rtz.tolist())
+    """)
+    rtne, rtz = out.splitlines()[:2]
+    # ties to even (1.0625 -> 1.0, 1.1875 -> 1.25), the carry into the exponent (1.46875 -> 1.5),
+    # saturation to 448 (cvt.rn.satfinite on sm_90), a subnormal tie to even (2^-9 * 1.5 -> 2^-8)
+    assert rtne == str([1.0, 1.25, 1.5, -18.0, 448.0, -448.0, 2**-8, 3.0])
+    assert rtz == str([1.0, 1.125, 1.375, -16.0, 448.0, -448.0, 2**-9, 3.0])

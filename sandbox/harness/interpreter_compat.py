@@ -25,6 +25,10 @@ Each piece patches one Triton internal (tested with the versions pyproject.toml 
   `(x > 0) and m` gave `m`.
 - a tl.dtype argument (of a kernel or a helper) also answers `.value`, as compiled Triton wraps
   every non-tensor argument in constexpr (`dtype_ = dtype.value` in FlagGems' helpers).
+- fp8 downcasts (fp32 / fp16 / bf16 -> float8e4nv, float8e5, float8e4b15) round to nearest even
+  (or toward zero for `fp_downcast_rounding="rtz"`) and saturate to the largest finite value, as
+  sm_90's `cvt.rn.satfinite` does; the interpreter lost the carry, rounded ties away from zero
+  and truncated subnormals.
 - bfloat16: bf16 semantics instead of arithmetic on raw bit patterns (interpreter_bf16).
 - limits: what the interpreter cannot run raises InterpreterLimitation, which the job reports
   as verdict `unsupported` with the construct, the reason and what to do.
@@ -83,6 +87,7 @@ def install() -> None:
     _install_warmup(interpreter)
     _install_boolean_operators(interpreter)
     _install_dtype_arguments(interpreter)
+    _install_fp8_rounding(interpreter)  # before bf16: its bf16 -> fp8 path widens, then calls this
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
@@ -474,3 +479,64 @@ def _install_dtype_arguments(interpreter) -> None:
 
     call.kernel_eval_dtypes = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
     cls.__call__, cls.run = call, run
+
+
+# --- fp8 downcasts ----------------------------------------------------------------------------
+
+
+def _fp8_format(dtype):
+    """(mantissa bits, exponent bias, largest finite value) of an fp8 type this rounds, else None."""
+    name = getattr(dtype, "name", None)
+    if name == "fp8e4nv":  # e4m3fn: no inf; 0x7F is NaN, so the top binade ends at 1.75
+        return 3, 7, 448.0
+    if name == "fp8e5":  # e5m2: IEEE-like, the top exponent is inf / NaN
+        return 2, 15, 57344.0
+    if name == "fp8e4b15":  # no inf / NaN
+        return 3, 15, 1.875
+    return None
+
+
+def round_to_fp8(values, mantissa_bits: int, bias: int, largest: float, toward_zero: bool = False) -> np.ndarray:
+    """float32 array of the values of an fp8 format nearest to `values` (ties to even), or
+    toward zero; beyond the largest finite value (infinities too) saturated to it, NaN kept."""
+    v = np.asarray(values, dtype=np.float64)
+    rnd = np.trunc if toward_zero else np.rint
+    scale = float(2**mantissa_bits)
+    quantum_exp = bias - 1 + mantissa_bits  # subnormals are multiples of 2^-quantum_exp
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = np.clip(v, -largest, largest)
+        mantissa, exponent = np.frexp(v)  # |mantissa| in [0.5, 1): 1 + mantissa_bits bits kept
+        normal = np.ldexp(rnd(mantissa * (2 * scale)) / (2 * scale), exponent)
+        subnormal = rnd(v * 2.0**quantum_exp) * 2.0**-quantum_exp
+        rounded = np.where(np.abs(v) < 2.0 ** (1 - bias), subnormal, normal)
+        return np.clip(rounded, -largest, largest).astype(np.float32)
+
+
+def _install_fp8_rounding(interpreter) -> None:
+    import triton.language as tl
+
+    builder_cls = interpreter.InterpreterBuilder
+    original = builder_cls.create_fp_to_fp
+    if getattr(original, "kernel_eval_fp8", False):
+        return
+
+    @functools.wraps(original)
+    def create_fp_to_fp(self, src, dst_type, rounding_mode):
+        src_ty, dst_ty = src.dtype.scalar, dst_type.scalar
+        fmt = _fp8_format(dst_ty)
+        if fmt is None or src_ty.primitive_bitwidth <= 8 or src_ty.name not in ("fp16", "fp32", "bf16"):
+            return original(self, src, dst_type, rounding_mode)
+        data = np.asarray(src.data)
+        if src_ty.name == "bf16" and data.dtype != np.float32:  # raw bit patterns (bf16 layer absent)
+            data = (data.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+        toward_zero = rounding_mode == interpreter._ir.ROUNDING_MODE.RTZ
+        exact = round_to_fp8(data, *fmt, toward_zero=toward_zero)
+        nan = np.isnan(exact)
+        # the value is exact in the fp8 type now: the interpreter's conversion encodes it exactly
+        exact_fp32 = interpreter.TensorHandle(np.where(nan, np.float32(0), exact), tl.float32)
+        bits = original(self, exact_fp32, dst_type, interpreter._ir.ROUNDING_MODE.RTZ)
+        bits.data = np.where(nan, np.uint8(0x7F), bits.data).astype(np.uint8)  # 0x7F: NaN in e4m3 and e5m2
+        return bits
+
+    create_fp_to_fp.kernel_eval_fp8 = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
+    builder_cls.create_fp_to_fp = create_fp_to_fp
