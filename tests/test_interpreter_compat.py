@@ -381,3 +381,162 @@ def test_the_rocm_libdevice_runs_too():
         print(float((y - torch.tanh(x) - torch.exp2(x)).abs().max()) < 1e-6)
     """)
     assert out.strip() == "True"
+
+
+def test_and_or_not_on_block_tensors_compute_elementwise():
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr, NEGATE: tl.constexpr, NEVER: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            x = tl.load(x_ptr + offs, mask=m, other=0.0)
+            keep = (x > 0) and (offs % 2 == 0)
+            drop = not ((x < -1) or (offs % 3 == 0))
+            if NEGATE and n > 0:  # a constexpr and a scalar tensor
+                x = -x
+            if NEVER and x.does_not_exist:  # a false constexpr short-circuits: never evaluated
+                x = x + 1
+            tl.store(out_ptr + offs, tl.where(keep, x, 0.0) + tl.where(drop, 1.0, 0.0), mask=m)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.empty_like(x)
+                k[(triton.cdiv(x.numel(), 256),)](x, out, x.numel(), BLOCK=256, NEGATE=True, NEVER=False)
+                return out
+    """)
+    reference = VECTOR_ADD_REFERENCE.replace(
+        "return x + y",
+        "i = torch.arange(x.numel())\n"
+        "        keep, drop = (x > 0) & (i % 2 == 0), ~((x < -1) | (i % 3 == 0))\n"
+        "        return torch.where(keep, -x, 0.0) + drop.float()",
+    )
+    r = run(candidate, reference)
+    assert r.verdict == "pass", r.summary
+
+
+def test_and_of_two_dimensional_masks_is_elementwise():
+    reference = textwrap.dedent("""
+        import torch, torch.nn as nn
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return x.sum(dim=0)
+
+        def get_inputs():
+            return [torch.randn(48, 20)]
+
+        def get_init_inputs():
+            return []
+    """)
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def column_sums(x_ptr, out_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+            rows = tl.arange(0, BLOCK_R)[:, None]
+            cols = tl.arange(0, BLOCK_C)[None, :]
+            row_mask = rows < R
+            col_mask = cols < C
+            mask = row_mask and col_mask
+            x = tl.load(x_ptr + rows * BLOCK_C + cols, mask=mask, other=0.0)
+            c = tl.arange(0, BLOCK_C)
+            tl.store(out_ptr + c, tl.sum(x, axis=0), mask=c < C)
+
+        class ModelNew(nn.Module):
+            def forward(self, x):
+                padded = torch.ones(64, 32, dtype=x.dtype)  # the padding is 1: a wrong mask shows
+                padded[: x.shape[0], : x.shape[1]] = x
+                out = torch.empty(x.shape[1], dtype=x.dtype)
+                column_sums[(1,)](padded, out, x.shape[0], x.shape[1], BLOCK_R=64, BLOCK_C=32)
+                return out
+    """)
+    r = run(candidate, reference)
+    assert r.verdict == "pass", r.summary
+
+
+def test_a_dtype_argument_is_a_constexpr_with_a_value():
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def lowest(dtype):
+            dtype_ = dtype.value  # compiled Triton passes the dtype as a constexpr
+            if dtype_ == tl.float32:
+                return -3.4028234663852886e38
+            return -65504.0
+
+        @triton.jit
+        def k(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr, DTYPE: tl.constexpr):
+            tl.static_assert(DTYPE.value == tl.float32)
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            x = tl.load(x_ptr + offs, mask=m, other=lowest(x_ptr.dtype.element_ty))
+            y = tl.load(y_ptr + offs, mask=m, other=lowest(DTYPE))
+            tl.store(out_ptr + offs, tl.maximum(x, y), mask=m)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.empty_like(x)
+                k[(triton.cdiv(x.numel(), 256),)](x, y, out, x.numel(), BLOCK=256, DTYPE=tl.float32)
+                return out
+    """)
+    r = run(candidate, VECTOR_ADD_REFERENCE.replace("x + y", "torch.maximum(x, y)"))
+    assert r.verdict == "pass", r.summary
+
+
+def test_fp8_downcasts_round_to_nearest_even():
+    candidate = textwrap.dedent("""
+        import torch, torch.nn as nn, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            x = tl.load(x_ptr + offs, mask=m) * 4.0
+            e4 = x.to(tl.float8e4nv).to(tl.float32)
+            e5 = tl.cast(x * 64.0, tl.float8e5).to(tl.float32)
+            tiny = (x * 2.0**-12).to(tl.float16).to(tl.float8e4nv).to(tl.float32)  # subnormals
+            tl.store(out_ptr + offs, e4 + e5 + tiny * 2.0**12, mask=m)
+
+        class ModelNew(nn.Module):
+            def forward(self, x, y):
+                out = torch.empty_like(x)
+                k[(triton.cdiv(x.numel(), 256),)](x, out, x.numel(), BLOCK=256)
+                return out
+    """)
+    reference = VECTOR_ADD_REFERENCE.replace(
+        "return x + y",
+        "x = x * 4\n"
+        "        e4 = x.to(torch.float8_e4m3fn).to(x.dtype)\n"
+        "        e5 = (x * 64).to(torch.float8_e5m2).to(x.dtype)\n"
+        "        tiny = (x * 2.0**-12).half().to(torch.float8_e4m3fn).to(x.dtype)\n"
+        "        return e4 + e5 + tiny * 2.0**12",
+    )
+    r = run(candidate, reference)
+    assert r.verdict == "pass", r.summary
+
+
+def test_fp8_downcasts_saturate_and_honour_rtz():
+    out = interpret("""
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def k(x_ptr, rtne_ptr, rtz_ptr):
+            i = tl.arange(0, 8)
+            x = tl.load(x_ptr + i)
+            tl.store(rtne_ptr + i, x.to(tl.float8e4nv).to(tl.float32))
+            tl.store(rtz_ptr + i, x.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32))
+
+        x = torch.tensor([1.0 + 2**-4, 1.0 + 3 * 2**-4, 1.0 + 15 * 2**-5, -17.5, 1e6, -float("inf"), 2**-9 * 1.5, 3.0])
+        rtne, rtz = torch.empty(8), torch.empty(8)
+        k[(1,)](x, rtne, rtz)
+        print(rtne.tolist())
+        print(rtz.tolist())
+    """)
+    rtne, rtz = out.splitlines()[:2]
+    # ties to even (1.0625 -> 1.0, 1.1875 -> 1.25), the carry into the exponent (1.46875 -> 1.5),
+    # saturation to 448 (cvt.rn.satfinite on sm_90), a subnormal tie to even (2^-9 * 1.5 -> 2^-8)
+    assert rtne == str([1.0, 1.25, 1.5, -18.0, 448.0, -448.0, 2**-8, 3.0])
+    assert rtz == str([1.0, 1.125, 1.375, -16.0, 448.0, -448.0, 2**-9, 3.0])

@@ -19,6 +19,16 @@ Each piece patches one Triton internal (tested with the versions pyproject.toml 
 - `kernel.warmup(...)` returns a kernel object (the interpreter returns None) that launches
   with `kernel[grid](*args)` and carries placeholder resource numbers (`n_regs`, `n_spills`,
   `metadata.shared`), as the fused-softmax tutorial uses them to size its grid.
+- `and` / `or` / `not` in kernels: on Triton tensors they compute elementwise (logical_and /
+  logical_or / not_), as compiled Triton lowers them; on constexprs and Python values they keep
+  Python's short-circuit. The interpreter runs them as Python, where a block tensor is truthy, so
+  `(x > 0) and m` gave `m`.
+- a tl.dtype argument (of a kernel or a helper) also answers `.value`, as compiled Triton wraps
+  every non-tensor argument in constexpr (`dtype_ = dtype.value` in FlagGems' helpers).
+- fp8 downcasts (fp32 / fp16 / bf16 -> float8e4nv, float8e5, float8e4b15) round to nearest even
+  (or toward zero for `fp_downcast_rounding="rtz"`) and saturate to the largest finite value, as
+  sm_90's `cvt.rn.satfinite` does; the interpreter lost the carry, rounded ties away from zero
+  and truncated subnormals.
 - bfloat16: bf16 semantics instead of arithmetic on raw bit patterns (interpreter_bf16).
 - limits: what the interpreter cannot run raises InterpreterLimitation, which the job reports
   as verdict `unsupported` with the construct, the reason and what to do.
@@ -75,6 +85,9 @@ def install() -> None:
     _install_autotune_pruning()
     install_cpu_driver()
     _install_warmup(interpreter)
+    _install_boolean_operators(interpreter)
+    _install_dtype_arguments(interpreter)
+    _install_fp8_rounding(interpreter)  # before bf16: its bf16 -> fp8 path widens, then calls this
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
@@ -322,3 +335,208 @@ def _install_warmup(interpreter) -> None:
 
     run.kernel_eval_warmup = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
     cls.run = run
+
+
+# --- and / or / not ---------------------------------------------------------------------------
+
+_BLOCK_BOOLEAN_WARNING = (
+    "Logical operators 'and' and 'or' are deprecated for non-scalar tensors; please use '&' or '|' instead"
+)
+
+
+def _boolean_op(is_and: bool, *operands):
+    """`a and b ...` / `a or b ...` as compiled Triton's code generator evaluates it: operands
+    are evaluated left to right; a non-tensor (constexpr, Python value) that decides the result
+    returns it at once (short-circuit), one that does not is dropped; the tensors left are
+    combined right to left with logical_and / logical_or."""
+    import triton.language as tl
+
+    tensors, value = [], None
+    for operand in operands:
+        value = operand()
+        if isinstance(value, tl.tensor):
+            if value.type.is_block():
+                import warnings
+
+                warnings.warn(_BLOCK_BOOLEAN_WARNING, UserWarning, stacklevel=2)
+            tensors.append(value)
+        elif bool(value) is not is_and:  # `False and ...`, `True or ...`
+            return value
+    if not tensors:
+        return value
+    result = tensors.pop()
+    while tensors:
+        lhs = tensors.pop()
+        result = lhs.logical_and(result) if is_and else lhs.logical_or(result)
+    return result
+
+
+def _not_op(value):
+    import triton.language as tl
+
+    return value.__not__() if isinstance(value, tl.tensor) else not value
+
+
+_BOOLEAN_HELPERS = {"_kernel_eval_boolean_op": _boolean_op, "_kernel_eval_not_op": _not_op}
+
+
+def _install_boolean_operators(interpreter) -> None:
+    import ast
+
+    rewriter = getattr(interpreter, "FunctionRewriter", None)  # Triton 3.6 and 3.9 both rewrite ASTs
+    if rewriter is None or not hasattr(rewriter, "ast_transformer"):
+        return
+    base = type(rewriter.ast_transformer)
+    if getattr(base, "kernel_eval_booleans", False):
+        return
+
+    def unsafe_in_lambda(node) -> bool:  # names these bind would land in the lambda's scope
+        return any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(node))
+
+    def call(name, args):
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
+
+    class BooleanTransformer(base):
+        kernel_eval_booleans = True
+
+        def visit_BoolOp(self, node):
+            node = self.generic_visit(node)
+            if unsafe_in_lambda(node):
+                return node
+            empty = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+            thunks = [ast.Lambda(args=empty, body=value) for value in node.values]
+            is_and = ast.Constant(value=isinstance(node.op, ast.And))
+            return ast.copy_location(call("_kernel_eval_boolean_op", [is_and, *thunks]), node)
+
+        def visit_UnaryOp(self, node):
+            node = self.generic_visit(node)
+            if not isinstance(node.op, ast.Not):
+                return node
+            return ast.copy_location(call("_kernel_eval_not_op", [node.operand]), node)
+
+    rewriter.ast_transformer = BooleanTransformer()
+    original = rewriter._compile_and_exec
+
+    @functools.wraps(original)
+    def compile_and_exec(self, transformed_ast):
+        for name, helper in _BOOLEAN_HELPERS.items():
+            self.fn.__globals__.setdefault(name, helper)
+        return original(self, transformed_ast)
+
+    rewriter._compile_and_exec = compile_and_exec
+
+
+# --- tl.dtype arguments -----------------------------------------------------------------------
+
+_DTYPE_AS_CONSTEXPR: dict = {}
+
+
+def _dtype_as_constexpr(value):
+    """`value` if it is no tl.dtype; else an equal dtype that also answers `.value` (the dtype),
+    as the constexpr compiled Triton passes does."""
+    import triton.language as tl
+
+    if not isinstance(value, tl.dtype) or getattr(type(value), "kernel_eval_constexpr_dtype", False):
+        return value
+    cls = type(value)
+    if cls not in _DTYPE_AS_CONSTEXPR:
+        _DTYPE_AS_CONSTEXPR[cls] = type(
+            cls.__name__,
+            (cls,),
+            {
+                "kernel_eval_constexpr_dtype": True,
+                "value": property(lambda self: self.__dict__["_kernel_eval_dtype"]),
+                "__hash__": cls.__hash__,
+                "__reduce__": lambda self: (_identity, (self.__dict__["_kernel_eval_dtype"],)),
+            },
+        )
+    wrapped = object.__new__(_DTYPE_AS_CONSTEXPR[cls])
+    wrapped.__dict__.update(value.__dict__)
+    wrapped.__dict__["_kernel_eval_dtype"] = value
+    return wrapped
+
+
+def _identity(value):
+    return value
+
+
+def _install_dtype_arguments(interpreter) -> None:
+    cls = interpreter.InterpretedFunction
+    original_call, original_run = cls.__call__, cls.run
+    if getattr(original_call, "kernel_eval_dtypes", False):
+        return
+
+    @functools.wraps(original_call)
+    def call(self, *args, **kwargs):  # a helper called from a kernel
+        args = [_dtype_as_constexpr(a) for a in args]
+        return original_call(self, *args, **{k: _dtype_as_constexpr(v) for k, v in kwargs.items()})
+
+    @functools.wraps(original_run)
+    def run(self, *args, grid, warmup, **kwargs):  # a launch: constexpr dtypes of the kernel
+        args = [_dtype_as_constexpr(a) for a in args]
+        kwargs = {k: _dtype_as_constexpr(v) for k, v in kwargs.items()}
+        return original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+    call.kernel_eval_dtypes = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
+    cls.__call__, cls.run = call, run
+
+
+# --- fp8 downcasts ----------------------------------------------------------------------------
+
+
+def _fp8_format(dtype):
+    """(mantissa bits, exponent bias, largest finite value) of an fp8 type this rounds, else None."""
+    name = getattr(dtype, "name", None)
+    if name == "fp8e4nv":  # e4m3fn: no inf; 0x7F is NaN, so the top binade ends at 1.75
+        return 3, 7, 448.0
+    if name == "fp8e5":  # e5m2: IEEE-like, the top exponent is inf / NaN
+        return 2, 15, 57344.0
+    if name == "fp8e4b15":  # no inf / NaN
+        return 3, 15, 1.875
+    return None
+
+
+def round_to_fp8(values, mantissa_bits: int, bias: int, largest: float, toward_zero: bool = False) -> np.ndarray:
+    """float32 array of the values of an fp8 format nearest to `values` (ties to even), or
+    toward zero; beyond the largest finite value (infinities too) saturated to it, NaN kept."""
+    v = np.asarray(values, dtype=np.float64)
+    rnd = np.trunc if toward_zero else np.rint
+    scale = float(2**mantissa_bits)
+    quantum_exp = bias - 1 + mantissa_bits  # subnormals are multiples of 2^-quantum_exp
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = np.clip(v, -largest, largest)
+        mantissa, exponent = np.frexp(v)  # |mantissa| in [0.5, 1): 1 + mantissa_bits bits kept
+        normal = np.ldexp(rnd(mantissa * (2 * scale)) / (2 * scale), exponent)
+        subnormal = rnd(v * 2.0**quantum_exp) * 2.0**-quantum_exp
+        rounded = np.where(np.abs(v) < 2.0 ** (1 - bias), subnormal, normal)
+        return np.clip(rounded, -largest, largest).astype(np.float32)
+
+
+def _install_fp8_rounding(interpreter) -> None:
+    import triton.language as tl
+
+    builder_cls = interpreter.InterpreterBuilder
+    original = builder_cls.create_fp_to_fp
+    if getattr(original, "kernel_eval_fp8", False):
+        return
+
+    @functools.wraps(original)
+    def create_fp_to_fp(self, src, dst_type, rounding_mode):
+        src_ty, dst_ty = src.dtype.scalar, dst_type.scalar
+        fmt = _fp8_format(dst_ty)
+        if fmt is None or src_ty.primitive_bitwidth <= 8 or src_ty.name not in ("fp16", "fp32", "bf16"):
+            return original(self, src, dst_type, rounding_mode)
+        data = np.asarray(src.data)
+        if src_ty.name == "bf16" and data.dtype != np.float32:  # raw bit patterns (bf16 layer absent)
+            data = (data.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+        toward_zero = rounding_mode == interpreter._ir.ROUNDING_MODE.RTZ
+        exact = round_to_fp8(data, *fmt, toward_zero=toward_zero)
+        nan = np.isnan(exact)
+        # the value is exact in the fp8 type now: the interpreter's conversion encodes it exactly
+        exact_fp32 = interpreter.TensorHandle(np.where(nan, np.float32(0), exact), tl.float32)
+        bits = original(self, exact_fp32, dst_type, interpreter._ir.ROUNDING_MODE.RTZ)
+        bits.data = np.where(nan, np.uint8(0x7F), bits.data).astype(np.uint8)  # 0x7F: NaN in e4m3 and e5m2
+        return bits
+
+    create_fp_to_fp.kernel_eval_fp8 = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
+    builder_cls.create_fp_to_fp = create_fp_to_fp
