@@ -424,9 +424,9 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
                 confidence=0.8,
                 seed=target.seed,
                 output=target.name,
-                summary="the kernel computes a different function: "
-                + finding.split(": ", 1)[1].split("; ", 1)[1]
-                + "; compare its indexing and formula with the reference",
+                summary="on inputs where every product and sum is exact the error stays: the kernel computes a "
+                "different function (indexing, offsets, strides, masks or the formula); compare them with the "
+                "reference's",
                 evidence={"experiment": "exact_inputs", "mere_exact_inputs": mere, "cpu_mere_exact_inputs": cpu},
                 suggested_fixes=["fix_formula"],
                 tested="confirmed",
