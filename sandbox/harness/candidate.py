@@ -11,6 +11,7 @@ and judges them.
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 
@@ -47,13 +48,11 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     monitor.start_forward()
     if guard_fill is not None:
         _guard_model(model, guard_fill, monitor)
-        plain = common.tree_tensors(dev_inputs)
-        watched = monitor.reads is not None
-        dev_inputs = common.tree_map(lambda t: guards.guard_input(t, guard_fill, integers=watched), dev_inputs)
-        if monitor.reads is not None:
-            for i, (given, guarded) in enumerate(zip(plain, common.tree_tensors(dev_inputs), strict=True)):
-                if guarded is not given:
-                    monitor.reads.watch(guarded, f"input {i}")
+        position = itertools.count()  # tree_map visits the tensors in tree_tensors' order
+        dev_inputs = common.tree_map(
+            lambda t: _guard(t, guard_fill, f"input {next(position)}", monitor, integers=monitor.reads is not None),
+            dev_inputs,
+        )
     pristine = common.clone(dev_inputs)
     before = recorder.total
     start = time.perf_counter()
@@ -79,6 +78,14 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     return common.to_cpu(out), info
 
 
+def _guard(t: torch.Tensor, fill: str, label: str, monitor, integers: bool = False) -> torch.Tensor:
+    """`t` between guard margins (or `t` itself when it cannot be guarded), its margins watched."""
+    guarded = guards.guard_input(t, fill, integers=integers)
+    if guarded is not t and monitor.reads is not None:
+        monitor.reads.watch(guarded, label)
+    return guarded
+
+
 def _guard_model(model: torch.nn.Module, fill: str, monitor) -> None:
     """The model's floating parameters and buffers between guard margins, as the inputs: a weight
     loaded past its end (`tl.load(w_ptr + cols)` without the mask) reads the margin."""
@@ -86,12 +93,9 @@ def _guard_model(model: torch.nn.Module, fill: str, monitor) -> None:
     tensors += [("buffer", name, t) for name, t in model.named_buffers()]
     for kind, name, tensor in tensors:
         plain = tensor.detach()
-        guarded = guards.guard_input(plain, fill)
-        if guarded is plain:  # not guardable (integer, non-contiguous, empty)
-            continue
-        tensor.data = guarded
-        if monitor.reads is not None:
-            monitor.reads.watch(guarded, f"{kind} {name}")
+        guarded = _guard(plain, fill, f"{kind} {name}", monitor)
+        if guarded is not plain:  # else not guardable (integer, non-contiguous, empty)
+            tensor.data = guarded
 
 
 def _determinism(first, again) -> dict:
