@@ -77,7 +77,59 @@ def to_device(value, device):
 
 
 def to_cpu(value):
-    return tree_map(lambda t: t.detach().to("cpu"), value)
+    """Every tensor on the host; CPU tensors as they are (no copy)."""
+    return tree_map(lambda t: t.detach() if t.device.type == "cpu" else _device_to_host(t), value)
+
+
+def host_copy(value):
+    """Every tensor as a fresh host copy (what a computation may overwrite): device tensors are
+    copied once, to the host, CPU ones cloned."""
+    return tree_map(lambda t: t.detach().clone() if t.device.type == "cpu" else _device_to_host(t), value)
+
+
+# A device-to-host copy into pageable memory runs at ~1 GB/s on the H200 host (1 GiB: 1.0 s), into
+# pinned memory at ~50 GB/s, but pinning 1 GiB costs 0.7 s. Large tensors therefore go through two
+# small pinned buffers, allocated once per process (a spare does it while idle, device_warm), the
+# device filling one while the host copies the other out.
+STAGED_ABOVE_BYTES = 8 << 20
+STAGE_BYTES = 32 << 20
+_stage: list[torch.Tensor] = []
+
+
+def stage_buffers() -> list[torch.Tensor]:
+    """The process's two pinned staging buffers ([] where pinned memory cannot be had)."""
+    if not _stage:
+        try:
+            _stage.extend(torch.empty(STAGE_BYTES, dtype=torch.uint8, pin_memory=True) for _ in range(2))
+        except RuntimeError:  # no pinned memory (a limit, no driver): plain copies
+            _stage.clear()
+    return _stage
+
+
+def _device_to_host(t: torch.Tensor) -> torch.Tensor:
+    t = t.detach()
+    plain = t.device.type != "cuda" or t.layout != torch.strided or t.nbytes < STAGED_ABOVE_BYTES
+    if plain or not stage_buffers():
+        return t.to("cpu")
+    src = t.contiguous().reshape(-1).view(torch.uint8)
+    out = torch.empty(t.shape, dtype=t.dtype)
+    dst = out.reshape(-1).view(torch.uint8)
+    chunks = [(start, min(start + STAGE_BYTES, src.numel())) for start in range(0, src.numel(), STAGE_BYTES)]
+    done: list[torch.cuda.Event] = []
+
+    def fetch(i: int) -> None:
+        start, end = chunks[i]
+        _stage[i % 2][: end - start].copy_(src[start:end], non_blocking=True)
+        done.append(torch.cuda.Event())
+        done[-1].record()
+
+    fetch(0)
+    for i, (start, end) in enumerate(chunks):
+        if i + 1 < len(chunks):
+            fetch(i + 1)  # its buffer's previous chunk was copied out in the last iteration
+        done[i].synchronize()
+        dst[start:end].copy_(_stage[i % 2][: end - start])
+    return out
 
 
 def clone(value):

@@ -64,7 +64,7 @@ def _cpu_control(model, task_inputs, stamps: dict):
     judged without the control then (stamps["cpu_error"] says why)."""
     try:
         with torch.device("cpu"), torch.no_grad():
-            return common.to_cpu(model(*common.clone(common.to_cpu(task_inputs))))
+            return common.to_cpu(model(*common.host_copy(task_inputs)))
     except Exception as exc:  # noqa: BLE001
         stamps["cpu_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
         return None

@@ -223,3 +223,25 @@ def test_inputs_are_made_on_the_gpu_in_a_warm_fully_isolated_job():
     assert failed.verdict == "fail"
     x, y = services().runs.tensors(failed.run_id)["s0/inputs"]  # a failing run keeps its inputs
     assert torch.allclose(services().runs.tensors(failed.run_id)["s0/golden"], (x + y).double())
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.randn(3 * (32 << 20) // 4 + 17, device="cuda"),  # 3 chunks and a tail
+        lambda: torch.randn(4096, 4096, device="cuda").t(),  # not contiguous
+        lambda: torch.randn(5000, 1000, device="cuda").half(),
+        lambda: torch.rand(9 << 20, device="cuda") > 0.5,  # bool
+        lambda: torch.randint(-(2**62), 2**62, (2 << 20,), device="cuda"),
+        lambda: torch.randn(100, device="cuda"),  # below the staging size: a plain copy
+    ],
+)
+def test_staged_device_to_host_copies_are_exact(make):
+    from sandbox.harness import common
+
+    value = make()
+    expected = value.to("cpu")
+    for copy in (common.to_cpu(value), common.host_copy([value])[0]):
+        assert copy.device.type == "cpu" and copy.shape == value.shape and copy.dtype == value.dtype
+        assert common.bitwise_equal(copy.contiguous(), expected.contiguous())
+    assert len(common.stage_buffers()) == 2 and all(b.is_pinned() for b in common.stage_buffers())
