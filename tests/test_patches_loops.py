@@ -5,10 +5,11 @@ patched on the cpu backend, and the patch is verified by re-running it."""
 from __future__ import annotations
 
 from tools.accuracy import run_accuracy
+from tools.diagnosis import explain_failure
 from tools.fixes import suggest_fix
 from tools.fixes.registry import patch
 from tools.models.accuracy import RunAccuracyRequest
-from tools.models.diagnosis import FixRequest
+from tools.models.diagnosis import ExplainRequest, FixRequest
 
 
 def _verified_fix(reference: str, candidate: str, fix: str, **options):
@@ -249,3 +250,66 @@ def test_a_missing_bound_that_cannot_be_found_is_left_as_guidance():
     no_row_bound = no_row_bound.replace("total, mask=rows < n_rows)", "total)")
     patched = patch("boundary_mask", no_row_bound)
     assert patched is None or "mask=cols[None, :] < n_cols, other=0.0)" in patched
+
+
+ROW_MIN_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.min(dim=1).values
+
+
+def get_inputs():
+    return [torch.rand(37, 300) + 0.5]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: A hand-written running minimum over 128-column blocks whose tail lanes are padded with 0.0:
+#: on positive data the padding wins the minimum of every row.
+ROW_MIN_PADDED_WITH_ZERO = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_min_kernel(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    best = tl.full((BLOCK,), float("inf"), dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        v = tl.load(x_ptr + row * stride + start + offs, mask=start + offs < n_cols, other=0.0)
+        smaller = v < best
+        best = tl.where(smaller, v, best)
+    tl.store(out_ptr + row, tl.min(best, axis=0))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        row_min_kernel[(x.shape[0],)](x, out, x.shape[1], x.stride(0), BLOCK=128)
+        return out
+"""
+
+
+def test_padding_that_wins_a_running_minimum_is_diagnosed_and_becomes_its_identity():
+    run = run_accuracy(
+        RunAccuracyRequest(reference=ROW_MIN_REFERENCE, candidate=ROW_MIN_PADDED_WITH_ZERO, backend="cpu", num_seeds=2)
+    )
+    primary = explain_failure(ExplainRequest(run_id=run.run_id)).diagnoses[0]
+    assert primary.pattern == "boundary_mask_error" and primary.evidence["padding"] == 0.0, primary
+    assert primary.evidence["wrong_equal_to_padding"] == primary.evidence["wrong"] == 37
+    found = next(f for f in suggest_fix(FixRequest(run_id=run.run_id, verify=True)).fixes if f.fix == "boundary_mask")
+    assert found.verified and 'other=float("inf")' in (found.patched_source or ""), found
+
+
+def test_padding_of_a_value_also_summed_or_thresholded_is_kept():
+    summed = ROW_MIN_PADDED_WITH_ZERO.replace("smaller = v < best", "smaller = v < best\n        total = tl.sum(v)")
+    assert patch("boundary_mask", summed) is None
+    thresholded = ROW_MIN_PADDED_WITH_ZERO.replace("smaller = v < best", "smaller = v < 0.5")
+    assert patch("boundary_mask", thresholded) is None

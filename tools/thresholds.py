@@ -232,6 +232,10 @@ SIDE_STREAM_MIN_GAP_MS = 0.01
 #: Diagnosis: an untested accumulation-precision hypothesis for a kernel that already accumulates in
 #: fp32 is capped at this confidence, below the source's logic suspects (0.45) and any formula finding.
 FP32_KERNEL_PRECISION_CONFIDENCE = 0.4
+#: Diagnosis: wrong outputs are blamed on a masked load's padding that won a max / min when at least
+#: this share of them equal that padding exactly (a reduction over data plus padding returns the
+#: padding where the data lie below it; a rounding or formula error hits an exact constant rarely).
+PADDING_WINS_MIN_SHARE = 0.5
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

@@ -410,6 +410,49 @@ def _finite_pair(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.
     return x[both], y[both]
 
 
+@detector("padding_wins", ("boundary_mask_error",), only_failed=True)
+def padding_wins(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Wrong outputs that equal, exactly, the constant a masked load pads its lanes with while its
+    value feeds a max / min (other=0.0 before a running max): the padding won the reduction
+    wherever every real element lies below it (a row of negative values)."""
+    a, g = o.measured, o.golden
+    if not facts.padded_extremes or not a.is_floating_point() or a.shape != g.shape or a.numel() == 0:
+        return []
+    a, g = o.a, o.g
+    wrong = (a - g).abs() > T.RELATIVE_ERROR_EPS + 1e-3 * g.abs()
+    count = int(wrong.sum())
+    if count == 0:
+        return []
+    best = max(facts.padded_extremes.items(), key=lambda item: int((wrong & (a == item[1])).sum()))
+    line, padding = best
+    padded = wrong & (a == padding)
+    share = int(padded.sum()) / count
+    if share < T.PADDING_WINS_MIN_SHARE:
+        return []
+    return [
+        Diagnosis(
+            pattern="boundary_mask_error",
+            confidence=0.85 if share >= 0.9 else 0.7,
+            seed=o.seed,
+            output=o.name,
+            summary=f"{int(padded.sum())} of the {count} wrong elements are exactly {padding:g}, the value the "
+            f"masked load on line {line} pads its lanes with (other={padding:g}) while that value feeds a max / min: "
+            "the padding of the partial last block won the reduction. Pad with the reduction's identity "
+            "(other=-float('inf') for a max, float('inf') for a min)",
+            evidence={
+                "padding": padding,
+                "load_line": line,
+                "wrong": count,
+                "wrong_equal_to_padding": int(padded.sum()),
+            },
+            suggested_fixes=["boundary_mask"],
+            location=Location(
+                description=f"outputs equal to the padding {padding:g}", indices=element_indices(padded, tuple(a.shape))
+            ),
+        )
+    ]
+
+
 @detector("layout", ("layout_mismatch", "formula_error"), suppresses=("precision", "nan_inf"), only_failed=True)
 def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     """The output is a transform of the golden: transposed, or scaled by one constant factor.

@@ -6,6 +6,7 @@ Read with Python's ast (the source parsed; nothing runs). Each finding names the
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass, field
 
 INTEGER_TYPES = {"int8", "int16", "int32", "uint8", "uint16", "uint32"}
@@ -36,6 +37,9 @@ class SourceFacts:
     # host-side allocations that start at zero (torch.zeros, zeros_like, new_zeros, zero_, fill_, full):
     # the harness poisons only torch.empty*, so only these can return zeros the kernel never wrote
     zero_allocations: list[int] = field(default_factory=list)
+    # masked loads padded (other=) with a finite constant while their value feeds a max / min:
+    # line -> the padding, which wins that reduction wherever every real lane is below (above) it
+    padded_extremes: dict[int, float] = field(default_factory=dict)
 
     @property
     def tail_loads(self) -> list[int]:
@@ -142,6 +146,7 @@ def analyze(source: str) -> SourceFacts:
     facts.mentions_low_precision = any(
         isinstance(n, ast.Attribute) and n.attr in LOW_PRECISION | {"half"} for n in ast.walk(tree)
     )
+    facts.padded_extremes = _padded_extremes(tree)
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
     facts.block_sizes = _block_sizes(tree)
     zero_makers = ("zeros", "zeros_like", "new_zeros", "zero_", "fill_", "full", "full_like", "new_full")
@@ -150,6 +155,81 @@ def analyze(source: str) -> SourceFacts:
         if name.split(".")[-1] in zero_makers and not name.startswith(("tl.", "triton.")):
             facts.zero_allocations.append(call.lineno)
     return facts
+
+
+_EXTREMES = {"max": "max", "maximum": "max", "argmax": "max", "min": "min", "minimum": "min", "argmin": "min"}
+_RUNNING = {ast.Gt: "max", ast.GtE: "max", ast.Lt: "min", ast.LtE: "min"}
+
+
+def extreme_uses(tree: ast.AST) -> list[tuple[str, str, int]]:
+    """(name, "max" / "min" / "sum", line) for each use of a name's value in a maximum or a minimum:
+    an argument of tl.max or tl.argmax (tl.min ...), of tl.maximum beside another block value
+    (`m = tl.maximum(m, x)`), or a value compared against another block value (`take = x > best`:
+    a hand-written running max or argmax); and for each tl.sum of a name (an infinite padding would
+    poison it). Against a kernel parameter or a constant, tl.maximum is a clamp and a comparison a
+    threshold: masked lanes win nothing there."""
+    scalars = {a.arg for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) for a in fn.args.args}
+    # against a parameter or a constant, tl.maximum is a clamp and a comparison a threshold
+    running = lambda a, b: all(isinstance(v, ast.Name) and v.id not in scalars for v in (a, b))  # noqa: E731
+    uses = []
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        name = _attr_name(call.func)
+        kind = _EXTREMES.get(name.split(".")[-1]) if name.startswith(("tl.", "triton.language.")) else None
+        kind = "sum" if name.endswith(".sum") else kind
+        args = call.args
+        if name.endswith(("maximum", "minimum")):
+            if len(args) >= 2 and running(args[0], args[1]):
+                uses += [(a.id, kind, call.lineno) for a in args[:2]]
+        elif kind and args and isinstance(args[0], ast.Name):
+            uses.append((args[0].id, kind, call.lineno))
+    for node in (n for n in ast.walk(tree) if isinstance(n, ast.Compare)):
+        kind = _RUNNING.get(type(node.ops[0])) if len(node.ops) == 1 else None
+        if kind and running(node.left, node.comparators[0]):
+            uses.append((node.left.id, kind, node.lineno))
+    return uses
+
+
+def extreme_operands(tree: ast.AST) -> dict[str, str]:
+    """Names whose values feed a maximum or a minimum anywhere -> "max" / "min" (names also
+    summed left out)."""
+    uses = extreme_uses(tree)
+    summed = {name for name, kind, _ in uses if kind == "sum"}
+    return {name: kind for name, kind, _ in uses if kind != "sum" and name not in summed}
+
+
+def _constant(node) -> float | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    return None
+
+
+def _padded_extremes(tree: ast.Module) -> dict[int, float]:
+    """Masked loads padded with a finite constant whose value, before the name is assigned again,
+    feeds a max / min and no sum."""
+    found = {}
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        assigned: dict[str, list[int]] = {}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign | ast.AugAssign):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.lineno)
+        uses = extreme_uses(fn)
+        for node in (n for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)):
+            target, call = node.targets[0], node.value
+            if not (isinstance(target, ast.Name) and _attr_name(call.func) == "tl.load" and _kw(call, "mask")):
+                continue
+            padding = _constant(_kw(call, "other"))
+            if padding is None or not math.isfinite(padding):
+                continue
+            until = min((line for line in assigned[target.id] if line > node.lineno), default=math.inf)
+            kinds = {kind for name, kind, line in uses if name == target.id and node.lineno < line <= until}
+            if kinds and "sum" not in kinds:
+                found[node.lineno] = padding
+    return found
 
 
 def _descending_strides(a: str, b: str) -> bool:

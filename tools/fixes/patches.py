@@ -7,10 +7,13 @@ candidate) decides whether a patch is right; nothing here assumes it.
 
 from __future__ import annotations
 
+import ast
 from typing import TypeVar
 
 import libcst as cst
 import libcst.matchers as m
+
+from tools.diagnosis import source as source_facts
 
 LOW = ("float16", "bfloat16")
 TL = m.Name("tl")
@@ -812,11 +815,22 @@ class _BoundaryMask(Transformer):
         completed = mask.with_changes(value=cst.parse_expression(f"({_code(mask.value)}) & {extra}"))
         return call.with_changes(args=[completed if arg is mask else arg for arg in call.args])
 
+    def _neutral_padding(self, load: cst.Call) -> cst.Call:
+        """A masked load padded with a constant that can win the max / min its value feeds
+        (other=0.0 before a running max) -> padded with that reduction's identity."""
+        other, identity = _kwarg(load, "other"), self.reduced.get(self.assigning or "")
+        constant = isinstance(other.value, (cst.Float, cst.Integer, cst.UnaryOperation)) if other else False
+        if other is None or identity is None or not constant or _code(other.value) == identity:
+            return load
+        self.changed = True
+        return _with_kwarg(load, "other", cst.parse_expression(identity))
+
     def leave_Call(self, original, updated):
         is_load = m.matches(updated.func, _tl("load"))
         is_store = m.matches(updated.func, _tl("store"))
         if (is_load or is_store) and _kwarg(updated, "mask") is not None:
-            return self._completed(updated)
+            completed = self._completed(updated)
+            return self._neutral_padding(completed) if is_load else completed
         if not (is_load or is_store) or len(updated.args) > (1 if is_load else 2):
             return updated
         if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
@@ -833,6 +847,17 @@ class _BoundaryMask(Transformer):
         return _with_kwarg(call, "other", cst.parse_expression(other))
 
 
+_IDENTITIES = {"max": '-float("inf")', "min": 'float("inf")'}
+
+
+def _reduction_identities(source: str) -> dict[str, str]:
+    """Names whose masked lanes must not win the max / min they feed -> that reduction's identity."""
+    try:
+        return {name: _IDENTITIES[kind] for name, kind in source_facts.extreme_operands(ast.parse(source)).items()}
+    except SyntaxError:
+        return {}
+
+
 def boundary_mask(source: str) -> str | None:
     try:
         tree = cst.parse_module(source)
@@ -840,14 +865,7 @@ def boundary_mask(source: str) -> str | None:
         return None
     siblings = _SiblingMasks()
     tree.visit(siblings)
-    reduced = {}
-    for fns, identity in ((("max", "maximum"), '-float("inf")'), (("min", "minimum"), 'float("inf")')):
-        for fn in fns:
-            for call in _find(tree, m.Call(func=_tl(fn)), cst.Call):
-                for arg in call.args[: 1 if fn in ("max", "min") else 2]:
-                    if isinstance(arg.value, cst.Name):
-                        reduced[arg.value.value] = identity
-    transformer = _BoundaryMask(siblings, reduced)
+    transformer = _BoundaryMask(siblings, _reduction_identities(source))
     new = tree.visit(transformer)
     return new.code if transformer.changed and new.code != source else None
 
