@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from sandbox.harness import interpreter_bf16, libdevice_numpy
-from tests.tasks import VECTOR_ADD_REFERENCE
+from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE
 from tools.accuracy import run_accuracy
 from tools.models.accuracy import RunAccuracyRequest
 
@@ -518,25 +518,40 @@ def test_fp8_downcasts_round_to_nearest_even():
     assert r.verdict == "pass", r.summary
 
 
-def test_fp8_downcasts_saturate_and_honour_rtz():
+def test_fp8_downcasts_saturate_keep_nan_and_honour_rtz_as_the_h200_does():
     out = interpret("""
         import torch, triton, triton.language as tl
 
         @triton.jit
-        def k(x_ptr, rtne_ptr, rtz_ptr):
+        def k(x_ptr, e4_ptr, e5_ptr, e5z_ptr):
             i = tl.arange(0, 8)
             x = tl.load(x_ptr + i)
-            tl.store(rtne_ptr + i, x.to(tl.float8e4nv).to(tl.float32))
-            tl.store(rtz_ptr + i, x.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32))
+            tl.store(e4_ptr + i, x.to(tl.float8e4nv).to(tl.float32))
+            tl.store(e5_ptr + i, x.to(tl.float8e5).to(tl.float32))
+            tl.store(e5z_ptr + i, x.to(tl.float8e5, fp_downcast_rounding="rtz").to(tl.float32))
 
-        x = torch.tensor([1.0 + 2**-4, 1.0 + 3 * 2**-4, 1.0 + 15 * 2**-5, -17.5, 1e6, -float("inf"), 2**-9 * 1.5, 3.0])
-        rtne, rtz = torch.empty(8), torch.empty(8)
-        k[(1,)](x, rtne, rtz)
-        print(rtne.tolist())
-        print(rtz.tolist())
+        x = torch.tensor([1.0 + 2**-4, 1.0 + 3 * 2**-4, 1.0 + 15 * 2**-5, -17.5, 1e6, -float("inf"), float("nan"), 3.0])
+        outs = [torch.empty(8) for _ in range(3)]
+        k[(1,)](x, *outs)
+        for o in outs:
+            print(o.tolist())
     """)
-    rtne, rtz = out.splitlines()[:2]
+    e4, e5, e5z = out.splitlines()[:3]
     # ties to even (1.0625 -> 1.0, 1.1875 -> 1.25), the carry into the exponent (1.46875 -> 1.5),
-    # saturation to 448 (cvt.rn.satfinite on sm_90), a subnormal tie to even (2^-9 * 1.5 -> 2^-8)
-    assert rtne == str([1.0, 1.25, 1.5, -18.0, 448.0, -448.0, 2**-8, 3.0])
-    assert rtz == str([1.0, 1.125, 1.375, -16.0, 448.0, -448.0, 2**-9, 3.0])
+    # saturation of finite and infinite values (cvt.rn.satfinite on sm_90), NaN kept (0x7F)
+    assert e4 == str([1.0, 1.25, 1.5, -18.0, 448.0, -448.0, float("nan"), 3.0])
+    assert e5 == str([1.0, 1.25, 1.5, -16.0, 57344.0, -57344.0, float("nan"), 3.0])
+    # rtz truncates, saturates finite values and keeps infinities (as compiled Triton on the H200)
+    assert e5z == str([1.0, 1.0, 1.25, -16.0, 57344.0, -float("inf"), float("nan"), 3.0])
+
+
+def test_rtz_to_float8e4nv_is_refused_as_compiled_triton_refuses_it():
+    candidate = VECTOR_ADD_CANDIDATE.replace(
+        "tl.store(out_ptr + offsets, x + y, mask=mask)",
+        'tl.store(out_ptr + offsets, (x + y).to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32), mask=mask)',
+    )
+    assert candidate != VECTOR_ADD_CANDIDATE
+    r = run(candidate)
+    assert r.verdict == "runtime_error" and r.error.type == "CompileTimeError", r.error
+    assert "rtz" in r.error.message and "float8e4nv" in r.error.source_line and "rtne" in r.error.hint
+    assert "error.hint says how" in r.next_step

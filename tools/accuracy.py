@@ -49,7 +49,7 @@ NEXT_STEPS = {
     "pass": "passes; read `warnings` for latent defects, then optimise",
     "fail": "call explain_failure(run_id) for the failure pattern and its evidence, then suggest_fix(run_id)",
     "compile_error": "fix the error at error.file:error.line, then call compile_kernel again",
-    "runtime_error": "fix the error at error.file:error.line (see error.hint), then call run_accuracy again",
+    "runtime_error": "fix the error at error.file:error.line, then call run_accuracy again",
     "timeout": "look for an endless loop or an oversized grid; raise timeout_s only if the work is real",
     "crashed": "call explain_failure(run_id); a crash is often an unmasked out-of-bounds access",
     "rejected": "call explain_failure(run_id): the candidate must compute its output with Triton kernels and leave "
@@ -57,6 +57,13 @@ NEXT_STEPS = {
     "unsupported": "the cpu backend (Triton interpreter) cannot run error.source_line: follow error.hint, or run on "
     "backend='cuda'",
 }
+
+
+def _next_step(verdict: str, error: ErrorInfo | None) -> str:
+    step = NEXT_STEPS[verdict]
+    if verdict == "runtime_error" and error is not None and error.hint:
+        step = step.replace("error.line,", "error.line (error.hint says how),")
+    return step
 
 
 class _Finished(Exception):
@@ -114,7 +121,7 @@ class _Call:
             warnings=self.warnings,
             stdout=_tail(self.stdout),
             stderr=_tail(self.stderr),
-            next_step=NEXT_STEPS[verdict],
+            next_step=_next_step(verdict, error),
         )
         _store(self, result)
         return result

@@ -143,6 +143,8 @@ def describe(exc: BaseException, user_files: dict[str, str], phase: str, jit_fun
     limitation = interpreter_limitation(original, frames)
     if limitation is not None:
         info.update(type="unsupported", message=_first_lines(limitation[0]), hint=limitation[1])
+    elif type(original).__name__ == "CompiledTritonRejects":  # interpreter_compat's (it imports Triton)
+        info.update(type="CompileTimeError", hint=str(getattr(original, "hint", "")) or None)
     elif type(original).__name__ == "StaticAssertionFailure":
         info.update(type="CompileTimeAssertionFailure", message=f"tl.static_assert failed: {info['message']}")
     return info
