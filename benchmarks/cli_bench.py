@@ -1,9 +1,10 @@
 """The CLI's latency: in-process vs through the warm daemon vs the server's own (cpu backend).
 
-    python benchmarks/cli_bench.py [--calls 8] [--backend cpu]
+    python benchmarks/cli_bench.py [--calls 8] [--backend cpu] [--task DIR]
 
-Same machine, same run, same task (vector add, default options: 3 seeds, determinism check,
-store), one fresh KERNEL_EVAL_HOME for the whole run:
+Same machine, same run, same task (vector add, or --task: a folder with reference.py and
+candidate.py such as examples/level1/01_square_matmul; default options: 3 seeds, determinism
+check, store), one fresh KERNEL_EVAL_HOME for the whole run:
 1. daemon: `kernel-eval run ...` as a script would call it; the first call starts the daemon.
 2. in-process: `kernel-eval run --no-daemon ...`: every call starts its own sandbox pool.
 3. server: run_accuracy() called directly in this warm process (what an MCP call costs the server,
@@ -89,12 +90,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", type=int, default=8, help="calls per path (the first is reported apart)")
     parser.add_argument("--backend", default="cpu")
+    parser.add_argument("--task", type=Path, help="a folder with reference.py and candidate.py (default: vector add)")
     ns = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="kernel-eval-cli-bench-"))
     work = home / "work"
     work.mkdir()
-    (work / "reference.py").write_text(VECTOR_ADD_REFERENCE)
-    (work / "candidate.py").write_text(VECTOR_ADD_CANDIDATE)
+    for name, default in (("reference.py", VECTOR_ADD_REFERENCE), ("candidate.py", VECTOR_ADD_CANDIDATE)):
+        (work / name).write_text((ns.task / name).read_text() if ns.task else default)
     os.environ["KERNEL_EVAL_HOME"] = str(home)
     env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_NO_DAEMON"}
     # the repository first, and what the caller had (a GPU machine's carried wheels live there)
@@ -152,7 +154,8 @@ def main() -> int:
         Pool.close_all()
         shutil.rmtree(home, ignore_errors=True)
     print(
-        f"backend {ns.backend}, {ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), "
+        f"task {ns.task or 'vector add'}, backend {ns.backend}, "
+        f"{ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), "
         "medians of all but the first\n"
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
