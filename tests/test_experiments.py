@@ -71,6 +71,22 @@ def test_a_store_past_the_end_fails_the_run_even_when_values_match():
     assert fixed.verdict == "pass" and not fixed.checks.out_of_bounds_writes
 
 
+@pytest.mark.parametrize(
+    "allocation", ["torch.zeros_like(x)", "torch.full_like(x, 1.0)", "x.new_zeros(x.shape)", "torch.ones(x.shape)"]
+)
+def test_a_store_past_the_end_of_a_filled_allocation_lands_in_a_margin(allocation):
+    candidate = (CORPUS / "vadd" / "buggy_unmasked_store.py").read_text().replace("torch.empty_like(x)", allocation)
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(CORPUS / "vadd" / "reference.py"), candidate=candidate, backend="cpu", num_seeds=1
+        )
+    )
+    assert run.verdict == "fail" and run.checks.out_of_bounds_writes, run.summary
+    assert run.checks.out_of_bounds_writes[0].bytes_after > 0 and run.checks.poisoned_allocations == 0
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert explained.diagnoses[0].pattern == "boundary_mask_error"
+
+
 def test_a_run_without_tensors_says_so():
     run = _run("rmsnorm", "buggy_eps_outside.py", input_profile="small_values", store_tensors=False)
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))

@@ -4,10 +4,10 @@
   JITFunction.run and the launch_enter_hook); on the interpreter it also installs
   interpreter_compat (compiled Triton's behaviour there: scalars, libdevice, bf16, driver, ...).
 - ForwardMonitor (a TorchFunctionMode) fills empty allocations with NaN (integers with a
-  sentinel), so unwritten output elements and leftover memory show, places them between guard
-  margins (sandbox.harness.guards) so stores past their ends show (and, on the interpreter, has
-  sandbox.harness.read_watch record loads from the margins), and records which torch functions
-  the forward called outside kernel launches.
+  sentinel), so unwritten output elements and leftover memory show, places them and filled ones
+  (zeros, ones, full) between guard margins (sandbox.harness.guards) so stores past their ends
+  show (and, on the interpreter, has sandbox.harness.read_watch record loads from the margins),
+  and records which torch functions the forward called outside kernel launches.
 
 These run in the candidate's own process: a deliberately hostile candidate can undo them. They
 catch honest mistakes and lazy cheats; the numeric verdict needs no trust in them (the
@@ -32,6 +32,19 @@ EMPTY_FACTORIES = {
     torch.empty_strided,
     torch.Tensor.new_empty,
     torch.Tensor.new_empty_strided,
+}
+#: Allocations that start filled (zeros for atomics, ones, a fill value): guarded like empty ones,
+#: their values kept, so a store past their end lands in a margin too instead of in other memory.
+FILLED_FACTORIES = {
+    torch.zeros,
+    torch.zeros_like,
+    torch.ones,
+    torch.ones_like,
+    torch.full,
+    torch.full_like,
+    torch.Tensor.new_zeros,
+    torch.Tensor.new_ones,
+    torch.Tensor.new_full,
 }
 MAX_RECORDED_CALLS = 64
 
@@ -197,11 +210,16 @@ class ForwardMonitor(TorchFunctionMode):
         name = _public_name(func)
         if name is not None and (len(self.calls) < MAX_RECORDED_CALLS or name in self.calls):
             self.calls[name] += 1
-        if self.poison and func in EMPTY_FACTORIES and isinstance(out, torch.Tensor):
+        empty = func in EMPTY_FACTORIES
+        if self.poison and (empty or func in FILLED_FACTORIES) and isinstance(out, torch.Tensor):
             guarded = self.guards.allocate(out)
-            if self.reads is not None and guarded is not out:
-                self.reads.watch(guarded, f"output allocation {len(self.guards.tracked) - 1}")
+            if guarded is not out:
+                if not empty:
+                    guarded.copy_(out)
+                if self.reads is not None:
+                    self.reads.watch(guarded, f"output allocation {len(self.guards.tracked) - 1}")
+            if empty:
+                poison_(guarded)
+                self.poisoned += 1
             out = guarded
-            poison_(out)
-            self.poisoned += 1
         return out
