@@ -555,3 +555,15 @@ def test_rtz_to_float8e4nv_is_refused_as_compiled_triton_refuses_it():
     assert r.verdict == "runtime_error" and r.error.type == "CompileTimeError", r.error
     assert "rtz" in r.error.message and "float8e4nv" in r.error.source_line and "rtne" in r.error.hint
     assert "error.hint says how" in r.next_step
+
+
+def test_module_level_aliases_of_tl_builtins_work_as_compiled():
+    candidate = VECTOR_ADD_CANDIDATE.replace(
+        "import triton.language as tl\n", "import triton.language as tl\n\nto_fp32 = tl.cast\npick = tl.where\n", 1
+    ).replace(
+        "tl.store(out_ptr + offsets, x + y, mask=mask)",
+        "tl.store(out_ptr + offsets, pick(mask, to_fp32(x, tl.float32) + y, 0.0), mask=mask)",
+    )
+    assert "pick(mask" in candidate and "to_fp32 = tl.cast" in candidate
+    r = run(candidate)
+    assert r.verdict == "pass", (r.summary, r.error)

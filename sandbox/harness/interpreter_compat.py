@@ -99,6 +99,7 @@ def install() -> None:
     _install_boolean_operators(interpreter)
     _install_dtype_arguments(interpreter)
     _install_fp8_rounding(interpreter)  # before bf16: its bf16 -> fp8 path widens, then calls this
+    _install_builtin_aliases(interpreter)
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
@@ -504,6 +505,58 @@ def _install_dtype_arguments(interpreter) -> None:
 
     call.kernel_eval_dtypes = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
     cls.__call__, cls.run = call, run
+
+
+# --- module-level aliases of tl builtins ---------------------------------------------------------
+
+
+class _GlobalsAttributes:
+    """A module's globals dict seen as attributes, so the interpreter's patch scope can set and
+    restore names in it."""
+
+    def __init__(self, namespace: dict):
+        object.__setattr__(self, "_namespace", namespace)
+
+    def __getattr__(self, name):
+        try:
+            return self._namespace[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        self._namespace[name] = value
+
+    def __delattr__(self, name):
+        del self._namespace[name]
+
+
+def _install_builtin_aliases(interpreter) -> None:
+    """`my_cast = tl.cast` at module level (unsloth on Triton >= 3), then `my_cast(x, ...)` in a kernel:
+    compiled Triton resolves the global to the builtin; the interpreter patches builtins where they
+    live (tl, tl.math, tl.core) for the duration of a launch, so the alias kept the unpatched one
+    ("`_semantic` argument must be provided outside of JIT functions"). Aliases in the kernel's
+    globals are patched (and restored) with them."""
+    import triton.language as tl
+
+    original = interpreter._patch_lang
+    if getattr(original, "kernel_eval_aliases", False):
+        return
+
+    @functools.wraps(original)
+    def patch_lang(fn):
+        scope = original(fn)
+        namespace = fn.__globals__
+        aliases = [
+            (n, v) for n, v in namespace.items() if not isinstance(v, types.ModuleType) and tl.core.is_builtin(v)
+        ]
+        if aliases:
+            view = _GlobalsAttributes(namespace)
+            for name, member in aliases:
+                interpreter._patch_attr(view, name, member, interpreter.interpreter_builder, scope)
+        return scope
+
+    patch_lang.kernel_eval_aliases = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
+    interpreter._patch_lang = patch_lang
 
 
 # --- fp8 downcasts ----------------------------------------------------------------------------
