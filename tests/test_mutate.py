@@ -141,3 +141,64 @@ def test_mutate_needs_a_passing_candidate():
                 num_seeds=1,
             )
         )
+
+
+#: A row max whose fp32 running value the fp16_accumulator operator turns into fp16, while the loop
+#: assigns it the fp32 maximum: the interpreter runs that, Triton's compiler rejects the type change.
+ROW_MAX_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.amax(dim=1)
+
+
+def get_inputs():
+    return [torch.rand(8, 300)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_MAX_CANDIDATE = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_max(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    best = tl.zeros((BLOCK,), dtype=tl.float32)  # the inputs are >= 0
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        larger = tl.maximum(best, tl.load(x_ptr + row * n + offs, mask=offs < n, other=0.0))
+        best = larger
+    tl.store(out_ptr + row, tl.max(best, axis=0))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        row_max[(x.shape[0],)](x, out, x.shape[1], BLOCK=128)
+        return out
+"""
+
+
+def test_a_survivor_the_gpu_compiler_rejects_is_not_counted():
+    result = mutate(
+        MutateRequest(
+            reference=ROW_MAX_REFERENCE,
+            candidate=ROW_MAX_CANDIDATE,
+            backend="cpu",
+            seeds=[11],
+            operators=["fp16_accumulator"],
+        )
+    )
+    [mutant] = result.mutants
+    assert not mutant.caught and mutant.verdict == "pass", mutant.summary
+    assert mutant.gpu_compile_error and "Loop-carried" in mutant.gpu_compile_error, mutant.gpu_compile_error
+    assert result.survived == 0 and result.by_operator == {} and "do not compile for a GPU" in result.summary
+    assert any("sm_90 rejects it" in line for line in result.advice), result.advice

@@ -205,6 +205,7 @@ def _cmd_mutate(ns: argparse.Namespace) -> int:
                 print(
                     f"  survivor {m.operator} #{m.site}"
                     + (f" (caught with {m.caught_with})" if m.caught_with else "")
+                    + (" (does not compile for a GPU: not counted)" if m.gpu_compile_error else "")
                     + f"\n{m.diff}"
                 )
         for line in result.advice:

@@ -66,6 +66,11 @@ class MutantResult(Model):
         description="For a survivor: its first seed's output is bitwise the original's (None: not compared, e.g. "
         "store_tensors off). True is what an equivalent mutant looks like.",
     )
+    gpu_compile_error: str | None = Field(
+        default=None,
+        description="For a survivor on the cpu backend: why Triton's compiler for sm_90 rejects the mutant (the "
+        "interpreter ran it). Such a mutant is no kernel a GPU would run: not counted in the score.",
+    )
     diff: str = Field(description="The planted change, as a unified diff.")
 
 
@@ -74,6 +79,6 @@ class MutateResult(Model):
     mutants: list[MutantResult]
     caught: int
     survived: int
-    mutation_score: float = Field(description="caught / mutants.")
+    mutation_score: float = Field(description="caught / mutants (those that do not compile for a GPU left out).")
     by_operator: dict[str, list[int]] = Field(description="operator -> [caught, mutants].")
     advice: list[str] = Field(default_factory=list, description="How to make the test stronger, from the survivors.")

@@ -143,7 +143,9 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
             entry.error_ratio = _worst_mare(run) / base if base > 0 else None
             entry.new_warnings = sorted(_warning_texts(run) - _warning_texts(original))[:3]
             entry.same_output = _same_output(original.run_id, run.run_id)
-        if not entry.caught and request.probe_exposures:
+        if not entry.caught and run.backend is not None and run.backend.name == "cpu":
+            entry.gpu_compile_error = _gpu_compile_error(request, mutant, cancel)
+        if not entry.caught and not entry.gpu_compile_error and request.probe_exposures:
             for exposure in op.exposures:
                 if (exposure.input_profile, exposure.value_range) == (request.input_profile, request.value_range):
                     continue
@@ -155,6 +157,28 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
         results.append(entry)
     report(1.0, "done")
     return _summarise(results, exposing, probes, len(request.seeds or []), request.probe_exposures)
+
+
+def _gpu_compile_error(request: MutateRequest, mutant: str, cancel) -> str | None:
+    """Why the real compiler rejects a mutant the interpreter ran (fp16 loop-carried accumulators
+    assigned fp32 values, say), or None when it compiles."""
+    from tools.compile import compile_kernel
+    from tools.models.compile import CompileKernelRequest
+
+    compiled = compile_kernel(
+        CompileKernelRequest(
+            candidate=mutant,
+            reference=request.reference,
+            backend="cpu",
+            dtype=request.dtype,
+            timeout_s=request.timeout_s,
+            memory_mb=request.memory_mb,
+        ),
+        cancel=cancel,
+    )
+    if compiled.verdict != "compile_error":
+        return None
+    return (compiled.error.message if compiled.error else compiled.summary)[:300]
 
 
 def _flags(exposure: Exposure) -> str:
@@ -194,17 +218,26 @@ def _summarise(
     tried on it (beyond the task's own); `num_seeds`: how many seeds each mutant ran on; `probed`:
     whether survivors were re-run under the inputs that expose their operators at all."""
     exposing, probes = exposing or {}, probes or {}
+    stillborn = [r for r in results if r.gpu_compile_error]
+    counted = [r for r in results if not r.gpu_compile_error]
     by_operator: dict[str, list[int]] = {}
-    for r in results:
+    for r in counted:
         counts = by_operator.setdefault(r.operator, [0, 0])
         counts[0] += int(r.caught)
         counts[1] += 1
-    killed = sum(r.caught for r in results)
-    score = killed / len(results) if results else 1.0
+    killed = sum(r.caught for r in counted)
+    score = killed / len(counted) if counted else 1.0
     advice = _exposure_advice(results, exposing)
+    if stillborn:
+        advice.append(
+            f"{_names(stillborn)}: not counted, Triton's compiler for sm_90 rejects "
+            + ("it" if len(stillborn) == 1 else "them")
+            + f" ({stillborn[0].gpu_compile_error}); the interpreter alone ran "
+            + ("it" if len(stillborn) == 1 else "them")
+        )
     latent = [
         r
-        for r in results
+        for r in counted
         if not r.caught and not r.caught_with and ((r.error_ratio or 0) >= LATENT_ERROR_RATIO or r.new_warnings)
     ]
     for r in latent:
@@ -218,7 +251,7 @@ def _summarise(
             "(tighten them with `--thresholds DTYPE=MERE`, or try other shapes: a size that is not a multiple "
             "of the block)"
         )
-    changed = [r for r in results if not r.caught and not r.caught_with and r not in latent and r.same_output is False]
+    changed = [r for r in counted if not r.caught and not r.caught_with and r not in latent and r.same_output is False]
     for r in changed:
         ratio = f" (its worst error is {r.error_ratio:.3g}x the original's)" if r.error_ratio else ""
         advice.append(
@@ -226,7 +259,9 @@ def _summarise(
             "the thresholds tolerate; read its diff"
         )
     unexposed = [
-        i for i, r in enumerate(results) if not r.caught and not r.caught_with and r not in latent and r not in changed
+        i
+        for i, r in enumerate(results)
+        if not r.caught and not r.caught_with and not r.gpu_compile_error and r not in latent and r not in changed
     ]
     if unexposed:
         named = ", ".join(
@@ -248,14 +283,15 @@ def _summarise(
                 else "re-run without --no-probe-exposures to try the inputs that expose their operators"
             )
         )
-    if results and killed == len(results):
+    if counted and killed == len(counted):
         advice.append(
-            f"nothing survived: the task's test catches every one of the {len(results)} mutant(s) "
+            f"nothing survived: the task's test catches every one of the {len(counted)} mutant(s) "
             f"({', '.join(by_operator)}); no profile or seed to add"
         )
     summary = (
-        f"{killed} of {len(results)} mutants caught (score {score:.0%})"
-        + (f"; {len(results) - killed} survived" if killed < len(results) else "")
+        f"{killed} of {len(counted)} mutants caught (score {score:.0%})"
+        + (f"; {len(counted) - killed} survived" if killed < len(counted) else "")
+        + (f"; {len(stillborn)} more do not compile for a GPU (not counted)" if stillborn else "")
         if results
         else "no mutation operator applies to this candidate"
     )
@@ -263,7 +299,7 @@ def _summarise(
         summary=summary,
         mutants=results,
         caught=killed,
-        survived=len(results) - killed,
+        survived=len(counted) - killed,
         mutation_score=score,
         by_operator=by_operator,
         advice=advice,
