@@ -208,3 +208,37 @@ def test_an_index_read_past_the_end_is_recorded_and_reads_a_valid_index(tmp_path
     run = run_accuracy(RunAccuracyRequest(reference=str(ref), candidate=str(cand), backend="cpu", seeds=[1]))
     assert run.verdict == "pass", run.summary
     assert [(r.tensor, r.elements_after) for r in run.checks.out_of_bounds_reads or []] == [("input 1", 24)]
+
+
+def _run_forward(tmp_path, body: str, forward: str, expr: str = "x + y"):
+    ref, cand = _task(tmp_path, body, expr)
+    text = open(cand).read().replace("        out = torch.empty_like(x)\n", forward)
+    assert text != open(cand).read()
+    return run_accuracy(RunAccuracyRequest(reference=ref, candidate=text, backend="cpu", seeds=[1]))
+
+
+def test_reads_past_a_tensor_the_forward_made_are_recorded(tmp_path):
+    # the kernel reads a clone (a table, a contiguous copy): it lives outside every guarded tensor
+    run = _run_forward(tmp_path, ADD_UNMASKED_X, "        out = torch.empty_like(x)\n        x = x.clone()\n")
+    assert run.verdict == "pass", run.summary
+    assert [(r.tensor, r.elements_after) for r in run.checks.out_of_bounds_reads] == [("a tensor the forward made", 24)]
+
+
+def test_a_kernel_writing_into_a_tensor_the_forward_made_keeps_its_writes(tmp_path):
+    # out is a clone the kernel overwrites (guarded for the launch, copied back after it)
+    run = _run_forward(tmp_path, ADD_MASKED, "        out = (x * 0).clone()\n")
+    assert run.verdict == "pass" and run.checks.out_of_bounds_reads == [], run.summary
+
+
+def test_arguments_sharing_memory_keep_their_aliasing(tmp_path):
+    # x and out are the same clone: out[i] = x[i] + y[i] in place, read and written through one buffer
+    run = _run_forward(tmp_path, ADD_MASKED, "        x = x.clone()\n        out = x\n")
+    assert run.verdict == "pass", run.summary
+
+
+def test_a_view_into_a_larger_tensor_is_left_as_it_is(tmp_path):
+    # the kernel is given the second half of a buffer the forward made; its lanes past the view's end
+    # read the buffer's own memory beyond it (not an allocation's end): not recorded, values unchanged
+    forward = "        out = torch.empty_like(x)\n        x = torch.cat([x, x])[x.numel():]\n"
+    run = _run_forward(tmp_path, ADD_UNMASKED_X.replace("x_ptr + offs)", "x_ptr + offs - n)"), forward)
+    assert run.verdict == "pass" and run.checks.out_of_bounds_reads == [], run.summary

@@ -166,6 +166,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         reads.install()
     monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True), reads=reads)
     guard_fill = options.get("guard_fill", "nan")  # None: inputs as given, no margins
+    monitor.guard_launch(guard_fill)
     t0 = time.perf_counter()
     model_cls = _import_candidate(job_dir, user_files)
     stages["import_s"] = time.perf_counter() - t0

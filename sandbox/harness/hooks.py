@@ -23,7 +23,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from sandbox.harness import interpreter_compat
-from sandbox.harness.guards import OutputGuards
+from sandbox.harness.guards import OutputGuards, guard_input
 from sandbox.harness.read_watch import ReadWatch
 
 EMPTY_FACTORIES = {
@@ -90,6 +90,8 @@ class LaunchRecorder:
         self.in_launch = 0
         self.first_launch: dict[str, tuple] = {}  # kernel name -> (jit object, args, kwargs)
         self.keep_launch_args = False
+        #: interpreter: (args, kwargs) -> (args, kwargs, after) for each outer launch (guards, below)
+        self.launch_arguments = None
 
     def _count(self, fn, args, kwargs):
         name = getattr(fn, "__name__", "?")
@@ -113,11 +115,16 @@ class LaunchRecorder:
             @functools.wraps(original_call)
             def grid_call(executor, *args, **kwargs):
                 recorder._count(executor.fn, args, kwargs)
+                after = None
+                if recorder.launch_arguments is not None and not recorder.in_launch:
+                    args, kwargs, after = recorder.launch_arguments(args, kwargs)
                 recorder.in_launch += 1
                 try:
                     return original_call(executor, *args, **kwargs)
                 finally:
                     recorder.in_launch -= 1
+                    if after is not None:
+                        after()
 
             @functools.wraps(original_run)
             def interp_run(fn_self, *args, **kwargs):
@@ -196,6 +203,43 @@ class ForwardMonitor(TorchFunctionMode):
         self.calls: collections.Counter = collections.Counter()
         self.guards = OutputGuards()
         self.reads = reads  # the interpreter's load watch (None on compiled backends)
+
+    def guard_launch(self, fill: str | None):
+        """On the interpreter, guard the tensor arguments of each launch that no guard covers yet
+        (tensors the forward made with torch ops: clones, tables), so their loads past the end are
+        recorded too: each is copied between margins for the launch and copied back after it.
+        Views into a larger allocation, and arguments that share memory with another argument, are
+        left as they are (their aliasing, and what lies past a view's end, is the kernel's to use)."""
+        if self.reads is None or fill is None:
+            return
+        self.recorder.launch_arguments = functools.partial(self._guarded_arguments, fill)
+
+    def _guarded_arguments(self, fill: str, args: tuple, kwargs: dict):
+        reads = self.reads
+        assert reads is not None
+        tensors = [v for v in (*args, *kwargs.values()) if isinstance(v, torch.Tensor)]
+        storages = collections.Counter(t.untyped_storage().data_ptr() for t in tensors)
+        swapped: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
+        for t in tensors:
+            alone = storages[t.untyped_storage().data_ptr()] == 1
+            # only a tensor that is its whole allocation: past a view's end its storage goes on
+            whole = t.storage_offset() == 0 and t.untyped_storage().nbytes() == t.numel() * t.element_size()
+            if id(t) in swapped or not alone or not whole or t.device.type != "cpu" or reads.covers(t):
+                continue
+            guarded = guard_input(t.detach(), fill, integers=True)
+            if guarded is not t.detach():
+                reads.watch(guarded, "a tensor the forward made")
+                swapped[id(t)] = (t, guarded)
+
+        def swap(v):
+            return swapped[id(v)][1] if isinstance(v, torch.Tensor) and id(v) in swapped else v
+
+        def after() -> None:  # what the kernel wrote reaches the forward's own tensor
+            with torch.no_grad():
+                for original, guarded in swapped.values():
+                    original.copy_(guarded)
+
+        return tuple(swap(v) for v in args), {k: swap(v) for k, v in kwargs.items()}, after
 
     def start_forward(self) -> None:
         """Forget the previous forward's guarded allocations."""

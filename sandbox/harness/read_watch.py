@@ -1,7 +1,9 @@
 """Loads that reach into the guard margins: out-of-bounds reads the output does not show (cpu).
 
-The guards (sandbox.harness.guards) place floating inputs and empty output allocations between
-margins that no tensor owns. A NaN margin shows an unmasked load only when the lane it fed is
+The guards (sandbox.harness.guards) place inputs, parameters and output allocations between
+margins that no tensor owns; at each launch every other tensor argument (one the forward made
+with torch ops: a clone, a cos/sin table) is copied between margins for the launch and back. A
+NaN margin shows an unmasked load only when the lane it fed is
 stored; the usual tail bug (`tl.load(x + offs)` without a mask, `tl.store(..., mask=mask)`) reads
 past the end and throws the lanes away, so the output is right and the run passes, while on a
 GPU the same load reads other memory or faults at a page boundary.
@@ -60,15 +62,22 @@ class ReadWatch:
     def __init__(self):
         self.margins: list[_Margin] = []
         self._bounds = np.zeros(0, dtype=np.uint64)  # [start0, end0, start1, end1, ...], sorted
+        self._buffers: set[int] = set()  # storage addresses of the guard buffers watched
 
     def reset(self) -> None:
         self.margins = []
         self._bounds = np.zeros(0, dtype=np.uint64)
+        self._buffers = set()
+
+    def covers(self, tensor: torch.Tensor) -> bool:
+        """Does `tensor` live in a guard buffer watched here (a guarded tensor or a view of one)?"""
+        return tensor.untyped_storage().data_ptr() in self._buffers
 
     def watch(self, tensor: torch.Tensor, label: str) -> None:
         """Watch the margins of a tensor the guards placed in a larger buffer."""
         if len(self.margins) + 2 > MAX_REGIONS:
             return
+        self._buffers.add(tensor.untyped_storage().data_ptr())
         self.margins += margins_of(tensor, label)
         self.margins.sort(key=lambda m: m.start)
         self._bounds = np.array([b for m in self.margins for b in (m.start, m.end)], dtype=np.uint64)

@@ -101,8 +101,8 @@ class OutOfBoundsRead(Model):
 
     seed: int
     tensor: str = Field(
-        description="'input N' (N: position among the forward's tensor inputs), 'parameter NAME', 'buffer NAME' or "
-        "'output allocation N'."
+        description="'input N' (N: position among the forward's tensor inputs), 'parameter NAME', 'buffer NAME', "
+        "'output allocation N' or 'a tensor the forward made' (another kernel argument: a clone, a table)."
     )
     shape: list[int]
     elements_before: int = Field(description="Distinct elements read before the tensor's first element.")
