@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import collections
 import functools
+from collections.abc import Callable
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -91,7 +92,7 @@ class LaunchRecorder:
         self.first_launch: dict[str, tuple] = {}  # kernel name -> (jit object, args, kwargs)
         self.keep_launch_args = False
         #: interpreter: (args, kwargs) -> (args, kwargs, after) for each outer launch (guards, below)
-        self.launch_arguments = None
+        self.launch_arguments: Callable[[tuple, dict], tuple[tuple, dict, Callable[[], None]]] | None = None
 
     def _count(self, fn, args, kwargs):
         name = getattr(fn, "__name__", "?")

@@ -179,12 +179,12 @@ def extreme_uses(tree: ast.AST) -> list[tuple[str, str, int]]:
         args = call.args
         if name.endswith(("maximum", "minimum")):
             if len(args) >= 2 and running(args[0], args[1]):
-                uses += [(a.id, kind, call.lineno) for a in args[:2]]
+                uses += [(a.id, kind, call.lineno) for a in args[:2] if isinstance(a, ast.Name)]
         elif kind and args and isinstance(args[0], ast.Name):
             uses.append((args[0].id, kind, call.lineno))
     for node in (n for n in ast.walk(tree) if isinstance(n, ast.Compare)):
         kind = _RUNNING.get(type(node.ops[0])) if len(node.ops) == 1 else None
-        if kind and running(node.left, node.comparators[0]):
+        if kind and isinstance(node.left, ast.Name) and running(node.left, node.comparators[0]):
             uses.append((node.left.id, kind, node.lineno))
     return uses
 
@@ -220,7 +220,9 @@ def _padded_extremes(tree: ast.Module) -> dict[int, float]:
         uses = extreme_uses(fn)
         for node in (n for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)):
             target, call = node.targets[0], node.value
-            if not (isinstance(target, ast.Name) and _attr_name(call.func) == "tl.load" and _kw(call, "mask")):
+            if not isinstance(call, ast.Call) or not isinstance(target, ast.Name):
+                continue
+            if _attr_name(call.func) != "tl.load" or _kw(call, "mask") is None:
                 continue
             padding = _constant(_kw(call, "other"))
             if padding is None or not math.isfinite(padding):
