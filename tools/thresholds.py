@@ -236,6 +236,11 @@ FP32_KERNEL_PRECISION_CONFIDENCE = 0.4
 #: this share of them equal that padding exactly (a reduction over data plus padding returns the
 #: padding where the data lie below it; a rounding or formula error hits an exact constant rarely).
 PADDING_WINS_MIN_SHARE = 0.5
+#: Diagnosis: a rounding_mode_bias (errors one-sided toward zero) is claimed only over at least this many
+#: inexact elements. Round to nearest errs toward zero with probability ~1/2 per element, so >= 95% of n
+#: toward zero by chance has binomial probability 0.5 at n = 1, 2^-10 at n = 10 and 2e-5 at n = 20
+#: (19 of 20): below 20 a one-sided sign is no evidence (a scalar loss has a single inexact element).
+ROUNDING_BIAS_MIN_INEXACT = 20
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

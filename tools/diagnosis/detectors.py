@@ -1020,7 +1020,14 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
     # a one-sided error far larger than that is a formula or scale error, not a rounding mode.
     ulp = float(torch.finfo(o.actual.dtype).eps) if o.actual is not None and o.actual.is_floating_point() else 0.0
     within_ulps = ulp == 0.0 or mare <= 4 * ulp
-    if toward_zero is not None and toward_zero >= 0.95 and within_ulps and not out:
+    inexact = o.neutral.bias.nonzero_count if o.neutral.bias else 0
+    if (
+        toward_zero is not None
+        and toward_zero >= 0.95
+        and inexact >= T.ROUNDING_BIAS_MIN_INEXACT
+        and within_ulps
+        and not out
+    ):
         cpu_toward = o.cpu_toward_zero
         if cpu_toward is None or 0.05 < cpu_toward < 0.95:
             # Without a truncating cast in the source, a bias on a passing run is the hardware's
