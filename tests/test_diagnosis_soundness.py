@@ -92,3 +92,60 @@ def test_no_rounding_bias_claimed_from_one_inexact_element():
     run, explained = _explain(INTEGER_VALUES_REFERENCE.format(op="x.clone()"), NUDGED_COPY)
     assert run.verdict == "pass", run.seeds[0].summary
     assert any(d.pattern == "rounding_mode_bias" for d in explained.diagnoses), explained.diagnoses
+
+
+# --- a constant factor is scale-free; on a scalar output it shows across seeds -----------------------
+
+NLL_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, p):
+        # summed over classes, averaged over the batch
+        return -torch.log(p).sum() / p.shape[0]
+
+
+def get_inputs():
+    return [torch.rand(48, 300) * 0.98 + 0.01]
+
+
+def get_init_inputs():
+    return []
+"""
+
+NLL_KERNEL = (
+    HEADER
+    + """
+
+@triton.jit
+def nll_kernel(p_ptr, out_ptr, C, divisor, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    total = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range({start}, {stop}, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        p = tl.load(p_ptr + row * C + cols, mask=cols < C, other=1.0)
+        total += -tl.log(p)
+    tl.atomic_add(out_ptr, tl.sum(total, axis=0) / divisor)
+
+
+class ModelNew(nn.Module):
+    def forward(self, p):
+        B, C = p.shape
+        out = torch.zeros((), device=p.device, dtype=torch.float32)
+        nll_kernel[(B,)](p, out, C, {divisor}, BLOCK=64)
+        return out
+"""
+)
+
+
+def test_a_divisor_error_on_a_scalar_loss_is_a_formula_error_not_refuted_by_scale():
+    candidate = NLL_KERNEL.format(start="0", stop="C", divisor="B * C")  # the mean over elements
+    run, explained = _explain(NLL_REFERENCE, candidate)
+    assert run.verdict == "fail"
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "formula_error", explained.summary
+    assert abs(primary.evidence["scale"] * 300 - 1) < 1e-4 and primary.evidence["factor"] == "1/300"
+    for e in explained.experiments:
+        assert "formula_error" not in e.refutes, (e.id, e.finding)

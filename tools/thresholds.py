@@ -241,6 +241,18 @@ PADDING_WINS_MIN_SHARE = 0.5
 #: toward zero by chance has binomial probability 0.5 at n = 1, 2^-10 at n = 10 and 2e-5 at n = 20
 #: (19 of 20): below 20 a one-sided sign is no evidence (a scalar loss has a single inexact element).
 ROUNDING_BIAS_MIN_INEXACT = 20
+#: Diagnosis, constant scale factor of a single-number output (a loss): the ratio output / golden must agree
+#: on at least SCALAR_SCALE_MIN_SEEDS seeds to within SCALAR_SCALE_SPREAD_FACTOR x the rounding level (the
+#: output dtype's eps or the CPU control's relative error, whichever is larger), the factor and the golden's
+#: own change across seeds must exceed SCALAR_SCALE_MIN_OFFSET_FACTOR x that level, and the level must be at
+#: most SCALAR_SCALE_MAX_ROUNDING. A logic error that drops part of a sum of N random terms moves the ratio by
+#: ~1/sqrt(N) from seed to seed (3e-3 at N = 1e5, kl_div's skipped tail), orders above 16 x fp32's 1.2e-7;
+#: a true divisor error (kl_div 'mean' for 'batchmean', huber's padded count) is the same number on every
+#: seed. Where the output rounds coarser than 1e-5 (bf16, fp16) the two cannot be told apart: no claim.
+SCALAR_SCALE_MIN_SEEDS = 2
+SCALAR_SCALE_SPREAD_FACTOR = 16
+SCALAR_SCALE_MIN_OFFSET_FACTOR = 100
+SCALAR_SCALE_MAX_ROUNDING = 1e-5
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

@@ -458,6 +458,9 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     """The output is a transform of the golden: transposed, or scaled by one constant factor.
     Non-finite elements must match (position and value); the finite ones decide."""
     a, g = o.a, o.g
+    if 0 < a.numel() < 4:
+        scalar = _scalar_scale_diagnosis(ctx, o)
+        return [scalar] if scalar is not None else []
     if a.dim() < 2 or a.numel() < 4 or int(torch.isfinite(g).sum()) < 4:
         return []
 
@@ -516,6 +519,70 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
             suggested_fixes=["fix_formula"],
         )
     ]
+
+
+def _scalar_scale(ctx: RunContext, o: OutputData) -> tuple[float, int, float, float] | None:
+    """A single-number output (a loss, a mean): one element fits any scale, so the factor must be
+    the same on every seed, to within the output's rounding, while the golden itself changes from
+    seed to seed. A logic error that drops or adds part of a sum (a skipped tail) gives a ratio
+    that moves with the data by ~1/sqrt(terms), orders above the rounding level of fp32.
+    Returns (scale, seeds, spread, rounding level) or None."""
+    outs = [
+        x
+        for x in ctx.outputs
+        if x.name == o.name
+        and x.actual is not None
+        and x.actual.shape == x.golden.shape
+        and x.actual.numel() == o.a.numel()
+    ]
+    if len(outs) < T.SCALAR_SCALE_MIN_SEEDS or not o.measured.is_floating_point():
+        return None
+    ratios, goldens, level = [], [], float(torch.finfo(o.measured.dtype).eps)
+    for x in outs:
+        a, g = x.a.reshape(-1), x.g.reshape(-1)
+        if not (bool(torch.isfinite(a).all()) and bool(torch.isfinite(g).all())) or bool((g == 0).any()):
+            return None
+        ratios += (a / g).tolist()
+        goldens += g.tolist()
+        if x.cpu is not None and x.cpu.shape == x.golden.shape:
+            c = x.cpu.to(torch.float64).reshape(-1)
+            if not bool(torch.isfinite(c).all()):
+                return None
+            level = max(level, float(((c - g).abs() / g.abs()).max()))
+    scale = sorted(ratios)[len(ratios) // 2]
+    if scale == 0:
+        return None
+    spread = max(abs(r - scale) for r in ratios) / abs(scale)
+    tolerance = T.SCALAR_SCALE_SPREAD_FACTOR * level
+    golden_moves = (max(goldens) - min(goldens)) / max(abs(v) for v in goldens)
+    if (
+        level > T.SCALAR_SCALE_MAX_ROUNDING
+        or spread > tolerance
+        or abs(scale - 1) <= T.SCALAR_SCALE_MIN_OFFSET_FACTOR * level
+        or golden_moves <= T.SCALAR_SCALE_MIN_OFFSET_FACTOR * level
+    ):
+        return None
+    return scale, len(outs), spread, level
+
+
+def _scalar_scale_diagnosis(ctx: RunContext, o: OutputData) -> Diagnosis | None:
+    found = _scalar_scale(ctx, o)
+    if found is None:
+        return None
+    scale, seeds, spread, level = found
+    named = _named_factor(scale)
+    return Diagnosis(
+        pattern="formula_error",
+        confidence=0.85,
+        seed=o.seed,
+        output=o.name,
+        summary=f"the single-number output is the golden times {scale:.6g}{f' ({named})' if named else ''} on all "
+        f"{seeds} seeds (the ratio varies by {spread:.2g}, within the rounding level {level:.2g}, while the golden "
+        "itself changes with the data): a missing, doubled or wrong scale factor (a divisor such as the count of a "
+        "mean), not a data-dependent error",
+        evidence={"scale": scale, "seeds_with_same_scale": seeds, "factor": named, "ratio_spread": spread},
+        suggested_fixes=["fix_formula"],
+    )
 
 
 def _named_factor(scale: float) -> str | None:

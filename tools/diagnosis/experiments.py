@@ -603,11 +603,17 @@ def _magnitude_finding(
         )
     if len(same) == len(ran):
         scales = ", ".join(f"2^{k}" for k, _ in ran)
+        # A scale-free error refutes only the formula error that is about an additive constant (eps
+        # outside the square root shows at small magnitudes); a wrong factor, index or divisor is as
+        # scale-free as rounding and stays open.
+        refuted: list[PatternId] = ["inf_overflow"]
+        if facts.eps_outside_sqrt:
+            refuted.append("formula_error")
         return (
             f"the same error at input scales {scales} (within {SAME_ERROR_FACTOR:g}x): it does not depend on magnitude "
-            "(rounding or logic, not range)",
+            "(rounding or logic, not range: a wrong factor or index is scale-free too)",
             [],
-            ["inf_overflow", "formula_error"],
+            refuted,
             None,
         )
     return "inconclusive: the error changes with scale, but no scale removes it", [], [], None
