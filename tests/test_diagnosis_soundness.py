@@ -149,3 +149,60 @@ def test_a_divisor_error_on_a_scalar_loss_is_a_formula_error_not_refuted_by_scal
     assert abs(primary.evidence["scale"] * 300 - 1) < 1e-4 and primary.evidence["factor"] == "1/300"
     for e in explained.experiments:
         assert "formula_error" not in e.refutes, (e.id, e.finding)
+
+
+# --- exact inputs that cannot exercise the op -------------------------------------------------------------
+
+ROW_PRODUCT_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.prod(x, dim=1)
+
+
+def get_inputs():
+    return [1 + 0.02 * torch.randn(32, 512)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_PRODUCT_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def _mul(a, b):
+    return a * b
+
+
+@triton.jit
+def row_product_kernel(x_ptr, out_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.full((BLOCK,), 1.0, dtype=tl.float32)
+    for start in range(BLOCK, C, BLOCK):  # the first block of every row is skipped
+        cols = start + tl.arange(0, BLOCK)
+        acc *= tl.load(x_ptr + row * C + cols, mask=cols < C, other=1.0)
+    tl.store(out_ptr + row, tl.reduce(acc, 0, _mul))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        R, C = x.shape
+        out = torch.empty(R, device=x.device, dtype=x.dtype)
+        row_product_kernel[(R,)](x, out, C, BLOCK=128)
+        return out
+"""
+)
+
+
+def test_exact_inputs_whose_reference_output_is_degenerate_prove_nothing():
+    run, explained = _explain(ROW_PRODUCT_REFERENCE, ROW_PRODUCT_CANDIDATE)
+    assert run.verdict == "fail"
+    exact = next(e for e in explained.experiments if e.id == "exact_inputs")
+    # a 0 among 512 factors of -1/0/+1 is all but certain: both products are 0, the skipped block cannot show
+    assert exact.finding.startswith("inconclusive") and "rounding" not in exact.finding.split(":")[0], exact.finding

@@ -253,6 +253,12 @@ SCALAR_SCALE_MIN_SEEDS = 2
 SCALAR_SCALE_SPREAD_FACTOR = 16
 SCALAR_SCALE_MIN_OFFSET_FACTOR = 100
 SCALAR_SCALE_MAX_ROUNDING = 1e-5
+#: Diagnosis, exact_inputs: the reference's output on the -1/0/+1 inputs must be finite and nonzero on at
+#: least this share of the share it is on the run's own inputs, or the trial is inconclusive. An op whose
+#: output stays informative there keeps most of it (relu: 1/3 nonzero against 1/2 on randn, 0.67; sums and
+#: dots of K terms: nearly all); a running product is 0 from its first 0 on ((2/3)^k nonzero after k terms:
+#: 0.2 at k = 4, cumprod_rows 0.4%), a log of non-positive values is NaN: such inputs cannot show the logic.
+EXACT_INPUTS_MIN_INFORMATIVE_SHARE = 0.25
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.
