@@ -223,3 +223,73 @@ def test_exact_inputs_whose_reference_output_is_degenerate_prove_nothing():
     assert exact.finding.startswith("inconclusive") and "rounding" not in exact.finding.split(":")[0], exact.finding
     credible = [d for d in explained.diagnoses if d.tested != "refuted"]
     assert not credible or credible[0].pattern not in ("low_precision_accumulation", "rounding_mode_bias"), credible
+
+
+# --- integer counts: the tail never counted, the padding counted, lost increments -------------------------
+
+ROW_HISTOGRAM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, labels):
+        return torch.stack([torch.bincount(row, minlength=16) for row in labels.to(torch.int64)]).to(torch.int32)
+
+
+def get_inputs():
+    return [torch.randint(0, 16, (6, 700), dtype=torch.int32)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_HISTOGRAM_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def row_histogram_kernel(labels_ptr, out_ptr, C, BINS: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    valid = cols < C
+    label = tl.load(labels_ptr + row * C + cols, mask=valid, other=5)
+    ones = tl.full((BLOCK,), 1, dtype=tl.int32)
+    tl.atomic_add(out_ptr + row * BINS + label, ones, mask=valid)
+
+
+class ModelNew(nn.Module):
+    def forward(self, labels):
+        R, C = labels.shape
+        out = torch.zeros((R, 16), device=labels.device, dtype=torch.int32)
+        grid = (R, triton.cdiv(C, 256))
+        row_histogram_kernel[grid](labels, out, C, BINS=16, BLOCK=256)
+        return out
+"""
+)
+
+
+def test_integer_counts_off_by_the_tail_or_the_padding_of_a_block_tiling():
+    floor_grid = ROW_HISTOGRAM_CANDIDATE.replace("triton.cdiv(C, 256)", "C // 256")
+    unmasked = ROW_HISTOGRAM_CANDIDATE.replace("ones, mask=valid)", "ones)")
+    read_modify_write = ROW_HISTOGRAM_CANDIDATE.replace(
+        "tl.atomic_add(out_ptr + row * BINS + label, ones, mask=valid)",
+        "seen = tl.load(out_ptr + row * BINS + label, mask=valid, other=0)\n"
+        "    tl.store(out_ptr + row * BINS + label, seen + ones, mask=valid)",
+    )
+    expected = {
+        floor_grid: ("boundary_mask_error", "never counted", 6 * (700 % 256)),
+        unmasked: ("boundary_mask_error", "counted too", 6 * (256 - 700 % 256)),
+        read_modify_write: ("formula_error", "atomic", None),
+    }
+    for candidate, (pattern, words, off_by) in expected.items():
+        run, explained = _explain(ROW_HISTOGRAM_REFERENCE, candidate)
+        assert run.verdict == "fail"
+        primary = explained.diagnoses[0]
+        assert primary.pattern == pattern and words in primary.summary, explained.summary
+        assert primary.confidence >= 0.8
+        if off_by is not None:
+            assert abs(primary.evidence["shortfall"]) == off_by
+    run, explained = _explain(ROW_HISTOGRAM_REFERENCE, ROW_HISTOGRAM_CANDIDATE)
+    assert run.verdict == "pass" and not explained.diagnoses
