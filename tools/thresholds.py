@@ -232,10 +232,38 @@ SIDE_STREAM_MIN_GAP_MS = 0.01
 #: Diagnosis: an untested accumulation-precision hypothesis for a kernel that already accumulates in
 #: fp32 is capped at this confidence, below the source's logic suspects (0.45) and any formula finding.
 FP32_KERNEL_PRECISION_CONFIDENCE = 0.4
+#: Diagnosis: when that hypothesis is the only one (no logic suspect, nothing refuted formula_error, no
+#: experiment showed rounding), it is refuted by the source and replaced by formula_error at this confidence:
+#: an inference by elimination (an fp32 kernel erring orders beyond the fp32 CPU control, as the heldout3 misses
+#: cumprod carry, kl_div divisor and tail did), below the 0.5 of a claimed diagnosis and the source suspects (0.45).
+FP32_KERNEL_LOGIC_CONFIDENCE = 0.35
 #: Diagnosis: wrong outputs are blamed on a masked load's padding that won a max / min when at least
 #: this share of them equal that padding exactly (a reduction over data plus padding returns the
 #: padding where the data lie below it; a rounding or formula error hits an exact constant rarely).
 PADDING_WINS_MIN_SHARE = 0.5
+#: Diagnosis: a rounding_mode_bias (errors one-sided toward zero) is claimed only over at least this many
+#: inexact elements. Round to nearest errs toward zero with probability ~1/2 per element, so >= 95% of n
+#: toward zero by chance has binomial probability 0.5 at n = 1, 2^-10 at n = 10 and 2e-5 at n = 20
+#: (19 of 20): below 20 a one-sided sign is no evidence (a scalar loss has a single inexact element).
+ROUNDING_BIAS_MIN_INEXACT = 20
+#: Diagnosis, constant scale factor of a single-number output (a loss): the ratio output / golden must agree
+#: on at least SCALAR_SCALE_MIN_SEEDS seeds to within SCALAR_SCALE_SPREAD_FACTOR x the rounding level (the
+#: output dtype's eps or the CPU control's relative error, whichever is larger), the factor and the golden's
+#: own change across seeds must exceed SCALAR_SCALE_MIN_OFFSET_FACTOR x that level, and the level must be at
+#: most SCALAR_SCALE_MAX_ROUNDING. A logic error that drops part of a sum of N random terms moves the ratio by
+#: ~1/sqrt(N) from seed to seed (3e-3 at N = 1e5, kl_div's skipped tail), orders above 16 x fp32's 1.2e-7;
+#: a true divisor error (kl_div 'mean' for 'batchmean', huber's padded count) is the same number on every
+#: seed. Where the output rounds coarser than 1e-5 (bf16, fp16) the two cannot be told apart: no claim.
+SCALAR_SCALE_MIN_SEEDS = 2
+SCALAR_SCALE_SPREAD_FACTOR = 16
+SCALAR_SCALE_MIN_OFFSET_FACTOR = 100
+SCALAR_SCALE_MAX_ROUNDING = 1e-5
+#: Diagnosis, exact_inputs: the reference's output on the -1/0/+1 inputs must be finite and nonzero on at
+#: least this share of the share it is on the run's own inputs, or the trial is inconclusive. An op whose
+#: output stays informative there keeps most of it (relu: 1/3 nonzero against 1/2 on randn, 0.67; sums and
+#: dots of K terms: nearly all); a running product is 0 from its first 0 on ((2/3)^k nonzero after k terms:
+#: 0.2 at k = 4, cumprod_rows 0.4%), a log of non-positive values is NaN: such inputs cannot show the logic.
+EXACT_INPUTS_MIN_INFORMATIVE_SHARE = 0.25
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

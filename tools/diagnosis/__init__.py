@@ -161,7 +161,7 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     outcomes: list[ExperimentOutcome] = []
     if request.experiments and ctx.result.verdict == "fail" and ctx.tensors_kept:
         outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel)
-    applicable.apply(ctx, facts, diagnoses)
+    applicable.apply(ctx, facts, diagnoses, outcomes)
     diagnoses = _rank(diagnoses)
 
     heatmap_ref = None

@@ -13,11 +13,14 @@ import torch
 
 from tools import thresholds as T
 from tools.diagnosis.context import RunContext
+from tools.diagnosis.experiments import PRECISION_PATTERNS, ROUNDING_FINDING
 from tools.diagnosis.source import SourceFacts
-from tools.models.diagnosis import Diagnosis
+from tools.models.diagnosis import Diagnosis, ExperimentOutcome
 
 #: Hypotheses that blame the precision of an accumulation or intermediate.
 ACCUMULATION_HYPOTHESES = ("low_precision_accumulation", "small_value_outliers")
+#: A refuted diagnosis keeps this share of its confidence, as diagnosis.REFUTED_FACTOR.
+REFUTED_SHARE = 0.3
 
 
 def _low_precision_data(ctx: RunContext) -> bool:
@@ -42,10 +45,37 @@ def has_stable_formula_construct(ctx: RunContext, facts: SourceFacts) -> bool:
     return bool(facts.log_one_plus or facts.one_pass_variance) or stable_formula(ctx.source) is not None
 
 
-def apply(ctx: RunContext, facts: SourceFacts, diagnoses: list[Diagnosis]) -> None:
+def _rounding_shown(outcomes: list[ExperimentOutcome]) -> bool:
+    """An experiment showed the failure to be rounding (exact arithmetic made it pass, the error fell)."""
+    return any(o.id == "exact_inputs" and o.finding.startswith(ROUNDING_FINDING) for o in outcomes)
+
+
+def _logic_instead(d: Diagnosis, ratio: str) -> Diagnosis:
+    """The honest reading of a precision hypothesis that the source rules out: by elimination, a low-
+    confidence formula / logic error (nothing tested it)."""
+    return Diagnosis(
+        pattern="formula_error",
+        confidence=T.FP32_KERNEL_LOGIC_CONFIDENCE,
+        seed=d.seed,
+        output=d.output,
+        summary=f"the error is {ratio} the CPU control's, in a kernel that already computes and accumulates in fp32 "
+        "(the control's precision), so no precision loss explains it: the kernel likely computes something else "
+        "(the formula, a divisor, an index, a loop bound or a carry); no experiment located it, compare the kernel "
+        "with the reference",
+        evidence={**d.evidence, "accumulates_in_fp32": True, "by_elimination_of": d.pattern},
+        suggested_fixes=["fix_formula"],
+    )
+
+
+def apply(
+    ctx: RunContext, facts: SourceFacts, diagnoses: list[Diagnosis], outcomes: list[ExperimentOutcome] | None = None
+) -> None:
     offered = {f for d in diagnoses for f in d.suggested_fixes}
     fp32 = "fp32_accumulator" in offered and accumulates_in_fp32(ctx, facts)
     stable = "stable_formula" not in offered or has_stable_formula_construct(ctx, facts)
+    outcomes = outcomes or []
+    refuted = {p for o in outcomes for p in o.refutes}
+    added: list[Diagnosis] = []
     for d in diagnoses:
         if fp32 and "fp32_accumulator" in d.suggested_fixes:
             d.suggested_fixes = [f for f in d.suggested_fixes if f != "fp32_accumulator"]
@@ -53,8 +83,24 @@ def apply(ctx: RunContext, facts: SourceFacts, diagnoses: list[Diagnosis]) -> No
             if d.pattern in ACCUMULATION_HYPOTHESES and d.tested == "untested":
                 # same precision as the CPU control, far more error: the arithmetic itself differs
                 d.confidence = min(d.confidence, T.FP32_KERNEL_PRECISION_CONFIDENCE)
-                d.summary += "; but the kernel already accumulates in fp32, so look for a formula or logic error"
+                if d.pattern == "low_precision_accumulation" and not _rounding_shown(outcomes):
+                    # the hypothesis contradicts the source: it is refuted by it, never the lead
+                    ratio = d.evidence.get("mere_over_cpu")
+                    ratio_text = f"{ratio:.3g}x" if isinstance(ratio, float) else "far beyond"
+                    logic = any(
+                        x.pattern not in PRECISION_PATTERNS and x.tested != "refuted" and x.output in (d.output, None)
+                        for x in diagnoses
+                    )
+                    if not logic and "formula_error" not in refuted:
+                        added.append(_logic_instead(d, ratio_text))
+                    d.tested = "refuted"
+                    d.experiment = "the source: the kernel already accumulates in fp32, as the CPU control does"
+                    d.confidence = round(d.confidence * REFUTED_SHARE, 3)
+                    d.summary += "; but the kernel already accumulates in fp32, so this does not explain the failure"
+                else:
+                    d.summary += "; but the kernel already accumulates in fp32, so look for a formula or logic error"
                 if "fix_formula" not in d.suggested_fixes:
                     d.suggested_fixes.append("fix_formula")
         if not stable:
             d.suggested_fixes = [f for f in d.suggested_fixes if f != "stable_formula"]
+    diagnoses.extend(added)

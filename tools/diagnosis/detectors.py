@@ -458,6 +458,9 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     """The output is a transform of the golden: transposed, or scaled by one constant factor.
     Non-finite elements must match (position and value); the finite ones decide."""
     a, g = o.a, o.g
+    if 0 < a.numel() < 4:
+        scalar = _scalar_scale_diagnosis(ctx, o)
+        return [scalar] if scalar is not None else []
     if a.dim() < 2 or a.numel() < 4 or int(torch.isfinite(g).sum()) < 4:
         return []
 
@@ -516,6 +519,70 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
             suggested_fixes=["fix_formula"],
         )
     ]
+
+
+def _scalar_scale(ctx: RunContext, o: OutputData) -> tuple[float, int, float, float] | None:
+    """A single-number output (a loss, a mean): one element fits any scale, so the factor must be
+    the same on every seed, to within the output's rounding, while the golden itself changes from
+    seed to seed. A logic error that drops or adds part of a sum (a skipped tail) gives a ratio
+    that moves with the data by ~1/sqrt(terms), orders above the rounding level of fp32.
+    Returns (scale, seeds, spread, rounding level) or None."""
+    outs = [
+        x
+        for x in ctx.outputs
+        if x.name == o.name
+        and x.actual is not None
+        and x.actual.shape == x.golden.shape
+        and x.actual.numel() == o.a.numel()
+    ]
+    if len(outs) < T.SCALAR_SCALE_MIN_SEEDS or not o.measured.is_floating_point():
+        return None
+    ratios, goldens, level = [], [], float(torch.finfo(o.measured.dtype).eps)
+    for x in outs:
+        a, g = x.a.reshape(-1), x.g.reshape(-1)
+        if not (bool(torch.isfinite(a).all()) and bool(torch.isfinite(g).all())) or bool((g == 0).any()):
+            return None
+        ratios += (a / g).tolist()
+        goldens += g.tolist()
+        if x.cpu is not None and x.cpu.shape == x.golden.shape:
+            c = x.cpu.to(torch.float64).reshape(-1)
+            if not bool(torch.isfinite(c).all()):
+                return None
+            level = max(level, float(((c - g).abs() / g.abs()).max()))
+    scale = sorted(ratios)[len(ratios) // 2]
+    if scale == 0:
+        return None
+    spread = max(abs(r - scale) for r in ratios) / abs(scale)
+    tolerance = T.SCALAR_SCALE_SPREAD_FACTOR * level
+    golden_moves = (max(goldens) - min(goldens)) / max(abs(v) for v in goldens)
+    if (
+        level > T.SCALAR_SCALE_MAX_ROUNDING
+        or spread > tolerance
+        or abs(scale - 1) <= T.SCALAR_SCALE_MIN_OFFSET_FACTOR * level
+        or golden_moves <= T.SCALAR_SCALE_MIN_OFFSET_FACTOR * level
+    ):
+        return None
+    return scale, len(outs), spread, level
+
+
+def _scalar_scale_diagnosis(ctx: RunContext, o: OutputData) -> Diagnosis | None:
+    found = _scalar_scale(ctx, o)
+    if found is None:
+        return None
+    scale, seeds, spread, level = found
+    named = _named_factor(scale)
+    return Diagnosis(
+        pattern="formula_error",
+        confidence=0.85,
+        seed=o.seed,
+        output=o.name,
+        summary=f"the single-number output is the golden times {scale:.6g}{f' ({named})' if named else ''} on all "
+        f"{seeds} seeds (the ratio varies by {spread:.2g}, within the rounding level {level:.2g}, while the golden "
+        "itself changes with the data): a missing, doubled or wrong scale factor (a divisor such as the count of a "
+        "mean), not a data-dependent error",
+        evidence={"scale": scale, "seeds_with_same_scale": seeds, "factor": named, "ratio_spread": spread},
+        suggested_fixes=["fix_formula"],
+    )
 
 
 def _named_factor(scale: float) -> str | None:
@@ -775,6 +842,126 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
     return out
 
 
+def _counted_inputs(ctx: RunContext, o: OutputData) -> list[tuple[int, ...]]:
+    """Shapes of the inputs an integer output could be a count of: its golden totals one of them
+    (a histogram or bincount counts every element once)."""
+    stored = ctx.inputs_of(o.seed) or ctx.inputs
+    total = int(o.golden.to(torch.int64).sum())
+    return [tuple(t.shape) for t in stored if isinstance(t, torch.Tensor) and t.numel() == total and t.numel() > 1]
+
+
+def _tilings(shape: tuple[int, ...], block: int) -> list[tuple[str, int, int]]:
+    """(what, partial blocks, elements in each) of a BLOCK tiling of the flat index and of the last axis."""
+    n = math.prod(shape)
+    found = [("the flat index", 1, n % block)]
+    if len(shape) >= 2 and shape[-1] % block:
+        found.append((f"each of the {n // shape[-1]} rows", n // shape[-1], shape[-1] % block))
+    return [(what, count, tail) for what, count, tail in found if tail]
+
+
+@detector(
+    "integer_counts",
+    ("boundary_mask_error", "formula_error"),
+    only_failed=True,
+    suppresses=("integer_rounding", "integer_index"),
+)
+def integer_counts(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
+    """Integer counts (the golden totals an input's size n, every element counted once) whose total is
+    off by exactly the tail of a BLOCK tiling: short by n % BLOCK (the last partial block never
+    processed: a floored grid or loop bound), or over by the padding lanes BLOCK - n % BLOCK (the
+    masked-off lanes of the last block counted, e.g. an atomic without the mask). An exact match of the
+    total to one of these two numbers is the evidence; the source's constructs name the line. A count
+    short everywhere by another amount, where the source increments a loaded address with a load and a
+    store (no atomic), is a lost update."""
+    a, g = o.measured, o.golden
+    if a.is_floating_point() or a.dtype == torch.bool or g.is_floating_point() or a.shape != g.shape:
+        return []
+    a, g = a.to(torch.int64), g.to(torch.int64)
+    if o.unwritten().any() or int(g.min()) < 0:
+        return []
+    sizes = _counted_inputs(ctx, o)
+    wrong = a != g
+    if not sizes or not bool(wrong.any()):
+        return []
+    shape = sizes[0]
+    n = math.prod(shape)
+    shortfall = int(g.sum()) - int(a.sum())
+    short_only = bool((a <= g).all())
+    over_only = bool((a >= g).all())
+    location = Location(description="wrong counts", indices=element_indices(wrong, tuple(a.shape)))
+    evidence: Evidence = {
+        "counted_elements": n,
+        "counted_total": int(a.sum()),
+        "shortfall": shortfall,
+        "wrong_counts": int(wrong.sum()),
+        "block_sizes": facts.blocks(),
+    }
+    for block in facts.blocks():
+        for what, partial, tail in _tilings(shape, block) if block > 1 else []:
+            padding = partial * (block - tail)
+            each = f" ({tail} each)" if partial > 1 else ""
+            if shortfall == partial * tail and short_only:
+                grid = _lines(facts.floor_division_grid)
+                return [
+                    Diagnosis(
+                        pattern="boundary_mask_error",
+                        confidence=0.9 if facts.floor_division_grid else 0.8,
+                        seed=o.seed,
+                        output=o.name,
+                        summary=f"the counts total {int(a.sum())} of {n}: exactly the {partial * tail} elements of the "
+                        f"last partial block of {block} along {what}{each} were never counted: the grid (or loop) "
+                        "stops at the last full block"
+                        + (
+                            f" (floor-division grid at {grid}: use triton.cdiv)"
+                            if grid
+                            else "; size it with triton.cdiv"
+                        )
+                        + " and mask the tail",
+                        evidence=evidence | {"tail_elements": partial * tail, "floor_division_grid": grid or None},
+                        suggested_fixes=["boundary_mask"],
+                        location=location,
+                    )
+                ]
+            if -shortfall == padding and over_only:
+                atomics = _lines(facts.unmasked_atomics)
+                bins = torch.nonzero(wrong.reshape(-1)).flatten()[:MAX_INDICES].tolist()
+                return [
+                    Diagnosis(
+                        pattern="boundary_mask_error",
+                        confidence=0.9 if facts.unmasked_atomics else 0.8,
+                        seed=o.seed,
+                        output=o.name,
+                        summary=f"the counts total {int(a.sum())} for {n} elements: exactly the {padding} masked-off "
+                        f"lanes of the last partial block of {block} along {what}"
+                        f"{f' ({block - tail} each)' if partial > 1 else ''} were counted "
+                        f"too (into flat output index {', '.join(map(str, bins))}): "
+                        + (f"the atomic at {atomics} has no mask" if atomics else "an update of the tail is not masked")
+                        + "; give it the load's mask",
+                        evidence=evidence | {"padding_lanes": padding, "unmasked_atomics": atomics or None},
+                        suggested_fixes=["boundary_mask"],
+                        location=location,
+                    )
+                ]
+    if shortfall > 0 and short_only and facts.gather_read_modify_write and not facts.atomic_add:
+        lines = _lines(facts.gather_read_modify_write)
+        return [
+            Diagnosis(
+                pattern="formula_error",
+                confidence=0.8,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{int(wrong.sum())} counts are short ({shortfall} of {n} increments lost, none extra) and the "
+                f"kernel increments a loaded address with a tl.load and a tl.store ({lines}), not an atomic: lanes "
+                "(and programs) that hit the same bin read the same old count and overwrite each other's increment; "
+                "use tl.atomic_add",
+                evidence=evidence | {"read_modify_write": lines},
+                suggested_fixes=["fix_formula"],
+                location=location,
+            )
+        ]
+    return []
+
+
 @detector("integer_rounding", ("rounding_mode_bias",), only_failed=True, proof=True)
 def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     """Integer outputs off by one step, every step toward zero: a truncating float -> int cast
@@ -1020,7 +1207,14 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
     # a one-sided error far larger than that is a formula or scale error, not a rounding mode.
     ulp = float(torch.finfo(o.actual.dtype).eps) if o.actual is not None and o.actual.is_floating_point() else 0.0
     within_ulps = ulp == 0.0 or mare <= 4 * ulp
-    if toward_zero is not None and toward_zero >= 0.95 and within_ulps and not out:
+    inexact = o.neutral.bias.nonzero_count if o.neutral.bias else 0
+    if (
+        toward_zero is not None
+        and toward_zero >= 0.95
+        and inexact >= T.ROUNDING_BIAS_MIN_INEXACT
+        and within_ulps
+        and not out
+    ):
         cpu_toward = o.cpu_toward_zero
         if cpu_toward is None or 0.05 < cpu_toward < 0.95:
             # Without a truncating cast in the source, a bias on a passing run is the hardware's

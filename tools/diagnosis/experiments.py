@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors import element_indices
 from tools.diagnosis.registry import EXPERIMENTS, experiment
@@ -299,6 +300,8 @@ def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnos
 
 #: A mean relative error no rounding of a sane kernel reaches (fp16's is ~2^-11).
 GROSS_ERROR = 0.05
+#: How exact_inputs' finding begins when exact arithmetic made the failure go away (rounding, not logic).
+ROUNDING_FINDING = "with exact arithmetic the output passes"
 PRECISION_PATTERNS = (
     "low_precision_accumulation",
     "large_k_accumulation_drift",
@@ -319,6 +322,31 @@ def _signs(seed: int):
         return torch.randint(-1, 2, t.shape, generator=generator).to(t.dtype)
 
     return transform
+
+
+def _informative_share(golden: torch.Tensor) -> float:
+    g = golden.to(torch.float64).reshape(-1)
+    return float((torch.isfinite(g) & (g != 0)).double().mean()) if g.numel() else 0.0
+
+
+def _degenerate(trial_golden: torch.Tensor | None, run_golden: torch.Tensor) -> str | None:
+    """How the reference's output on the exact inputs fails to depend on them (None: it does): NaN /
+    Inf everywhere, all zero, one constant, or zero / non-finite on far more elements than on the
+    run's own inputs (a running product after its first 0)."""
+    if trial_golden is None or not trial_golden.is_floating_point() or trial_golden.numel() == 0:
+        return None
+    g = trial_golden.to(torch.float64).reshape(-1)
+    finite = torch.isfinite(g)
+    if not bool(finite.any()):
+        return "NaN / Inf everywhere"
+    if not bool((g[finite] != 0).any()):
+        return "zero wherever it is finite"
+    if g.numel() > 1 and bool(finite.all()) and bool((g == g[0]).all()):
+        return f"the constant {float(g[0]):g} everywhere"
+    share, base = _informative_share(g), _informative_share(run_golden)
+    if share < T.EXACT_INPUTS_MIN_INFORMATIVE_SHARE * base:
+        return f"zero or non-finite on {1 - share:.0%} of the elements (on the run's inputs {1 - base:.0%})"
+    return None
 
 
 def _low_precision_possible(ctx: RunContext, facts: SourceFacts) -> bool:
@@ -357,6 +385,18 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
                 finding=f"inconclusive: {trial.error or 'the trial output is not comparable'}",
             )
         )
+    degenerate = _degenerate(trial.golden.get(target.name), target.golden)
+    if degenerate is not None:
+        return Result(
+            ExperimentOutcome(
+                id="exact_inputs",
+                question=_question("exact_inputs"),
+                trials=summaries,
+                finding=f"inconclusive: on -1/0/+1 inputs the reference's own output is {degenerate}, so these inputs "
+                "cannot exercise the op (a 0 absorbs a product, a log or a division leaves its domain): passing or "
+                "failing on them says nothing about rounding or logic",
+            )
+        )
     # Passing says "rounding" only when the error also fell: a marginal failure (an error just
     # over its bound) can pass on other inputs with the same error, and an indexing error in an op
     # of exp / log / division (which exact inputs do not make exact) keeps its size.
@@ -364,9 +404,7 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     trial_error = relative_error(trial.actual.get(target.name), trial.golden.get(target.name))
     error_fell = run_error is None or trial_error is None or trial_error * SAME_ERROR_FACTOR <= run_error
     if trial.passed and error_fell:
-        finding = (
-            "with exact arithmetic the output passes: the failure comes from rounding or range, not from the logic"
-        )
+        finding = f"{ROUNDING_FINDING}: the failure comes from rounding or range, not from the logic"
         return Result(
             ExperimentOutcome(
                 id="exact_inputs",
@@ -603,11 +641,17 @@ def _magnitude_finding(
         )
     if len(same) == len(ran):
         scales = ", ".join(f"2^{k}" for k, _ in ran)
+        # A scale-free error refutes only the formula error that is about an additive constant (eps
+        # outside the square root shows at small magnitudes); a wrong factor, index or divisor is as
+        # scale-free as rounding and stays open.
+        refuted: list[PatternId] = ["inf_overflow"]
+        if facts.eps_outside_sqrt:
+            refuted.append("formula_error")
         return (
             f"the same error at input scales {scales} (within {SAME_ERROR_FACTOR:g}x): it does not depend on magnitude "
-            "(rounding or logic, not range)",
+            "(rounding or logic, not range: a wrong factor or index is scale-free too)",
             [],
-            ["inf_overflow", "formula_error"],
+            refuted,
             None,
         )
     return "inconclusive: the error changes with scale, but no scale removes it", [], [], None

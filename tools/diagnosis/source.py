@@ -31,6 +31,11 @@ class SourceFacts:
     mentions_low_precision: bool = False  # fp16 / bf16 / fp8 named anywhere (casts, zeros, torch dtypes)
     exp_without_max: list[int] = field(default_factory=list)
     atomic_add: list[int] = field(default_factory=list)
+    # tl.atomic_* of a block of pointers without a mask: padding lanes of a partial block take part
+    unmasked_atomics: list[int] = field(default_factory=list)
+    # tl.store to the same pointer a tl.load read, the address computed from loaded values (a scatter:
+    # out[idx] = out[idx] + 1) and no atomic: lanes or programs hitting one address overwrite each other
+    gather_read_modify_write: list[int] = field(default_factory=list)
     log_one_plus: list[int] = field(default_factory=list)
     one_pass_variance: list[int] = field(default_factory=list)
     block_sizes: dict[str, list[int]] = field(default_factory=dict)  # BLOCK* name -> integer values given
@@ -148,6 +153,7 @@ def analyze(source: str) -> SourceFacts:
     )
     facts.padded_extremes = _padded_extremes(tree)
     facts.atomic_add = [c.lineno for c in _calls(tree, "atomic_add")]
+    facts.gather_read_modify_write = gather_read_modify_writes(tree)
     facts.block_sizes = _block_sizes(tree)
     zero_makers = ("zeros", "zeros_like", "new_zeros", "zero_", "fill_", "full", "full_like", "new_full")
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
@@ -376,6 +382,41 @@ def _tiled(roots: frozenset[str]) -> set[str]:
     return {r for r in roots if r.startswith("arange(") and "BLOCK" in r.upper()}
 
 
+def _loaded_names(fn: ast.FunctionDef) -> set[str]:
+    """Names whose value derives from a tl.load (through assignments, iterated to a fixed point)."""
+    assignments = [n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.AugAssign)]
+    names: set[str] = set()
+    for _ in range(len(assignments) + 1):
+        before = len(names)
+        for node in assignments:
+            value = node.value
+            loads = any(_attr_name(c.func) == "tl.load" for c in ast.walk(value) if isinstance(c, ast.Call))
+            if loads or any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(value)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if len(names) == before:
+            break
+    return names
+
+
+def gather_read_modify_writes(tree: ast.Module) -> list[int]:
+    """Lines of tl.store calls whose pointer a tl.load of the same function also reads, where that
+    pointer is computed from loaded values (a data-dependent address), in a function with no atomic."""
+    found = []
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call)]
+        if any(_attr_name(c.func).startswith("tl.atomic_") for c in calls):
+            continue
+        loaded = _loaded_names(fn)
+        read = {ast.dump(c.args[0]) for c in calls if _attr_name(c.func) == "tl.load" and c.args}
+        for c in calls:
+            if _attr_name(c.func) != "tl.store" or not c.args or ast.dump(c.args[0]) not in read:
+                continue
+            if any(isinstance(n, ast.Name) and n.id in loaded for n in ast.walk(c.args[0])):
+                found.append(c.lineno)
+    return found
+
+
 def _memory_accesses(tree: ast.Module, facts: SourceFacts) -> None:
     """Unmasked (and partially masked) tl.load / tl.store of a block of pointers. A scalar access
     (`tl.store(out_ptr + row, acc)`, `tl.load(bias_ptr)`) touches one element and needs no mask."""
@@ -392,6 +433,11 @@ def _memory_accesses(tree: ast.Module, facts: SourceFacts) -> None:
         roots = _block_roots(fn, helpers)
         for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
             kind = _attr_name(call.func)
+            if kind.startswith(("tl.atomic_", "triton.language.atomic_")) and call.args:
+                masked = _kw(call, "mask") is not None or len(call.args) > 2
+                if not masked and _expr_roots(call.args[0], roots, helpers):
+                    facts.unmasked_atomics.append(call.lineno)
+                continue
             if kind not in ("tl.load", "tl.store") or not call.args or (call.lineno, call.col_offset) in seen:
                 continue
             seen.add((call.lineno, call.col_offset))

@@ -1,0 +1,295 @@
+"""explain_failure must not claim more than its evidence holds: small kernels written for these tests
+(a scalar output, fp32 logic errors, integer counts, inputs that cannot exercise the op)."""
+
+from __future__ import annotations
+
+from tools.accuracy import run_accuracy
+from tools.diagnosis import explain_failure
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.diagnosis import ExplainRequest
+
+HEADER = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+"""
+
+
+def _explain(reference: str, candidate: str, num_seeds: int = 2, **options):
+    run = run_accuracy(
+        RunAccuracyRequest(reference=reference, candidate=candidate, backend="cpu", num_seeds=num_seeds, **options)
+    )
+    return run, explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+
+
+# --- a direction statistic needs enough elements ---------------------------------------------------
+
+INTEGER_VALUES_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return {op}
+
+
+def get_inputs():
+    # integer-valued floats: the CPU control is exact, the kernel's last-ulp nudge is the only error
+    return [torch.randint(1, 9, (4096,)).to(torch.float32)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+NUDGED_TOTAL = (
+    HEADER
+    + """
+
+@triton.jit
+def total_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    s = tl.sum(x, axis=0)
+    tl.store(out_ptr, s - s * 1.2e-7)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(1, device=x.device, dtype=x.dtype)
+        total_kernel[(1,)](x, out, BLOCK=4096)
+        return out
+"""
+)
+
+NUDGED_COPY = (
+    HEADER
+    + """
+
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, x - x * 1.2e-7)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        copy_kernel[(x.numel() // 1024,)](x, out, BLOCK=1024)
+        return out
+"""
+)
+
+
+def test_no_rounding_bias_claimed_from_one_inexact_element():
+    reference = INTEGER_VALUES_REFERENCE.format(op="x.sum().reshape(1)")
+    run, explained = _explain(reference, NUDGED_TOTAL)
+    assert run.verdict == "pass", run.seeds[0].summary
+    assert not any(d.pattern == "rounding_mode_bias" for d in explained.diagnoses), explained.diagnoses
+    # the same one-ulp nudge on 4096 elements is a real one-sided bias, still reported
+    run, explained = _explain(INTEGER_VALUES_REFERENCE.format(op="x.clone()"), NUDGED_COPY)
+    assert run.verdict == "pass", run.seeds[0].summary
+    assert any(d.pattern == "rounding_mode_bias" for d in explained.diagnoses), explained.diagnoses
+
+
+# --- a constant factor is scale-free; on a scalar output it shows across seeds -----------------------
+
+NLL_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, p):
+        # summed over classes, averaged over the batch
+        return -torch.log(p).sum() / p.shape[0]
+
+
+def get_inputs():
+    return [torch.rand(48, 300) * 0.98 + 0.01]
+
+
+def get_init_inputs():
+    return []
+"""
+
+NLL_KERNEL = (
+    HEADER
+    + """
+
+@triton.jit
+def nll_kernel(p_ptr, out_ptr, C, divisor, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    total = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range({start}, {stop}, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        p = tl.load(p_ptr + row * C + cols, mask=cols < C, other=1.0)
+        total += -tl.log(p)
+    tl.atomic_add(out_ptr, tl.sum(total, axis=0) / divisor)
+
+
+class ModelNew(nn.Module):
+    def forward(self, p):
+        B, C = p.shape
+        out = torch.zeros((), device=p.device, dtype=torch.float32)
+        nll_kernel[(B,)](p, out, C, {divisor}, BLOCK=64)
+        return out
+"""
+)
+
+
+def test_a_divisor_error_on_a_scalar_loss_is_a_formula_error_not_refuted_by_scale():
+    candidate = NLL_KERNEL.format(start="0", stop="C", divisor="B * C")  # the mean over elements
+    run, explained = _explain(NLL_REFERENCE, candidate)
+    assert run.verdict == "fail"
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "formula_error", explained.summary
+    assert abs(primary.evidence["scale"] * 300 - 1) < 1e-4 and primary.evidence["factor"] == "1/300"
+    for e in explained.experiments:
+        assert "formula_error" not in e.refutes, (e.id, e.finding)
+
+
+# --- an fp32 kernel's large error is not a precision loss -------------------------------------------------
+
+
+def test_an_fp32_logic_error_is_not_led_by_a_precision_hypothesis():
+    # the column loop starts one block late: every row loses its first 64 terms, a data-dependent share
+    candidate = NLL_KERNEL.format(start="BLOCK", stop="C", divisor="B")
+    run, explained = _explain(NLL_REFERENCE, candidate)
+    assert run.verdict == "fail"
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert credible and credible[0].pattern == "formula_error", explained.summary
+    assert credible[0].confidence < 0.5 and credible[0].tested == "untested"  # by elimination, said as such
+    assert "scale" not in credible[0].evidence  # no constant factor: the lost share moves with the data
+    assert not any(d.pattern == "low_precision_accumulation" for d in credible), explained.diagnoses
+
+
+# --- exact inputs that cannot exercise the op -------------------------------------------------------------
+
+ROW_PRODUCT_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.prod(x, dim=1)
+
+
+def get_inputs():
+    return [1 + 0.02 * torch.randn(32, 512)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_PRODUCT_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def _mul(a, b):
+    return a * b
+
+
+@triton.jit
+def row_product_kernel(x_ptr, out_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.full((BLOCK,), 1.0, dtype=tl.float32)
+    for start in range(BLOCK, C, BLOCK):  # the first block of every row is skipped
+        cols = start + tl.arange(0, BLOCK)
+        acc *= tl.load(x_ptr + row * C + cols, mask=cols < C, other=1.0)
+    tl.store(out_ptr + row, tl.reduce(acc, 0, _mul))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        R, C = x.shape
+        out = torch.empty(R, device=x.device, dtype=x.dtype)
+        row_product_kernel[(R,)](x, out, C, BLOCK=128)
+        return out
+"""
+)
+
+
+def test_exact_inputs_whose_reference_output_is_degenerate_prove_nothing():
+    run, explained = _explain(ROW_PRODUCT_REFERENCE, ROW_PRODUCT_CANDIDATE)
+    assert run.verdict == "fail"
+    exact = next(e for e in explained.experiments if e.id == "exact_inputs")
+    # a 0 among 512 factors of -1/0/+1 is all but certain: both products are 0, the skipped block cannot show
+    assert exact.finding.startswith("inconclusive") and "rounding" not in exact.finding.split(":")[0], exact.finding
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert not credible or credible[0].pattern not in ("low_precision_accumulation", "rounding_mode_bias"), credible
+
+
+# --- integer counts: the tail never counted, the padding counted, lost increments -------------------------
+
+ROW_HISTOGRAM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, labels):
+        return torch.stack([torch.bincount(row, minlength=16) for row in labels.to(torch.int64)]).to(torch.int32)
+
+
+def get_inputs():
+    return [torch.randint(0, 16, (6, 700), dtype=torch.int32)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_HISTOGRAM_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def row_histogram_kernel(labels_ptr, out_ptr, C, BINS: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    valid = cols < C
+    label = tl.load(labels_ptr + row * C + cols, mask=valid, other=5)
+    ones = tl.full((BLOCK,), 1, dtype=tl.int32)
+    tl.atomic_add(out_ptr + row * BINS + label, ones, mask=valid)
+
+
+class ModelNew(nn.Module):
+    def forward(self, labels):
+        R, C = labels.shape
+        out = torch.zeros((R, 16), device=labels.device, dtype=torch.int32)
+        grid = (R, triton.cdiv(C, 256))
+        row_histogram_kernel[grid](labels, out, C, BINS=16, BLOCK=256)
+        return out
+"""
+)
+
+
+def test_integer_counts_off_by_the_tail_or_the_padding_of_a_block_tiling():
+    floor_grid = ROW_HISTOGRAM_CANDIDATE.replace("triton.cdiv(C, 256)", "C // 256")
+    unmasked = ROW_HISTOGRAM_CANDIDATE.replace("ones, mask=valid)", "ones)")
+    read_modify_write = ROW_HISTOGRAM_CANDIDATE.replace(
+        "tl.atomic_add(out_ptr + row * BINS + label, ones, mask=valid)",
+        "seen = tl.load(out_ptr + row * BINS + label, mask=valid, other=0)\n"
+        "    tl.store(out_ptr + row * BINS + label, seen + ones, mask=valid)",
+    )
+    expected = {
+        floor_grid: ("boundary_mask_error", "never counted", 6 * (700 % 256)),
+        unmasked: ("boundary_mask_error", "counted too", 6 * (256 - 700 % 256)),
+        read_modify_write: ("formula_error", "atomic", None),
+    }
+    for candidate, (pattern, words, off_by) in expected.items():
+        run, explained = _explain(ROW_HISTOGRAM_REFERENCE, candidate)
+        assert run.verdict == "fail"
+        primary = explained.diagnoses[0]
+        assert primary.pattern == pattern and words in primary.summary, explained.summary
+        assert primary.confidence >= 0.8
+        if off_by is not None:
+            assert abs(primary.evidence["shortfall"]) == off_by
+    run, explained = _explain(ROW_HISTOGRAM_REFERENCE, ROW_HISTOGRAM_CANDIDATE)
+    assert run.verdict == "pass" and not explained.diagnoses
