@@ -99,11 +99,23 @@ class _Fp32Accumulator(Transformer):
     accumulation path; stores convert back to the pointer's type). With upcast=False only the
     narrowings are undone (loads, sums and cumsums of fp32 data are fp32 already)."""
 
-    def __init__(self, dot_operands: set[str], upcast: bool = True):
+    def __init__(self, dot_operands: set[str], upcast: bool = True, indices: dict[str, set[str]] | None = None):
         super().__init__()
         self.dot_operands = dot_operands
         self.upcast = upcast
+        self.indices = indices or {}  # kernel -> names whose values address memory (never upcast)
+        self.functions: list[str] = []
         self.accumulators: set[str] = set()  # names initialised with a low-precision tl.zeros / tl.full
+
+    def visit_FunctionDef(self, node):
+        self.functions.append(node.name.value)
+
+    def leave_FunctionDef(self, original, updated):
+        self.functions.pop()
+        return updated
+
+    def _is_index(self, name: str) -> bool:
+        return bool(self.functions) and name in self.indices.get(self.functions[-1], set())
 
     def visit_Assign(self, node):
         target = node.targets[0].target
@@ -121,7 +133,12 @@ class _Fp32Accumulator(Transformer):
         target, value = updated.targets[0].target, updated.value
         if not isinstance(target, cst.Name):
             return updated
-        if self.upcast and target.value not in self.dot_operands and m.matches(value, m.Call(func=_tl("load"))):
+        if (
+            self.upcast
+            and target.value not in self.dot_operands
+            and not self._is_index(target.value)
+            and m.matches(value, m.Call(func=_tl("load")))
+        ):
             self.changed = True
             return updated.with_changes(value=cst.parse_expression(f"{_code(value)}.to(tl.float32)"))
         # acc = (update).to(tl.float16) of a low-precision accumulator: keep the update in fp32
@@ -279,13 +296,72 @@ class _DotOperands(cst.CSTVisitor):
                 self.names |= _names(arg.value)
 
 
+_ADDRESSING = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas")
+
+
+class _IndexNames(cst.CSTVisitor):
+    """Per kernel: the names whose values address memory or bound an access: everything the
+    pointer of a load / store / atomic, a mask, a loop range or a tl.where over indices is built
+    from, followed back through the kernel's assignments. A loaded value among them is an index
+    (a token id, a segment offset, a gathered row): it stays an integer."""
+
+    def __init__(self):
+        self.uses: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
+        self.seeds: dict[str, set[str]] = {}
+        self.current: list[str] = []
+
+    def visit_FunctionDef(self, node):
+        self.current.append(node.name.value)
+
+    def leave_FunctionDef(self, node):
+        self.current.pop()
+
+    def _define(self, target, value) -> None:
+        if self.current and isinstance(target, cst.Name):
+            self.uses.setdefault(self.current[-1], {}).setdefault(target.value, set()).update(_names(value))
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self._define(target.target, node.value)
+
+    def visit_AugAssign(self, node):
+        self._define(node.target, node.value)
+
+    def visit_Call(self, node):
+        if not self.current:
+            return
+        seeds = self.seeds.setdefault(self.current[-1], set())
+        if any(m.matches(node.func, _tl(kind)) for kind in _ADDRESSING) and node.args:
+            seeds |= _names(node.args[0].value)
+            mask = _kwarg(node, "mask")
+            if mask is not None:
+                seeds |= _names(mask.value)
+        elif m.matches(node.func, m.Name("range") | _tl("range") | _tl("static_range")):
+            for arg in node.args:
+                seeds |= _names(arg.value)
+
+    def indices(self) -> dict[str, set[str]]:
+        found = {}
+        for function, seeds in self.seeds.items():
+            uses, seen, todo = self.uses.get(function, {}), set(), list(seeds)
+            while todo:
+                name = todo.pop()
+                if name not in seen:
+                    seen.add(name)
+                    todo.extend(uses.get(name, ()))
+            found[function] = seen
+        return found
+
+
 def fp32_accumulator(source: str, upcast: bool = True) -> str | None:
     tree = parse(source)
     if tree is None:
         return None
     operands = _DotOperands()
     tree.visit(operands)
-    return run(source, _Fp32Accumulator(operands.names, upcast))
+    indices = _IndexNames()
+    tree.visit(indices)
+    return run(source, _Fp32Accumulator(operands.names, upcast, indices.indices()))
 
 
 class _IeeeDot(Transformer):
