@@ -69,3 +69,150 @@ def test_an_index_that_only_bounds_a_mask_or_a_loop_stays_an_integer():
     )
     patched = patch("fp32_accumulator", source)
     assert "n = tl.load(idx_ptr + bag)\n" in patched and "tok = tl.load(idx_ptr + bag * L + j)\n" in patched
+
+
+MATVEC_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, v):
+        return a @ v
+
+
+def get_inputs():
+    return [torch.randn(37, 300), torch.randn(300)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: Rows x a K loop over a 2-D pointer block; the matrix load is masked on the rows only, so the
+#: last K block reads past each row (K = 300 is no multiple of 64).
+MATVEC_ROWS_ONLY = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matvec_kernel(a_ptr, v_ptr, y_ptr, R, K, stride_ar, BLOCK_R: tl.constexpr, BLOCK_K: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)[:, None]
+    ks = tl.arange(0, BLOCK_K)[None, :]
+    row_ok = rows < R
+    a_ptrs = a_ptr + rows * stride_ar + ks
+    v_ptrs = v_ptr + ks
+    acc = tl.zeros((BLOCK_R, BLOCK_K), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        k_ok = k0 + ks < K
+        a = tl.load(a_ptrs, mask=row_ok, other=0.0)
+        v = tl.load(v_ptrs, mask=k_ok, other=0.0)
+        acc += a * v
+        a_ptrs += BLOCK_K
+        v_ptrs += BLOCK_K
+    y = tl.sum(acc, axis=1)[:, None]
+    tl.store(y_ptr + rows, y, mask=row_ok)
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, v):
+        R, K = a.shape
+        y = torch.empty(R, device=a.device, dtype=a.dtype)
+        matvec_kernel[(triton.cdiv(R, 16),)](a, v, y, R, K, a.stride(0), BLOCK_R=16, BLOCK_K=64)
+        return y
+"""
+
+#: The same product with strided offsets subscripted where the pointer is built, the matrix load
+#: unmasked and no mask on the K dimension anywhere in the shape the load uses: its bound is the
+#: stop of the loop the pointer advances in.
+MATVEC_UNMASKED = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matvec_kernel(a_ptr, v_ptr, y_ptr, R, K, stride_ar, stride_ak, BLOCK_R: tl.constexpr, BLOCK_K: tl.constexpr):
+    offs_r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_r[:, None] * stride_ar + offs_k[None, :] * stride_ak
+    acc = tl.zeros((BLOCK_R, BLOCK_K), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(a_ptrs)
+        v = tl.load(v_ptr + k0 + offs_k, mask=k0 + offs_k < K, other=0.0)
+        acc += a * v[None, :]
+        a_ptrs += BLOCK_K * stride_ak
+    tl.store(y_ptr + offs_r, tl.sum(acc, axis=1), mask=offs_r < R)
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, v):
+        R, K = a.shape
+        y = torch.empty(R, device=a.device, dtype=a.dtype)
+        matvec_kernel[(triton.cdiv(R, 16),)](a, v, y, R, K, a.stride(0), a.stride(1), BLOCK_R=16, BLOCK_K=64)
+        return y
+"""
+
+
+def test_a_half_masked_k_loop_load_gets_the_k_bound_of_a_sibling_mask():
+    fix = _verified_fix(MATVEC_REFERENCE, MATVEC_ROWS_ONLY, "boundary_mask")
+    assert "a = tl.load(a_ptrs, mask=row_ok & k_ok, other=0.0)" in fix.patched_source
+    assert fix.verified, fix.verification
+
+
+def test_an_unmasked_2d_load_is_bounded_in_every_dimension():
+    fix = _verified_fix(MATVEC_REFERENCE, MATVEC_UNMASKED, "boundary_mask")
+    assert "mask=(offs_r[:, None] < R) & (k0 + offs_k[None, :] < K), other=0.0)" in fix.patched_source
+    assert fix.verified, fix.verification
+
+
+SCALE_2D_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2.0 + 1.0
+
+
+def get_inputs():
+    return [torch.randn(21, 150)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: Tiles of rows x columns over a 2-D grid, masked on the rows only: the column tail of every
+#: row spills into the next row. The columns' bound is what the grid's second axis divides.
+SCALE_2D_ROWS_ONLY = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def affine_kernel(x_ptr, y_ptr, n_rows, n_cols, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    pid_c = tl.program_id(1)
+    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    c = pid_c * BLOCK_C + tl.arange(0, BLOCK_C)
+    inside = r[:, None] < n_rows
+    x = tl.load(x_ptr + r[:, None] * n_cols + c[None, :], mask=inside, other=0.0)
+    tl.store(y_ptr + r[:, None] * n_cols + c[None, :], x * 2.0 + 1.0, mask=inside)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        rows, cols = x.shape
+        grid = lambda meta: (triton.cdiv(rows, meta["BLOCK_R"]), triton.cdiv(cols, meta["BLOCK_C"]))  # noqa: E731
+        affine_kernel[grid](x, y, rows, cols, BLOCK_R=8, BLOCK_C=64)
+        return y
+"""
+
+
+def test_a_tile_index_is_bounded_by_the_extent_its_grid_axis_divides():
+    fix = _verified_fix(SCALE_2D_REFERENCE, SCALE_2D_ROWS_ONLY, "boundary_mask")
+    assert fix.patched_source.count("mask=inside & (c[None, :] < n_cols)") == 2
+    assert fix.verified, fix.verification

@@ -528,10 +528,17 @@ class _SiblingMasks(cst.CSTVisitor):
         self.assignments = 0
         self.current: list[str] = []
         self.loop_stops: dict[str, dict[str, str]] = {}  # kernel -> loop variable -> the stop of its range
+        self.loops: dict[str, dict[str, tuple[str, str, str]]] = {}  # kernel -> loop var -> (start, stop, step)
+        self.advances: dict[str, list[tuple[str, str, cst.BaseExpression]]] = {}  # kernel -> (loop var, ptr, step)
+        self.params: dict[str, list[str]] = {}  # function -> its parameters, in order
+        self.launches: list[tuple[str, cst.BaseExpression, list[cst.Arg], str]] = []  # kernel, grid, args, caller
+        self.loop_stack: list[str] = []
+        self.module_level: dict[str, cst.BaseExpression] = {}
 
     def visit_FunctionDef(self, node):
         self.current.append(node.name.value)
         self.derived.setdefault(node.name.value, {})
+        self.params.setdefault(node.name.value, [p.name.value for p in node.params.params])
 
     def visit_For(self, node):
         call = node.iter
@@ -544,6 +551,13 @@ class _SiblingMasks(cst.CSTVisitor):
             if 1 <= len(call.args) <= 3 and all(a.keyword is None for a in call.args):
                 stop = call.args[0 if len(call.args) == 1 else 1].value
                 self.loop_stops.setdefault(self.current[-1], {})[node.target.value] = _code(stop)
+                codes = [_code(a.value) for a in call.args]
+                start, step = (codes[0] if len(codes) > 1 else "0"), (codes[2] if len(codes) == 3 else "1")
+                self.loops.setdefault(self.current[-1], {})[node.target.value] = (start, _code(stop), step)
+        self.loop_stack.append(node.target.value if isinstance(node.target, cst.Name) else "")
+
+    def leave_For(self, node):
+        self.loop_stack.pop()
 
     def loop_bound(self, function: str, name: str) -> str | None:
         """The bound of `name = i + offs` (or `i + tl.arange(...)`) for i the variable of a
@@ -565,6 +579,8 @@ class _SiblingMasks(cst.CSTVisitor):
     def visit_Assign(self, node):
         target = node.targets[0].target
         self.assignments += 1
+        if not self.current and isinstance(target, cst.Name):
+            self.module_level.setdefault(target.value, node.value)
         if self.current and isinstance(target, cst.Name):
             self.derived[self.current[-1]].setdefault(target.value, set()).update(_names(node.value))
             self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
@@ -602,6 +618,10 @@ class _SiblingMasks(cst.CSTVisitor):
     def visit_AugAssign(self, node):  # X += row * stride
         if self.current and isinstance(node.target, cst.Name):
             self.derived[self.current[-1]].setdefault(node.target.value, set()).update(_names(node.value))
+            if isinstance(node.operator, cst.AddAssign) and self.loop_stack and self.loop_stack[-1]:
+                self.advances.setdefault(self.current[-1], []).append(
+                    (self.loop_stack[-1], node.target.value, node.value)
+                )
 
     def expand(self, function: str, names: set[str]) -> set[str]:
         """The names and, transitively, the names their kernel-local definitions use."""
@@ -614,6 +634,11 @@ class _SiblingMasks(cst.CSTVisitor):
         return seen
 
     def visit_Call(self, node):
+        if isinstance(node.func, cst.Subscript) and isinstance(node.func.value, cst.Name) and node.func.slice:
+            grid = node.func.slice[0].slice
+            if isinstance(grid, cst.Index):
+                caller = self.current[-1] if self.current else ""
+                self.launches.append((node.func.value.value, grid.value, list(node.args), caller))
         if self.current and m.matches(node.func, _tl("load") | _tl("store")) and node.args:
             mask = _kwarg(node, "mask")
             if mask is not None:
@@ -628,6 +653,116 @@ class _SiblingMasks(cst.CSTVisitor):
                     )
                 )
                 self.terms.setdefault(self.current[-1], []).append(mask.value)
+
+    def _grid_axes(self, grid: cst.BaseExpression, caller: str) -> list[cst.BaseExpression] | None:
+        """The elements of a launch grid: a tuple, a lambda returning one, or a name assigned either."""
+        for _ in range(3):
+            if isinstance(grid, cst.Name):
+                grid = self.definitions.get(caller, {}).get(grid.value) or self.module_level.get(grid.value)
+            if isinstance(grid, cst.Lambda):
+                grid = grid.body
+            if isinstance(grid, cst.Tuple):
+                return [e.value for e in grid.elements]
+            if grid is None:
+                return None
+        return None
+
+    def grid_bound(self, function: str, name: str) -> str | None:
+        """The bound of a tile index `pid * BLOCK + tl.arange(...)` with pid = tl.program_id(axis):
+        the extent the launch grid divides along that axis (triton.cdiv(X, ...)), as the kernel
+        parameter every launch passes X to."""
+        value = self.definitions.get(function, {}).get(name)
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+            return None
+        tile = next(
+            (
+                side
+                for side, other in ((value.left, value.right), (value.right, value.left))
+                if m.matches(other, m.Call(func=_tl("arange")))
+            ),
+            None,
+        )
+        if not (isinstance(tile, cst.BinaryOperation) and isinstance(tile.operator, cst.Multiply)):
+            return None
+        axis = None
+        for factor in (tile.left, tile.right):
+            if isinstance(factor, cst.Name):
+                factor = self.definitions.get(function, {}).get(factor.value, factor)
+            if m.matches(factor, m.Call(func=_tl("program_id"))) and factor.args:
+                axis = _code(factor.args[0].value)
+        if axis is None or not axis.isdigit():
+            return None
+        params = self.params.get(function, [])
+        found = set()
+        for kernel, grid, args, caller in self.launches:
+            if kernel != function:
+                continue
+            axes = self._grid_axes(grid, caller)
+            if axes is None or int(axis) >= len(axes):
+                return None
+            extent = axes[int(axis)]
+            if not (m.matches(extent, m.Call(func=m.Attribute(attr=m.Name("cdiv")))) and extent.args):
+                return None
+            wanted = _code(extent.args[0].value)
+            bound = None
+            for i, arg in enumerate(args):
+                if _code(arg.value) != wanted:
+                    continue
+                if arg.keyword is not None:
+                    bound = arg.keyword.value
+                elif i < len(params):
+                    bound = params[i]
+            if bound is None:
+                return None
+            found.add(bound)
+        return found.pop() if len(found) == 1 else None
+
+    def advance_bound(self, function: str, pointer_name: str, name: str, code: str) -> str | None:
+        """The bound of an offset whose pointer steps through a loop: `ptrs += STEP * stride` in
+        `for i in range(0, stop, STEP)` with `offs * stride` in the pointer -> `i + offs < stop`."""
+        definition = self.definitions.get(function, {}).get(pointer_name)
+        if definition is None:
+            return None
+        strides = set()
+        for product in _find(definition, m.BinaryOperation(operator=m.Multiply()), cst.BinaryOperation):
+            for side, other in ((product.left, product.right), (product.right, product.left)):
+                if _names(side) & {name} and not (_names(other) & self.index_vars(function, other)):
+                    strides.add(_code(other))
+        sums = _find(definition, m.BinaryOperation(operator=m.Add()), cst.BinaryOperation)
+        bare = any(code in (_code(add.left), _code(add.right)) for add in sums)  # a unit-stride offset
+        loops = self.loops.get(function, {})
+        for loop, pointer, step in self.advances.get(function, []):
+            if pointer != pointer_name or loop not in loops:
+                continue
+            start, stop, loop_step = loops[loop]
+            if start != "0":
+                continue
+            if isinstance(step, cst.BinaryOperation) and isinstance(step.operator, cst.Multiply):
+                for size, stride in ((step.left, step.right), (step.right, step.left)):
+                    if _code(size) == loop_step and _code(stride) in strides:
+                        return f"{loop} + {code} < {stop}"
+            elif bare and _code(step) == loop_step:
+                return f"{loop} + {code} < {stop}"
+        return None
+
+    def conjuncts(self, function: str) -> list[tuple[cst.BaseExpression, str | None]]:
+        """Every comparison the kernel's masks are a conjunction of, with the mask variable it
+        was reached through (None: written in the access itself)."""
+        definitions = self.definitions.get(function, {})
+        found: list[tuple[cst.BaseExpression, str | None]] = []
+
+        def walk(expr, via, depth=0):
+            if isinstance(expr, cst.Name) and expr.value in definitions and depth < 3:
+                walk(definitions[expr.value], expr.value, depth + 1)
+            elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+                walk(expr.left, None, depth)
+                walk(expr.right, None, depth)
+            elif isinstance(expr, cst.Comparison):
+                found.append((expr, via))
+
+        for mask in self.terms.get(function, []):
+            walk(mask, None)
+        return found
 
     def index_vars(self, function: str, expr) -> set[str]:
         """The kernel-local names defined from a tl.arange that `expr` is built from."""
@@ -686,6 +821,28 @@ class _SiblingMasks(cst.CSTVisitor):
         return {
             fn: [(self.expand(fn, names), mask) for names, mask in entries] for fn, entries in self.by_function.items()
         }
+
+
+def _conjunct(mask: str) -> str:
+    """`mask` ready to be and-ed with more terms: parenthesised unless a name, a call, a
+    subscript, already parenthesised or itself a conjunction."""
+    expr = cst.parse_expression(mask)
+    plain = isinstance(expr, (cst.Name, cst.Call, cst.Subscript, cst.Attribute)) or bool(expr.lpar)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+        plain = True
+    return mask if plain else f"({mask})"
+
+
+def _indexed(expr) -> list[tuple[str, str]]:
+    """(name, code) of each offset an index expression uses: `offs_m[:, None]` for a subscripted
+    offset, else every plain name."""
+    subscripts = [
+        (cst.ensure_type(sub.value, cst.Name).value, _code(sub))
+        for sub in _find(expr, m.Subscript(value=m.Name()), cst.Subscript)
+    ]
+    if subscripts:
+        return subscripts
+    return [(n.value, n.value) for n in _find(expr, m.Name(), cst.Name)]
 
 
 class _BoundaryMask(Transformer):
@@ -796,9 +953,8 @@ class _BoundaryMask(Transformer):
             name = cst.ensure_type(sub.value, cst.Name).value
             index = _code(sub).removeprefix(name)
             bound = bounds.get((name, index)) or bounds.get((name, "*"))
-            if bound is None:
-                return None
-            terms.append(f"({_code(sub)} < {bound})")
+            if bound is not None:  # the other dimensions are left to _missing_bounds
+                terms.append(f"({_code(sub)} < {bound})")
         if not subscripts:
             names = [n.value for n in _find(expr, m.Name(), cst.Name) if (n.value, "*") in bounds]
             terms = [f"({n} < {bounds.get((n, '')) or bounds[(n, '*')]})" for n in dict.fromkeys(names)]
@@ -844,40 +1000,65 @@ class _BoundaryMask(Transformer):
         return " & ".join(terms) if terms else None
 
     def _missing_bounds(self, pointer, mask) -> str | None:
-        """The terms a mask lacks: for each tl.arange offset the pointer is built from and the mask
-        never compares, `(index < bound)` with the bound a sibling mask uses for that index, else the
-        stop of the loop the index steps through (k = k0 + offs_k, k0 in range(0, K, BLOCK_K)).
-        None when nothing is missing or a bound cannot be found."""
+        """The terms a mask (None: no mask) lacks: for each tl.arange offset the pointer is built
+        from and the mask never compares, the bound of that dimension (see _dimension_bound).
+        Offsets no bound is found for are left out; None when nothing is missing or found."""
         function = self.functions[-1]
-        missing = self.scan.index_vars(function, pointer) - self.scan.index_vars(function, mask)
+        missing = self.scan.index_vars(function, pointer)
+        if mask is not None:
+            missing -= self.scan.index_vars(function, mask)
         if not missing:
             return None
         definitions = self.scan.definitions.get(function, {})
         expr = pointer
         if isinstance(expr, cst.Name) and expr.value in definitions:
             expr = definitions[expr.value]
-        bounds = self.scan.bounds(function)
-        indexed = [
-            (cst.ensure_type(sub.value, cst.Name).value, _code(sub))
-            for sub in _find(expr, m.Subscript(value=m.Name()), cst.Subscript)
-        ]
-        if not indexed:
-            indexed = [(n.value, n.value) for n in _find(expr, m.Name(), cst.Name)]
+        indexed = _indexed(expr)
         terms = []
         for name, code in dict.fromkeys(indexed):
             carried = self.scan.index_vars(function, cst.Name(name)) & missing
             if not carried:
                 continue
-            bound = (
-                bounds.get((name, code.removeprefix(name)))
-                or bounds.get((name, "*"))
-                or self.scan.loop_bound(function, name)
-            )
-            if bound is None:
-                return None
-            terms.append(f"({code} < {bound})")
+            term = self._dimension_bound(function, pointer, expr, name, code)
+            if term is None:
+                continue
+            terms.append(term)
             missing -= carried
-        return " & ".join(terms) if terms and not missing else None
+        return " & ".join(dict.fromkeys(terms)) if terms else None
+
+    def _dimension_bound(self, function: str, pointer, expr, name: str, code: str) -> str | None:
+        """`(code < bound)` for one offset of a pointer: the bound sibling masks compare it with,
+        else the stop of the loop it steps through (k = k0 + offs_k), else a comparison of a
+        sibling mask over this offset (m + offs_k < K, in scope here), else the extent the launch
+        grid divides along its program axis, else the stop of the loop its pointer advances in."""
+        bounds = self.scan.bounds(function)
+        bound = (
+            bounds.get((name, code.removeprefix(name)))
+            or bounds.get((name, "*"))
+            or self.scan.loop_bound(function, name)
+        )
+        if bound is not None:
+            return f"({code} < {bound})"
+        wanted = self.scan.index_vars(function, pointer)
+        pairs = {pair for pair in _indexed(expr) if pair[0] in wanted}
+        for comparison, via in self.scan.conjuncts(function):
+            used = self.scan.index_vars(function, comparison)
+            shaped = {pair for pair in _indexed(comparison) if pair[0] in used}  # same broadcast as here
+            if name not in used or not used <= wanted or not shaped <= pairs:
+                continue
+            if not self.scan.defined_before(function, _names(comparison), self.assignments + 1):
+                continue
+            if via is not None and self.scan.defined_before(function, {via}, self.assignments + 1):
+                return via
+            return f"({_code(comparison)})"
+        bound = self.scan.grid_bound(function, name)
+        if bound is not None:
+            return f"({code} < {bound})"
+        if isinstance(pointer, cst.Name):
+            advanced = self.scan.advance_bound(function, pointer.value, name, code)
+            if advanced is not None:
+                return f"({advanced})"
+        return None
 
     def _completed(self, call: cst.Call) -> cst.Call:
         """A masked access whose mask lacks the bound of one of its dimensions, with that bound added."""
@@ -888,7 +1069,7 @@ class _BoundaryMask(Transformer):
         if extra is None:
             return call
         self.changed = True
-        completed = mask.with_changes(value=cst.parse_expression(f"({_code(mask.value)}) & {extra}"))
+        completed = mask.with_changes(value=cst.parse_expression(f"{_conjunct(_code(mask.value))} & {extra}"))
         return call.with_changes(args=[completed if arg is mask else arg for arg in call.args])
 
     def _neutral_padding(self, load: cst.Call) -> cst.Call:
@@ -911,7 +1092,16 @@ class _BoundaryMask(Transformer):
             return updated
         if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
             return updated
-        mask, other = self._mask_for(updated.args[0].value)
+        pointer, function = updated.args[0].value, self.functions[-1]
+        mask, other = self._mask_for(pointer)
+        if mask is not None and not (
+            self.scan.index_vars(function, cst.parse_expression(mask)) <= self.scan.index_vars(function, pointer)
+        ):
+            mask, other = None, None  # a sibling's mask over a dimension this access does not have
+        # every dimension of the pointer bounded: the mask found may cover only some of them
+        extra = self._missing_bounds(updated.args[0].value, cst.parse_expression(mask) if mask else None)
+        if extra is not None:
+            mask = f"{_conjunct(mask)} & {extra}" if mask else extra
         if mask is None:
             return updated
         self.changed = True
