@@ -216,3 +216,60 @@ def test_a_tile_index_is_bounded_by_the_extent_its_grid_axis_divides():
     fix = _verified_fix(SCALE_2D_REFERENCE, SCALE_2D_ROWS_ONLY, "boundary_mask")
     assert fix.patched_source.count("mask=inside & (c[None, :] < n_cols)") == 2
     assert fix.verified, fix.verification
+
+
+ENTROPY_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, p):
+        return -torch.xlogy(p, p).sum(dim=1)
+
+
+def get_inputs():
+    p = torch.rand(9, 300)
+    p[p < 0.25] = 0.0  # zero-probability entries: xlogy counts them as 0
+    return [p / p.sum(dim=1, keepdim=True)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: Row entropy -sum p log p over column blocks: at p == 0 the kernel computes 0 * -inf = NaN.
+ENTROPY_NAIVE = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def entropy_kernel(p_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    total = tl.zeros((BLOCK,), dtype=tl.float32)
+    for c0 in range(0, n_cols, BLOCK):
+        cols = c0 + tl.arange(0, BLOCK)
+        p = tl.load(p_ptr + row * n_cols + cols, mask=cols < n_cols, other=1.0)
+        total += -p * tl.log(p)
+    tl.store(out_ptr + row, tl.sum(total, axis=0))
+
+
+class ModelNew(nn.Module):
+    def forward(self, p):
+        out = torch.empty(p.shape[0], device=p.device, dtype=p.dtype)
+        entropy_kernel[(p.shape[0],)](p, out, p.shape[1], BLOCK=128)
+        return out
+"""
+
+
+def test_t_log_t_at_zero_keeps_the_xlogy_convention():
+    fix = _verified_fix(ENTROPY_REFERENCE, ENTROPY_NAIVE, "stable_formula")
+    assert "total += tl.where(p == 0, 0.0, -p * tl.log(p))" in fix.patched_source
+    assert fix.verified, fix.verification
+
+
+def test_a_t_log_t_already_guarded_on_t_is_left_alone():
+    guarded = ENTROPY_NAIVE.replace("-p * tl.log(p)", "tl.where(p > 0, -p * tl.log(p), 0.0)")
+    assert patch("stable_formula", guarded) is None
+    assert patch("stable_formula", ENTROPY_NAIVE.replace("-p * tl.log(p)", "-p * tl.log(q)")) is None
