@@ -235,7 +235,7 @@ class _StreamedVariance(Transformer):
 
 def _factors(expr) -> list:
     """The factors of a product (a * b * c -> [a, b, c]; anything else -> [expr])."""
-    while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply) and not expr.lpar:
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply) and not expr.lpar:
         return _factors(expr.left) + _factors(expr.right)
     return [expr]
 
