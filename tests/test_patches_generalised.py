@@ -273,3 +273,65 @@ def test_a_t_log_t_already_guarded_on_t_is_left_alone():
     guarded = ENTROPY_NAIVE.replace("-p * tl.log(p)", "tl.where(p > 0, -p * tl.log(p), 0.0)")
     assert patch("stable_formula", guarded) is None
     assert patch("stable_formula", ENTROPY_NAIVE.replace("-p * tl.log(p)", "-p * tl.log(q)")) is None
+
+
+CLIP_REFERENCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.clamp(x, -1.0, 1.0).sum() + 0.0 * x.sum()
+
+
+def get_inputs():
+    return [torch.randn(40, 50)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: The kernel clips its input through the input's own pointer (a view of it) before summing
+#: the block: the caller's tensor changes. No destination is passed twice at the launch.
+CLIP_INTO_INPUT = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def clip_sum_kernel(x_ptr, part_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    keep = offs < n
+    v = tl.minimum(tl.maximum(tl.load(x_ptr + offs, mask=keep, other=0.0), -1.0), 1.0)
+    tl.store(x_ptr + offs, v, mask=keep)
+    tl.store(part_ptr + pid, tl.sum(v, axis=0))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        flat = x.contiguous().view(-1)
+        n = flat.numel()
+        parts = torch.empty(triton.cdiv(n, 256), device=x.device, dtype=torch.float32)
+        clip_sum_kernel[(triton.cdiv(n, 256),)](flat, parts, n, BLOCK=256)
+        return parts.sum()
+"""
+
+
+def test_a_kernel_storing_through_an_input_pointer_gets_a_copy_of_that_input():
+    fix = _verified_fix(CLIP_REFERENCE, CLIP_INTO_INPUT, "do_not_mutate_inputs")
+    assert "_in_flat = flat.clone()" in fix.patched_source
+    assert "clip_sum_kernel[(triton.cdiv(n, 256),)](_in_flat, parts, n, BLOCK=256)" in fix.patched_source
+    assert fix.verified, fix.verification
+
+
+def test_an_input_updated_in_place_and_returned_is_returned_from_its_copy():
+    in_place = CLIP_INTO_INPUT.replace("        return parts.sum()", "        return flat.view(x.shape)")
+    patched = patch("do_not_mutate_inputs", in_place)
+    assert "_in_flat = flat.clone()" in patched and "return _in_flat.view(x.shape)" in patched
+    # a kernel that only reads its inputs is left alone
+    assert (
+        patch("do_not_mutate_inputs", CLIP_INTO_INPUT.replace("    tl.store(x_ptr + offs, v, mask=keep)\n", "")) is None
+    )

@@ -1219,6 +1219,144 @@ class _FreshOutput(Transformer):
         return updated.with_changes(body=body) if renamed else updated
 
 
+class _WrittenParams(cst.CSTVisitor):
+    """Per @triton.jit kernel: its parameters in order, and those it writes through (the base of a
+    tl.store / atomic pointer, followed through the kernel's assignments)."""
+
+    def __init__(self):
+        self.params: dict[str, list[str]] = {}
+        self.written: dict[str, set[str]] = {}
+        self.uses: dict[str, dict[str, set[str]]] = {}
+        self.stored: dict[str, set[str]] = {}
+        self.current: list[str] = []
+
+    def visit_FunctionDef(self, node):
+        self.current.append(node.name.value)
+        if any(any(k in _code(d.decorator) for k in ("jit", "autotune", "heuristics")) for d in node.decorators):
+            self.params[node.name.value] = [p.name.value for p in node.params.params]
+
+    def leave_FunctionDef(self, node):
+        name = self.current.pop()
+        if name not in self.params:
+            return
+        uses, seen, todo = self.uses.get(name, {}), set(), list(self.stored.get(name, ()))
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(uses.get(n, ()))
+        self.written[name] = seen & set(self.params[name])
+
+    def _define(self, target, value):
+        if self.current and isinstance(target, cst.Name):
+            self.uses.setdefault(self.current[-1], {}).setdefault(target.value, set()).update(_names(value))
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self._define(target.target, node.value)
+
+    def visit_AugAssign(self, node):
+        self._define(node.target, node.value)
+
+    def visit_Call(self, node):
+        writes = _tl("store") | _tl("atomic_add") | _tl("atomic_xchg") | _tl("atomic_max") | _tl("atomic_min")
+        if self.current and node.args and m.matches(node.func, writes):
+            self.stored.setdefault(self.current[-1], set()).update(_names(node.args[0].value))
+
+
+def _view_root(expr) -> str | None:
+    """The name a view-like expression is rooted at (x, x.contiguous().view(-1), x[0], x.T), or
+    None for anything that allocates (torch.empty_like(x), x.clone())."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return expr.value
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            if expr.func.attr.value in ("clone", "copy_", "new_empty", "new_zeros", "to", "float", "half"):
+                return None
+            expr = expr.func.value
+        elif isinstance(expr, (cst.Attribute, cst.Subscript)):
+            expr = expr.value
+        else:
+            return None
+
+
+class _CopyWrittenInputs(Transformer):
+    """A launch that binds an input of the forward (or a view of one) to a kernel parameter the
+    kernel stores through -> `_in_x = x.clone()` passed instead, and the statements after the
+    launch read `_in_x`: the kernel reads the same values and its writes land in the copy, so
+    the forward computes what it computed before and its caller's tensors stay as they were."""
+
+    def __init__(self, kernels: _WrittenParams):
+        super().__init__()
+        self.kernels = kernels
+        self.inputs: list[set[str]] = []  # per forward: names bound to its inputs (or views of them)
+        self.launches: dict[int, dict[str, str]] = {}
+
+    def visit_FunctionDef(self, node):
+        params = {p.name.value for p in node.params.params} - {"self"}
+        self.inputs.append(set() if node.name.value in self.kernels.params else params)
+
+    def leave_FunctionDef(self, original, updated):
+        self.inputs.pop()
+        return updated
+
+    def visit_Assign(self, node):
+        target = node.targets[0].target
+        if self.inputs and isinstance(target, cst.Name):
+            root = _view_root(node.value)
+            if root is not None and root in self.inputs[-1]:
+                self.inputs[-1].add(target.value)
+            else:
+                self.inputs[-1].discard(target.value)
+
+    def leave_SimpleStatementLine(self, original, updated):
+        stmt = updated.body[0] if len(updated.body) == 1 else None
+        call = stmt.value if isinstance(stmt, cst.Expr) else None
+        if not (
+            self.inputs
+            and isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Subscript)
+            and isinstance(call.func.value, cst.Name)
+            and call.func.value.value in self.kernels.params
+        ):
+            return updated
+        kernel = call.func.value.value
+        params, written = self.kernels.params[kernel], self.kernels.written.get(kernel, set())
+        fresh: dict[str, str] = {}
+        args = []
+        for i, arg in enumerate(call.args):
+            param = arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else None
+            value = arg.value
+            if param in written and isinstance(value, cst.Name) and value.value in self.inputs[-1]:
+                copy = fresh.setdefault(value.value, f"_in_{value.value}")
+                arg = arg.with_changes(value=cst.Name(copy))
+            args.append(arg)
+        if not fresh:
+            return updated
+        self.changed = True
+        launch = updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])
+        self.launches[id(launch)] = fresh
+        copies = [cst.parse_statement(f"{copy} = {name}.clone()") for name, copy in fresh.items()]
+        return cst.FlattenSentinel([*copies, launch])
+
+    def leave_IndentedBlock(self, original, updated):
+        body, renamed = list(updated.body), {}
+        for i, statement in enumerate(body):
+            if renamed:
+                body[i] = statement.visit(_Rename(renamed))
+            renamed = {**renamed, **self.launches.get(id(statement), {})}
+        return updated.with_changes(body=body) if renamed else updated
+
+
+def copy_written_inputs(source: str) -> str | None:
+    tree = parse(source)
+    if tree is None:
+        return None
+    kernels = _WrittenParams()
+    tree.visit(kernels)
+    return run(source, _CopyWrittenInputs(kernels))
+
+
 MAX_SWAPPED_DIM = 4
 
 
