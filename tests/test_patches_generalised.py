@@ -335,3 +335,14 @@ def test_an_input_updated_in_place_and_returned_is_returned_from_its_copy():
     assert (
         patch("do_not_mutate_inputs", CLIP_INTO_INPUT.replace("    tl.store(x_ptr + offs, v, mask=keep)\n", "")) is None
     )
+
+
+def test_a_mask_assigned_inside_a_loop_never_bounds_an_access_after_it():
+    # k_ok is the K bound of the loop's blocks only: past the loop it is out of scope
+    after_loop = MATVEC_ROWS_ONLY.replace(
+        "    y = tl.sum(acc, axis=1)[:, None]",
+        "    head = tl.load(v_ptr + ks)\n    y = tl.sum(acc * head, axis=1)[:, None]",
+    )
+    patched = patch("boundary_mask", after_loop)
+    assert "a = tl.load(a_ptrs, mask=row_ok & k_ok, other=0.0)" in patched
+    assert "head = tl.load(v_ptr + ks)\n" in patched

@@ -301,8 +301,8 @@ _ADDRESSING = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomi
 
 class _IndexNames(cst.CSTVisitor):
     """Per kernel: the names whose values address memory or bound an access: everything the
-    pointer of a load / store / atomic, a mask, a loop range or a tl.where over indices is built
-    from, followed back through the kernel's assignments. A loaded value among them is an index
+    pointer of a load / store / atomic, a mask or a loop range is built from, followed back
+    through the kernel's assignments. A loaded value among them is an index
     (a token id, a segment offset, a gathered row): it stays an integer."""
 
     def __init__(self):
@@ -534,6 +534,7 @@ class _SiblingMasks(cst.CSTVisitor):
         self.launches: list[tuple[str, cst.BaseExpression, list[cst.Arg], str]] = []  # kernel, grid, args, caller
         self.loop_stack: list[str] = []
         self.module_level: dict[str, cst.BaseExpression] = {}
+        self.def_loops: dict[str, dict[str, tuple[str, ...]]] = {}  # kernel -> name -> loops around its definition
 
     def visit_FunctionDef(self, node):
         self.current.append(node.name.value)
@@ -581,6 +582,8 @@ class _SiblingMasks(cst.CSTVisitor):
         self.assignments += 1
         if not self.current and isinstance(target, cst.Name):
             self.module_level.setdefault(target.value, node.value)
+        if self.current and isinstance(target, cst.Name):
+            self.def_loops.setdefault(self.current[-1], {}).setdefault(target.value, tuple(self.loop_stack))
         if self.current and isinstance(target, cst.Name):
             self.derived[self.current[-1]].setdefault(target.value, set()).update(_names(node.value))
             self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
@@ -861,10 +864,29 @@ class _BoundaryMask(Transformer):
         self.grid_depth = 0
         self.assigning: str | None = None
         self.assignments = 0
+        self.loops: list[str] = []  # the variables of the loops enclosing the access
 
     def visit_FunctionDef(self, node):
         self.params.append([p.name.value for p in node.params.params])
         self.functions.append(node.name.value)
+
+    def visit_For(self, node):
+        self.loops.append(node.target.value if isinstance(node.target, cst.Name) else "")
+
+    def leave_For(self, original, updated):
+        self.loops.pop()
+        return updated
+
+    def _in_scope(self, function: str, names: set[str]) -> bool:
+        """Are these names usable here: kernel-local ones assigned before this access, and loop
+        variables only of the loops enclosing it."""
+        loop_vars = set(self.scan.loops.get(function, {})) | set(self.scan.loop_stops.get(function, {}))
+        if (names & loop_vars) - set(self.loops):
+            return False
+        around = self.scan.def_loops.get(function, {})
+        if any(tuple(self.loops[: len(around[n])]) != around[n] for n in names if n in around):
+            return False  # assigned inside a loop this access is not in
+        return self.scan.defined_before(function, names, self.assignments + 1)
 
     def leave_FunctionDef(self, original, updated):
         self.params.pop()
@@ -964,11 +986,12 @@ class _BoundaryMask(Transformer):
         """(mask, other): a sibling's on the very same pointer, else rebuilt from the bounds
         sibling masks use per index variable, else a whole sibling mask, else from names."""
         if self.functions:
-            exact = self.scan.exact_sibling(self.functions[-1], pointer, self.assignments + 1)
-            if exact is not None:
+            function = self.functions[-1]
+            exact = self.scan.exact_sibling(function, pointer, self.assignments + 1)
+            if exact is not None and self._in_scope(function, _names(cst.parse_expression(exact[0]))):
                 return exact
-            variable = self.scan.mask_variable(self.functions[-1], pointer, self.assignments + 1)
-            if variable is not None:
+            variable = self.scan.mask_variable(function, pointer, self.assignments + 1)
+            if variable is not None and self._in_scope(function, {variable}):
                 return variable, None
             rebuilt = self._term_mask(pointer)
             if rebuilt is not None:
@@ -1046,9 +1069,9 @@ class _BoundaryMask(Transformer):
             shaped = {pair for pair in _indexed(comparison) if pair[0] in used}  # same broadcast as here
             if name not in used or not used <= wanted or not shaped <= pairs:
                 continue
-            if not self.scan.defined_before(function, _names(comparison), self.assignments + 1):
+            if not self._in_scope(function, _names(comparison)):
                 continue
-            if via is not None and self.scan.defined_before(function, {via}, self.assignments + 1):
+            if via is not None and self._in_scope(function, {via}):
                 return via
             return f"({_code(comparison)})"
         bound = self.scan.grid_bound(function, name)
@@ -1056,7 +1079,7 @@ class _BoundaryMask(Transformer):
             return f"({code} < {bound})"
         if isinstance(pointer, cst.Name):
             advanced = self.scan.advance_bound(function, pointer.value, name, code)
-            if advanced is not None:
+            if advanced is not None and self._in_scope(function, _names(cst.parse_expression(advanced))):
                 return f"({advanced})"
         return None
 
