@@ -243,13 +243,21 @@ def test_a_mask_missing_the_bound_of_the_loop_dimension_gets_the_loop_stop():
 
 
 def test_a_missing_bound_that_cannot_be_found_is_left_as_guidance():
-    # the rows are compared in no mask and step through no loop: no safe bound for them
+    # the rows are compared in no mask, step through no loop and the grid is a bare count of
+    # programs (no extent passed to the kernel): no safe bound for them
     no_row_bound = ROW_SUM_COLUMN_TAIL.replace(
         "mask=rows[:, None] < n_rows, other", "mask=cols[None, :] < n_cols, other"
     )
     no_row_bound = no_row_bound.replace("total, mask=rows < n_rows)", "total)")
-    patched = patch("boundary_mask", no_row_bound)
+    bare_grid = no_row_bound.replace("[(triton.cdiv(x.shape[0], 8),)]", "[(3,)]")
+    patched = patch("boundary_mask", bare_grid)
     assert patched is None or "mask=cols[None, :] < n_cols, other=0.0)" in patched
+    # a column mask never bounds the store of the rows' sums
+    assert patched is None or "tl.store(out_ptr + rows, total)" in patched
+    # with the grid dividing x.shape[0], passed as n_rows, the rows' bound is n_rows
+    patched = patch("boundary_mask", no_row_bound)
+    assert "mask=(cols[None, :] < n_cols) & (rows[:, None] < n_rows), other=0.0)" in patched
+    assert "tl.store(out_ptr + rows, total, mask=(rows < n_rows))" in patched
 
 
 ROW_MIN_REFERENCE = """import torch

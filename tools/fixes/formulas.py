@@ -233,6 +233,54 @@ class _StreamedVariance(Transformer):
         return updated
 
 
+def _factors(expr) -> list:
+    """The factors of a product (a * b * c -> [a, b, c]; anything else -> [expr])."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply) and not expr.lpar:
+        return _factors(expr.left) + _factors(expr.right)
+    return [expr]
+
+
+class _XlogyAtZero(Transformer):
+    """t * tl.log(...t...) (t * log(t / q), t * (tl.log(t) - lq), -t * log(t)) ->
+    tl.where(t == 0, 0.0, t * tl.log(...)): the xlogy convention torch keeps (0 where t == 0,
+    where the kernel computes 0 * -inf = NaN). Only the t == 0 lanes change, and only those whose
+    product was NaN or 0; a product already inside a tl.where on t is left as written."""
+
+    def __init__(self):
+        super().__init__()
+        self.guards: list[set[str]] = []  # names in the conditions of the enclosing tl.where calls
+
+    def visit_Call(self, node):
+        if m.matches(node.func, _tl("where")) and node.args:
+            self.guards.append(_names(node.args[0].value))
+        return True
+
+    def leave_Call(self, original, updated):
+        if m.matches(original.func, _tl("where")) and original.args:
+            self.guards.pop()
+        return updated
+
+    def leave_BinaryOperation(self, original, updated):
+        if not isinstance(updated.operator, cst.Multiply):
+            return updated
+        guarded = set().union(*self.guards) if self.guards else set()
+        for factor_side, log_side in ((updated.left, updated.right), (updated.right, updated.left)):
+            logs = _find(log_side, m.Call(func=_tl("log")), cst.Call)
+            inside = set().union(*(_names(c.args[0].value) for c in logs if c.args)) if logs else set()
+            for factor in _factors(factor_side):
+                if isinstance(factor, cst.UnaryOperation) and isinstance(factor.operator, cst.Minus):
+                    factor = factor.expression
+                if isinstance(factor, cst.Name) and factor.value in inside and factor.value not in guarded:
+                    self.changed = True
+                    t = factor.value
+                    return cst.parse_expression(f"tl.where({t} == 0, 0.0, {_code(updated)})")
+        return updated
+
+
+def xlogy_at_zero(source: str) -> str | None:
+    return run(source, _XlogyAtZero())
+
+
 def streamed_variance(source: str) -> str | None:
     return run(source, _StreamedVariance())
 
@@ -255,11 +303,20 @@ def round_before_int_cast(source: str) -> str | None:
 
 def stable_formula(source: str) -> str | None:
     """The first stable rewrite whose construct the source has."""
-    for patcher in (log1p, expm1, two_pass_variance, streamed_variance):
+    for patcher in (log1p, expm1, two_pass_variance, streamed_variance, xlogy_at_zero):
         patched = patcher(source)
         if patched is not None:
             return patched
     return None
 
 
-__all__ = ["eps_inside_sqrt", "expm1", "log1p", "parse", "round_before_int_cast", "stable_formula", "streamed_variance"]
+__all__ = [
+    "eps_inside_sqrt",
+    "expm1",
+    "log1p",
+    "parse",
+    "round_before_int_cast",
+    "stable_formula",
+    "streamed_variance",
+    "xlogy_at_zero",
+]

@@ -99,11 +99,23 @@ class _Fp32Accumulator(Transformer):
     accumulation path; stores convert back to the pointer's type). With upcast=False only the
     narrowings are undone (loads, sums and cumsums of fp32 data are fp32 already)."""
 
-    def __init__(self, dot_operands: set[str], upcast: bool = True):
+    def __init__(self, dot_operands: set[str], upcast: bool = True, indices: dict[str, set[str]] | None = None):
         super().__init__()
         self.dot_operands = dot_operands
         self.upcast = upcast
+        self.indices = indices or {}  # kernel -> names whose values address memory (never upcast)
+        self.functions: list[str] = []
         self.accumulators: set[str] = set()  # names initialised with a low-precision tl.zeros / tl.full
+
+    def visit_FunctionDef(self, node):
+        self.functions.append(node.name.value)
+
+    def leave_FunctionDef(self, original, updated):
+        self.functions.pop()
+        return updated
+
+    def _is_index(self, name: str) -> bool:
+        return bool(self.functions) and name in self.indices.get(self.functions[-1], set())
 
     def visit_Assign(self, node):
         target = node.targets[0].target
@@ -121,7 +133,12 @@ class _Fp32Accumulator(Transformer):
         target, value = updated.targets[0].target, updated.value
         if not isinstance(target, cst.Name):
             return updated
-        if self.upcast and target.value not in self.dot_operands and m.matches(value, m.Call(func=_tl("load"))):
+        if (
+            self.upcast
+            and target.value not in self.dot_operands
+            and not self._is_index(target.value)
+            and m.matches(value, m.Call(func=_tl("load")))
+        ):
             self.changed = True
             return updated.with_changes(value=cst.parse_expression(f"{_code(value)}.to(tl.float32)"))
         # acc = (update).to(tl.float16) of a low-precision accumulator: keep the update in fp32
@@ -279,13 +296,72 @@ class _DotOperands(cst.CSTVisitor):
                 self.names |= _names(arg.value)
 
 
+_ADDRESSING = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas")
+
+
+class _IndexNames(cst.CSTVisitor):
+    """Per kernel: the names whose values address memory or bound an access: everything the
+    pointer of a load / store / atomic, a mask or a loop range is built from, followed back
+    through the kernel's assignments. A loaded value among them is an index
+    (a token id, a segment offset, a gathered row): it stays an integer."""
+
+    def __init__(self):
+        self.uses: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
+        self.seeds: dict[str, set[str]] = {}
+        self.current: list[str] = []
+
+    def visit_FunctionDef(self, node):
+        self.current.append(node.name.value)
+
+    def leave_FunctionDef(self, node):
+        self.current.pop()
+
+    def _define(self, target, value) -> None:
+        if self.current and isinstance(target, cst.Name):
+            self.uses.setdefault(self.current[-1], {}).setdefault(target.value, set()).update(_names(value))
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self._define(target.target, node.value)
+
+    def visit_AugAssign(self, node):
+        self._define(node.target, node.value)
+
+    def visit_Call(self, node):
+        if not self.current:
+            return
+        seeds = self.seeds.setdefault(self.current[-1], set())
+        if any(m.matches(node.func, _tl(kind)) for kind in _ADDRESSING) and node.args:
+            seeds |= _names(node.args[0].value)
+            mask = _kwarg(node, "mask")
+            if mask is not None:
+                seeds |= _names(mask.value)
+        elif m.matches(node.func, m.Name("range") | _tl("range") | _tl("static_range")):
+            for arg in node.args:
+                seeds |= _names(arg.value)
+
+    def indices(self) -> dict[str, set[str]]:
+        found = {}
+        for function, seeds in self.seeds.items():
+            uses, seen, todo = self.uses.get(function, {}), set(), list(seeds)
+            while todo:
+                name = todo.pop()
+                if name not in seen:
+                    seen.add(name)
+                    todo.extend(uses.get(name, ()))
+            found[function] = seen
+        return found
+
+
 def fp32_accumulator(source: str, upcast: bool = True) -> str | None:
     tree = parse(source)
     if tree is None:
         return None
     operands = _DotOperands()
     tree.visit(operands)
-    return run(source, _Fp32Accumulator(operands.names, upcast))
+    indices = _IndexNames()
+    tree.visit(indices)
+    return run(source, _Fp32Accumulator(operands.names, upcast, indices.indices()))
 
 
 class _IeeeDot(Transformer):
@@ -452,10 +528,18 @@ class _SiblingMasks(cst.CSTVisitor):
         self.assignments = 0
         self.current: list[str] = []
         self.loop_stops: dict[str, dict[str, str]] = {}  # kernel -> loop variable -> the stop of its range
+        self.loops: dict[str, dict[str, tuple[str, str, str]]] = {}  # kernel -> loop var -> (start, stop, step)
+        self.advances: dict[str, list[tuple[str, str, cst.BaseExpression]]] = {}  # kernel -> (loop var, ptr, step)
+        self.params: dict[str, list[str]] = {}  # function -> its parameters, in order
+        self.launches: list[tuple[str, cst.BaseExpression, list[cst.Arg], str]] = []  # kernel, grid, args, caller
+        self.loop_stack: list[str] = []
+        self.module_level: dict[str, cst.BaseExpression] = {}
+        self.def_loops: dict[str, dict[str, tuple[str, ...]]] = {}  # kernel -> name -> loops around its definition
 
     def visit_FunctionDef(self, node):
         self.current.append(node.name.value)
         self.derived.setdefault(node.name.value, {})
+        self.params.setdefault(node.name.value, [p.name.value for p in node.params.params])
 
     def visit_For(self, node):
         call = node.iter
@@ -468,6 +552,13 @@ class _SiblingMasks(cst.CSTVisitor):
             if 1 <= len(call.args) <= 3 and all(a.keyword is None for a in call.args):
                 stop = call.args[0 if len(call.args) == 1 else 1].value
                 self.loop_stops.setdefault(self.current[-1], {})[node.target.value] = _code(stop)
+                codes = [_code(a.value) for a in call.args]
+                start, step = (codes[0] if len(codes) > 1 else "0"), (codes[2] if len(codes) == 3 else "1")
+                self.loops.setdefault(self.current[-1], {})[node.target.value] = (start, _code(stop), step)
+        self.loop_stack.append(node.target.value if isinstance(node.target, cst.Name) else "")
+
+    def leave_For(self, node):
+        self.loop_stack.pop()
 
     def loop_bound(self, function: str, name: str) -> str | None:
         """The bound of `name = i + offs` (or `i + tl.arange(...)`) for i the variable of a
@@ -489,6 +580,10 @@ class _SiblingMasks(cst.CSTVisitor):
     def visit_Assign(self, node):
         target = node.targets[0].target
         self.assignments += 1
+        if not self.current and isinstance(target, cst.Name):
+            self.module_level.setdefault(target.value, node.value)
+        if self.current and isinstance(target, cst.Name):
+            self.def_loops.setdefault(self.current[-1], {}).setdefault(target.value, tuple(self.loop_stack))
         if self.current and isinstance(target, cst.Name):
             self.derived[self.current[-1]].setdefault(target.value, set()).update(_names(node.value))
             self.definitions.setdefault(self.current[-1], {}).setdefault(target.value, node.value)
@@ -526,6 +621,10 @@ class _SiblingMasks(cst.CSTVisitor):
     def visit_AugAssign(self, node):  # X += row * stride
         if self.current and isinstance(node.target, cst.Name):
             self.derived[self.current[-1]].setdefault(node.target.value, set()).update(_names(node.value))
+            if isinstance(node.operator, cst.AddAssign) and self.loop_stack and self.loop_stack[-1]:
+                self.advances.setdefault(self.current[-1], []).append(
+                    (self.loop_stack[-1], node.target.value, node.value)
+                )
 
     def expand(self, function: str, names: set[str]) -> set[str]:
         """The names and, transitively, the names their kernel-local definitions use."""
@@ -538,6 +637,11 @@ class _SiblingMasks(cst.CSTVisitor):
         return seen
 
     def visit_Call(self, node):
+        if isinstance(node.func, cst.Subscript) and isinstance(node.func.value, cst.Name) and node.func.slice:
+            grid = node.func.slice[0].slice
+            if isinstance(grid, cst.Index):
+                caller = self.current[-1] if self.current else ""
+                self.launches.append((node.func.value.value, grid.value, list(node.args), caller))
         if self.current and m.matches(node.func, _tl("load") | _tl("store")) and node.args:
             mask = _kwarg(node, "mask")
             if mask is not None:
@@ -552,6 +656,116 @@ class _SiblingMasks(cst.CSTVisitor):
                     )
                 )
                 self.terms.setdefault(self.current[-1], []).append(mask.value)
+
+    def _grid_axes(self, grid: cst.BaseExpression, caller: str) -> list[cst.BaseExpression] | None:
+        """The elements of a launch grid: a tuple, a lambda returning one, or a name assigned either."""
+        for _ in range(3):
+            if isinstance(grid, cst.Name):
+                grid = self.definitions.get(caller, {}).get(grid.value) or self.module_level.get(grid.value)
+            if isinstance(grid, cst.Lambda):
+                grid = grid.body
+            if isinstance(grid, cst.Tuple):
+                return [e.value for e in grid.elements]
+            if grid is None:
+                return None
+        return None
+
+    def grid_bound(self, function: str, name: str) -> str | None:
+        """The bound of a tile index `pid * BLOCK + tl.arange(...)` with pid = tl.program_id(axis):
+        the extent the launch grid divides along that axis (triton.cdiv(X, ...)), as the kernel
+        parameter every launch passes X to."""
+        value = self.definitions.get(function, {}).get(name)
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+            return None
+        tile = next(
+            (
+                side
+                for side, other in ((value.left, value.right), (value.right, value.left))
+                if m.matches(other, m.Call(func=_tl("arange")))
+            ),
+            None,
+        )
+        if not (isinstance(tile, cst.BinaryOperation) and isinstance(tile.operator, cst.Multiply)):
+            return None
+        axis = None
+        for factor in (tile.left, tile.right):
+            if isinstance(factor, cst.Name):
+                factor = self.definitions.get(function, {}).get(factor.value, factor)
+            if m.matches(factor, m.Call(func=_tl("program_id"))) and factor.args:
+                axis = _code(factor.args[0].value)
+        if axis is None or not axis.isdigit():
+            return None
+        params = self.params.get(function, [])
+        found = set()
+        for kernel, grid, args, caller in self.launches:
+            if kernel != function:
+                continue
+            axes = self._grid_axes(grid, caller)
+            if axes is None or int(axis) >= len(axes):
+                return None
+            extent = axes[int(axis)]
+            if not (m.matches(extent, m.Call(func=m.Attribute(attr=m.Name("cdiv")))) and extent.args):
+                return None
+            wanted = _code(extent.args[0].value)
+            bound = None
+            for i, arg in enumerate(args):
+                if _code(arg.value) != wanted:
+                    continue
+                if arg.keyword is not None:
+                    bound = arg.keyword.value
+                elif i < len(params):
+                    bound = params[i]
+            if bound is None:
+                return None
+            found.add(bound)
+        return found.pop() if len(found) == 1 else None
+
+    def advance_bound(self, function: str, pointer_name: str, name: str, code: str) -> str | None:
+        """The bound of an offset whose pointer steps through a loop: `ptrs += STEP * stride` in
+        `for i in range(0, stop, STEP)` with `offs * stride` in the pointer -> `i + offs < stop`."""
+        definition = self.definitions.get(function, {}).get(pointer_name)
+        if definition is None:
+            return None
+        strides = set()
+        for product in _find(definition, m.BinaryOperation(operator=m.Multiply()), cst.BinaryOperation):
+            for side, other in ((product.left, product.right), (product.right, product.left)):
+                if _names(side) & {name} and not (_names(other) & self.index_vars(function, other)):
+                    strides.add(_code(other))
+        sums = _find(definition, m.BinaryOperation(operator=m.Add()), cst.BinaryOperation)
+        bare = any(code in (_code(add.left), _code(add.right)) for add in sums)  # a unit-stride offset
+        loops = self.loops.get(function, {})
+        for loop, pointer, step in self.advances.get(function, []):
+            if pointer != pointer_name or loop not in loops:
+                continue
+            start, stop, loop_step = loops[loop]
+            if start != "0":
+                continue
+            if isinstance(step, cst.BinaryOperation) and isinstance(step.operator, cst.Multiply):
+                for size, stride in ((step.left, step.right), (step.right, step.left)):
+                    if _code(size) == loop_step and _code(stride) in strides:
+                        return f"{loop} + {code} < {stop}"
+            elif bare and _code(step) == loop_step:
+                return f"{loop} + {code} < {stop}"
+        return None
+
+    def conjuncts(self, function: str) -> list[tuple[cst.BaseExpression, str | None]]:
+        """Every comparison the kernel's masks are a conjunction of, with the mask variable it
+        was reached through (None: written in the access itself)."""
+        definitions = self.definitions.get(function, {})
+        found: list[tuple[cst.BaseExpression, str | None]] = []
+
+        def walk(expr, via, depth=0):
+            if isinstance(expr, cst.Name) and expr.value in definitions and depth < 3:
+                walk(definitions[expr.value], expr.value, depth + 1)
+            elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+                walk(expr.left, None, depth)
+                walk(expr.right, None, depth)
+            elif isinstance(expr, cst.Comparison):
+                found.append((expr, via))
+
+        for mask in self.terms.get(function, []):
+            walk(mask, None)
+        return found
 
     def index_vars(self, function: str, expr) -> set[str]:
         """The kernel-local names defined from a tl.arange that `expr` is built from."""
@@ -612,6 +826,28 @@ class _SiblingMasks(cst.CSTVisitor):
         }
 
 
+def _conjunct(mask: str) -> str:
+    """`mask` ready to be and-ed with more terms: parenthesised unless a name, a call, a
+    subscript, already parenthesised or itself a conjunction."""
+    expr = cst.parse_expression(mask)
+    plain = isinstance(expr, (cst.Name, cst.Call, cst.Subscript, cst.Attribute)) or bool(expr.lpar)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+        plain = True
+    return mask if plain else f"({mask})"
+
+
+def _indexed(expr) -> list[tuple[str, str]]:
+    """(name, code) of each offset an index expression uses: `offs_m[:, None]` for a subscripted
+    offset, else every plain name."""
+    subscripts = [
+        (cst.ensure_type(sub.value, cst.Name).value, _code(sub))
+        for sub in _find(expr, m.Subscript(value=m.Name()), cst.Subscript)
+    ]
+    if subscripts:
+        return subscripts
+    return [(n.value, n.value) for n in _find(expr, m.Name(), cst.Name)]
+
+
 class _BoundaryMask(Transformer):
     """Floor-division launch grids -> triton.cdiv (assigned grids, lambda / meta[...] grids and
     inline kernel[(...)] grids); tl.load / tl.store without mask -> the mask of a sibling access
@@ -628,10 +864,29 @@ class _BoundaryMask(Transformer):
         self.grid_depth = 0
         self.assigning: str | None = None
         self.assignments = 0
+        self.loops: list[str] = []  # the variables of the loops enclosing the access
 
     def visit_FunctionDef(self, node):
         self.params.append([p.name.value for p in node.params.params])
         self.functions.append(node.name.value)
+
+    def visit_For(self, node):
+        self.loops.append(node.target.value if isinstance(node.target, cst.Name) else "")
+
+    def leave_For(self, original, updated):
+        self.loops.pop()
+        return updated
+
+    def _in_scope(self, function: str, names: set[str]) -> bool:
+        """Are these names usable here: kernel-local ones assigned before this access, and loop
+        variables only of the loops enclosing it."""
+        loop_vars = set(self.scan.loops.get(function, {})) | set(self.scan.loop_stops.get(function, {}))
+        if (names & loop_vars) - set(self.loops):
+            return False
+        around = self.scan.def_loops.get(function, {})
+        if any(tuple(self.loops[: len(around[n])]) != around[n] for n in names if n in around):
+            return False  # assigned inside a loop this access is not in
+        return self.scan.defined_before(function, names, self.assignments + 1)
 
     def leave_FunctionDef(self, original, updated):
         self.params.pop()
@@ -720,9 +975,8 @@ class _BoundaryMask(Transformer):
             name = cst.ensure_type(sub.value, cst.Name).value
             index = _code(sub).removeprefix(name)
             bound = bounds.get((name, index)) or bounds.get((name, "*"))
-            if bound is None:
-                return None
-            terms.append(f"({_code(sub)} < {bound})")
+            if bound is not None:  # the other dimensions are left to _missing_bounds
+                terms.append(f"({_code(sub)} < {bound})")
         if not subscripts:
             names = [n.value for n in _find(expr, m.Name(), cst.Name) if (n.value, "*") in bounds]
             terms = [f"({n} < {bounds.get((n, '')) or bounds[(n, '*')]})" for n in dict.fromkeys(names)]
@@ -732,11 +986,12 @@ class _BoundaryMask(Transformer):
         """(mask, other): a sibling's on the very same pointer, else rebuilt from the bounds
         sibling masks use per index variable, else a whole sibling mask, else from names."""
         if self.functions:
-            exact = self.scan.exact_sibling(self.functions[-1], pointer, self.assignments + 1)
-            if exact is not None:
+            function = self.functions[-1]
+            exact = self.scan.exact_sibling(function, pointer, self.assignments + 1)
+            if exact is not None and self._in_scope(function, _names(cst.parse_expression(exact[0]))):
                 return exact
-            variable = self.scan.mask_variable(self.functions[-1], pointer, self.assignments + 1)
-            if variable is not None:
+            variable = self.scan.mask_variable(function, pointer, self.assignments + 1)
+            if variable is not None and self._in_scope(function, {variable}):
                 return variable, None
             rebuilt = self._term_mask(pointer)
             if rebuilt is not None:
@@ -768,40 +1023,65 @@ class _BoundaryMask(Transformer):
         return " & ".join(terms) if terms else None
 
     def _missing_bounds(self, pointer, mask) -> str | None:
-        """The terms a mask lacks: for each tl.arange offset the pointer is built from and the mask
-        never compares, `(index < bound)` with the bound a sibling mask uses for that index, else the
-        stop of the loop the index steps through (k = k0 + offs_k, k0 in range(0, K, BLOCK_K)).
-        None when nothing is missing or a bound cannot be found."""
+        """The terms a mask (None: no mask) lacks: for each tl.arange offset the pointer is built
+        from and the mask never compares, the bound of that dimension (see _dimension_bound).
+        Offsets no bound is found for are left out; None when nothing is missing or found."""
         function = self.functions[-1]
-        missing = self.scan.index_vars(function, pointer) - self.scan.index_vars(function, mask)
+        missing = self.scan.index_vars(function, pointer)
+        if mask is not None:
+            missing -= self.scan.index_vars(function, mask)
         if not missing:
             return None
         definitions = self.scan.definitions.get(function, {})
         expr = pointer
         if isinstance(expr, cst.Name) and expr.value in definitions:
             expr = definitions[expr.value]
-        bounds = self.scan.bounds(function)
-        indexed = [
-            (cst.ensure_type(sub.value, cst.Name).value, _code(sub))
-            for sub in _find(expr, m.Subscript(value=m.Name()), cst.Subscript)
-        ]
-        if not indexed:
-            indexed = [(n.value, n.value) for n in _find(expr, m.Name(), cst.Name)]
+        indexed = _indexed(expr)
         terms = []
         for name, code in dict.fromkeys(indexed):
             carried = self.scan.index_vars(function, cst.Name(name)) & missing
             if not carried:
                 continue
-            bound = (
-                bounds.get((name, code.removeprefix(name)))
-                or bounds.get((name, "*"))
-                or self.scan.loop_bound(function, name)
-            )
-            if bound is None:
-                return None
-            terms.append(f"({code} < {bound})")
+            term = self._dimension_bound(function, pointer, expr, name, code)
+            if term is None:
+                continue
+            terms.append(term)
             missing -= carried
-        return " & ".join(terms) if terms and not missing else None
+        return " & ".join(dict.fromkeys(terms)) if terms else None
+
+    def _dimension_bound(self, function: str, pointer, expr, name: str, code: str) -> str | None:
+        """`(code < bound)` for one offset of a pointer: the bound sibling masks compare it with,
+        else the stop of the loop it steps through (k = k0 + offs_k), else a comparison of a
+        sibling mask over this offset (m + offs_k < K, in scope here), else the extent the launch
+        grid divides along its program axis, else the stop of the loop its pointer advances in."""
+        bounds = self.scan.bounds(function)
+        bound = (
+            bounds.get((name, code.removeprefix(name)))
+            or bounds.get((name, "*"))
+            or self.scan.loop_bound(function, name)
+        )
+        if bound is not None:
+            return f"({code} < {bound})"
+        wanted = self.scan.index_vars(function, pointer)
+        pairs = {pair for pair in _indexed(expr) if pair[0] in wanted}
+        for comparison, via in self.scan.conjuncts(function):
+            used = self.scan.index_vars(function, comparison)
+            shaped = {pair for pair in _indexed(comparison) if pair[0] in used}  # same broadcast as here
+            if name not in used or not used <= wanted or not shaped <= pairs:
+                continue
+            if not self._in_scope(function, _names(comparison)):
+                continue
+            if via is not None and self._in_scope(function, {via}):
+                return via
+            return f"({_code(comparison)})"
+        bound = self.scan.grid_bound(function, name)
+        if bound is not None:
+            return f"({code} < {bound})"
+        if isinstance(pointer, cst.Name):
+            advanced = self.scan.advance_bound(function, pointer.value, name, code)
+            if advanced is not None and self._in_scope(function, _names(cst.parse_expression(advanced))):
+                return f"({advanced})"
+        return None
 
     def _completed(self, call: cst.Call) -> cst.Call:
         """A masked access whose mask lacks the bound of one of its dimensions, with that bound added."""
@@ -812,7 +1092,7 @@ class _BoundaryMask(Transformer):
         if extra is None:
             return call
         self.changed = True
-        completed = mask.with_changes(value=cst.parse_expression(f"({_code(mask.value)}) & {extra}"))
+        completed = mask.with_changes(value=cst.parse_expression(f"{_conjunct(_code(mask.value))} & {extra}"))
         return call.with_changes(args=[completed if arg is mask else arg for arg in call.args])
 
     def _neutral_padding(self, load: cst.Call) -> cst.Call:
@@ -835,7 +1115,16 @@ class _BoundaryMask(Transformer):
             return updated
         if not self.functions or not self.scan.is_vector(self.functions[-1], updated.args[0].value):
             return updated
-        mask, other = self._mask_for(updated.args[0].value)
+        pointer, function = updated.args[0].value, self.functions[-1]
+        mask, other = self._mask_for(pointer)
+        if mask is not None and not (
+            self.scan.index_vars(function, cst.parse_expression(mask)) <= self.scan.index_vars(function, pointer)
+        ):
+            mask, other = None, None  # a sibling's mask over a dimension this access does not have
+        # every dimension of the pointer bounded: the mask found may cover only some of them
+        extra = self._missing_bounds(updated.args[0].value, cst.parse_expression(mask) if mask else None)
+        if extra is not None:
+            mask = f"{_conjunct(mask)} & {extra}" if mask else extra
         if mask is None:
             return updated
         self.changed = True
@@ -951,6 +1240,144 @@ class _FreshOutput(Transformer):
                 body[i] = statement.visit(_Rename(renamed))
             renamed = {**renamed, **self.launches.get(id(statement), {})}
         return updated.with_changes(body=body) if renamed else updated
+
+
+class _WrittenParams(cst.CSTVisitor):
+    """Per @triton.jit kernel: its parameters in order, and those it writes through (the base of a
+    tl.store / atomic pointer, followed through the kernel's assignments)."""
+
+    def __init__(self):
+        self.params: dict[str, list[str]] = {}
+        self.written: dict[str, set[str]] = {}
+        self.uses: dict[str, dict[str, set[str]]] = {}
+        self.stored: dict[str, set[str]] = {}
+        self.current: list[str] = []
+
+    def visit_FunctionDef(self, node):
+        self.current.append(node.name.value)
+        if any(any(k in _code(d.decorator) for k in ("jit", "autotune", "heuristics")) for d in node.decorators):
+            self.params[node.name.value] = [p.name.value for p in node.params.params]
+
+    def leave_FunctionDef(self, node):
+        name = self.current.pop()
+        if name not in self.params:
+            return
+        uses, seen, todo = self.uses.get(name, {}), set(), list(self.stored.get(name, ()))
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(uses.get(n, ()))
+        self.written[name] = seen & set(self.params[name])
+
+    def _define(self, target, value):
+        if self.current and isinstance(target, cst.Name):
+            self.uses.setdefault(self.current[-1], {}).setdefault(target.value, set()).update(_names(value))
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self._define(target.target, node.value)
+
+    def visit_AugAssign(self, node):
+        self._define(node.target, node.value)
+
+    def visit_Call(self, node):
+        writes = _tl("store") | _tl("atomic_add") | _tl("atomic_xchg") | _tl("atomic_max") | _tl("atomic_min")
+        if self.current and node.args and m.matches(node.func, writes):
+            self.stored.setdefault(self.current[-1], set()).update(_names(node.args[0].value))
+
+
+def _view_root(expr) -> str | None:
+    """The name a view-like expression is rooted at (x, x.contiguous().view(-1), x[0], x.T), or
+    None for anything that allocates (torch.empty_like(x), x.clone())."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return expr.value
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            if expr.func.attr.value in ("clone", "copy_", "new_empty", "new_zeros", "to", "float", "half"):
+                return None
+            expr = expr.func.value
+        elif isinstance(expr, (cst.Attribute, cst.Subscript)):
+            expr = expr.value
+        else:
+            return None
+
+
+class _CopyWrittenInputs(Transformer):
+    """A launch that binds an input of the forward (or a view of one) to a kernel parameter the
+    kernel stores through -> `_in_x = x.clone()` passed instead, and the statements after the
+    launch read `_in_x`: the kernel reads the same values and its writes land in the copy, so
+    the forward computes what it computed before and its caller's tensors stay as they were."""
+
+    def __init__(self, kernels: _WrittenParams):
+        super().__init__()
+        self.kernels = kernels
+        self.inputs: list[set[str]] = []  # per forward: names bound to its inputs (or views of them)
+        self.launches: dict[int, dict[str, str]] = {}
+
+    def visit_FunctionDef(self, node):
+        params = {p.name.value for p in node.params.params} - {"self"}
+        self.inputs.append(set() if node.name.value in self.kernels.params else params)
+
+    def leave_FunctionDef(self, original, updated):
+        self.inputs.pop()
+        return updated
+
+    def visit_Assign(self, node):
+        target = node.targets[0].target
+        if self.inputs and isinstance(target, cst.Name):
+            root = _view_root(node.value)
+            if root is not None and root in self.inputs[-1]:
+                self.inputs[-1].add(target.value)
+            else:
+                self.inputs[-1].discard(target.value)
+
+    def leave_SimpleStatementLine(self, original, updated):
+        stmt = updated.body[0] if len(updated.body) == 1 else None
+        call = stmt.value if isinstance(stmt, cst.Expr) else None
+        if not (
+            self.inputs
+            and isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Subscript)
+            and isinstance(call.func.value, cst.Name)
+            and call.func.value.value in self.kernels.params
+        ):
+            return updated
+        kernel = call.func.value.value
+        params, written = self.kernels.params[kernel], self.kernels.written.get(kernel, set())
+        fresh: dict[str, str] = {}
+        args = []
+        for i, arg in enumerate(call.args):
+            param = arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else None
+            value = arg.value
+            if param in written and isinstance(value, cst.Name) and value.value in self.inputs[-1]:
+                copy = fresh.setdefault(value.value, f"_in_{value.value}")
+                arg = arg.with_changes(value=cst.Name(copy))
+            args.append(arg)
+        if not fresh:
+            return updated
+        self.changed = True
+        launch = updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])
+        self.launches[id(launch)] = fresh
+        copies = [cst.parse_statement(f"{copy} = {name}.clone()") for name, copy in fresh.items()]
+        return cst.FlattenSentinel([*copies, launch])
+
+    def leave_IndentedBlock(self, original, updated):
+        body, renamed = list(updated.body), {}
+        for i, statement in enumerate(body):
+            if renamed:
+                body[i] = statement.visit(_Rename(renamed))
+            renamed = {**renamed, **self.launches.get(id(statement), {})}
+        return updated.with_changes(body=body) if renamed else updated
+
+
+def copy_written_inputs(source: str) -> str | None:
+    tree = parse(source)
+    if tree is None:
+        return None
+    kernels = _WrittenParams()
+    tree.visit(kernels)
+    return run(source, _CopyWrittenInputs(kernels))
 
 
 MAX_SWAPPED_DIM = 4

@@ -45,7 +45,7 @@ PATCHERS: dict[str, tuple[Patcher, ...]] = {
     "boundary_mask": (patches.boundary_mask,),
     "initialize_output": (patches.zeros_output,),
     "fix_layout": (patches.swap_strides,),
-    "do_not_mutate_inputs": (patches.fresh_output,),
+    "do_not_mutate_inputs": (patches.fresh_output, patches.copy_written_inputs),
     "fix_formula": (formulas.eps_inside_sqrt,),
     "deterministic_reduction": (reduction.deterministic_reduction,),
 }
