@@ -299,15 +299,12 @@ class _DotOperands(cst.CSTVisitor):
 _ADDRESSING = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas")
 
 
-class _IndexNames(cst.CSTVisitor):
-    """Per kernel: the names whose values address memory or bound an access: everything the
-    pointer of a load / store / atomic, a mask or a loop range is built from, followed back
-    through the kernel's assignments. A loaded value among them is an index
-    (a token id, a segment offset, a gathered row): it stays an integer."""
+class _NameFlow(cst.CSTVisitor):
+    """Per function: which names each assigned name's value is built from (`a = b + c`, `a += d`),
+    so a set of names can be followed back through the function's assignments."""
 
     def __init__(self):
-        self.uses: dict[str, dict[str, set[str]]] = {}  # kernel -> name -> names its value uses
-        self.seeds: dict[str, set[str]] = {}
+        self.uses: dict[str, dict[str, set[str]]] = {}  # function -> name -> names its value uses
         self.current: list[str] = []
 
     def visit_FunctionDef(self, node):
@@ -327,6 +324,27 @@ class _IndexNames(cst.CSTVisitor):
     def visit_AugAssign(self, node):
         self._define(node.target, node.value)
 
+    def closure(self, function: str, names) -> set[str]:
+        """`names` and every name their values are built from, in `function`."""
+        uses, seen, todo = self.uses.get(function, {}), set(), list(names)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(uses.get(name, ()))
+        return seen
+
+
+class _IndexNames(_NameFlow):
+    """Per kernel: the names whose values address memory or bound an access: everything the
+    pointer of a load / store / atomic, a mask or a loop range is built from, followed back
+    through the kernel's assignments. A loaded value among them is an index
+    (a token id, a segment offset, a gathered row): it stays an integer."""
+
+    def __init__(self):
+        super().__init__()
+        self.seeds: dict[str, set[str]] = {}
+
     def visit_Call(self, node):
         if not self.current:
             return
@@ -341,16 +359,7 @@ class _IndexNames(cst.CSTVisitor):
                 seeds |= _names(arg.value)
 
     def indices(self) -> dict[str, set[str]]:
-        found = {}
-        for function, seeds in self.seeds.items():
-            uses, seen, todo = self.uses.get(function, {}), set(), list(seeds)
-            while todo:
-                name = todo.pop()
-                if name not in seen:
-                    seen.add(name)
-                    todo.extend(uses.get(name, ()))
-            found[function] = seen
-        return found
+        return {function: self.closure(function, seeds) for function, seeds in self.seeds.items()}
 
 
 def fp32_accumulator(source: str, upcast: bool = True) -> str | None:
@@ -657,7 +666,7 @@ class _SiblingMasks(cst.CSTVisitor):
                 )
                 self.terms.setdefault(self.current[-1], []).append(mask.value)
 
-    def _grid_axes(self, grid: cst.BaseExpression, caller: str) -> list[cst.BaseExpression] | None:
+    def _grid_axes(self, grid: cst.BaseExpression | None, caller: str) -> list[cst.BaseExpression] | None:
         """The elements of a launch grid: a tuple, a lambda returning one, or a name assigned either."""
         for _ in range(3):
             if isinstance(grid, cst.Name):
@@ -691,7 +700,7 @@ class _SiblingMasks(cst.CSTVisitor):
         for factor in (tile.left, tile.right):
             if isinstance(factor, cst.Name):
                 factor = self.definitions.get(function, {}).get(factor.value, factor)
-            if m.matches(factor, m.Call(func=_tl("program_id"))) and factor.args:
+            if isinstance(factor, cst.Call) and m.matches(factor, m.Call(func=_tl("program_id"))) and factor.args:
                 axis = _code(factor.args[0].value)
         if axis is None or not axis.isdigit():
             return None
@@ -704,7 +713,9 @@ class _SiblingMasks(cst.CSTVisitor):
             if axes is None or int(axis) >= len(axes):
                 return None
             extent = axes[int(axis)]
-            if not (m.matches(extent, m.Call(func=m.Attribute(attr=m.Name("cdiv")))) and extent.args):
+            if not (isinstance(extent, cst.Call) and m.matches(extent, m.Call(func=m.Attribute(attr=m.Name("cdiv"))))):
+                return None
+            if not extent.args:
                 return None
             wanted = _code(extent.args[0].value)
             bound = None
@@ -1226,6 +1237,7 @@ class _FreshOutput(Transformer):
                 if seen[name] > 1:
                     a = a.with_changes(value=cst.Name(fresh[name]))
             args.append(a)
+        assert stmt is not None  # call came from it
         launch = updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])
         self.launches[id(launch)] = fresh
         self.changed = True
@@ -1242,44 +1254,26 @@ class _FreshOutput(Transformer):
         return updated.with_changes(body=body) if renamed else updated
 
 
-class _WrittenParams(cst.CSTVisitor):
+class _WrittenParams(_NameFlow):
     """Per @triton.jit kernel: its parameters in order, and those it writes through (the base of a
     tl.store / atomic pointer, followed through the kernel's assignments)."""
 
     def __init__(self):
+        super().__init__()
         self.params: dict[str, list[str]] = {}
         self.written: dict[str, set[str]] = {}
-        self.uses: dict[str, dict[str, set[str]]] = {}
         self.stored: dict[str, set[str]] = {}
-        self.current: list[str] = []
 
     def visit_FunctionDef(self, node):
-        self.current.append(node.name.value)
+        super().visit_FunctionDef(node)
         if any(any(k in _code(d.decorator) for k in ("jit", "autotune", "heuristics")) for d in node.decorators):
             self.params[node.name.value] = [p.name.value for p in node.params.params]
 
     def leave_FunctionDef(self, node):
-        name = self.current.pop()
-        if name not in self.params:
-            return
-        uses, seen, todo = self.uses.get(name, {}), set(), list(self.stored.get(name, ()))
-        while todo:
-            n = todo.pop()
-            if n not in seen:
-                seen.add(n)
-                todo.extend(uses.get(n, ()))
-        self.written[name] = seen & set(self.params[name])
-
-    def _define(self, target, value):
-        if self.current and isinstance(target, cst.Name):
-            self.uses.setdefault(self.current[-1], {}).setdefault(target.value, set()).update(_names(value))
-
-    def visit_Assign(self, node):
-        for target in node.targets:
-            self._define(target.target, node.value)
-
-    def visit_AugAssign(self, node):
-        self._define(node.target, node.value)
+        name = self.current[-1]
+        super().leave_FunctionDef(node)
+        if name in self.params:
+            self.written[name] = self.closure(name, self.stored.get(name, ())) & set(self.params[name])
 
     def visit_Call(self, node):
         writes = _tl("store") | _tl("atomic_add") | _tl("atomic_xchg") | _tl("atomic_max") | _tl("atomic_min")
@@ -1357,6 +1351,7 @@ class _CopyWrittenInputs(Transformer):
         if not fresh:
             return updated
         self.changed = True
+        assert stmt is not None  # call came from it
         launch = updated.with_changes(body=[stmt.with_changes(value=call.with_changes(args=args))])
         self.launches[id(launch)] = fresh
         copies = [cst.parse_statement(f"{copy} = {name}.clone()") for name, copy in fresh.items()]
