@@ -242,3 +242,15 @@ def test_a_view_into_a_larger_tensor_is_left_as_it_is(tmp_path):
     forward = "        out = torch.empty_like(x)\n        x = torch.cat([x, x])[x.numel():]\n"
     run = _run_forward(tmp_path, ADD_UNMASKED_X.replace("x_ptr + offs)", "x_ptr + offs - n)"), forward)
     assert run.verdict == "pass" and run.checks.out_of_bounds_reads == [], run.summary
+
+
+def test_a_tensor_launched_twice_is_watched_once_and_refreshed_when_the_forward_changes_it(tmp_path):
+    # launched on 2x, then changed back to x by torch and launched again: the second launch must see x
+    forward = (
+        "        out = torch.empty_like(x)\n        x0 = x\n        x = x.clone()\n        x.mul_(2.0)\n"
+        f"        kernel[(triton.cdiv(x.numel(), {BLOCK}),)](x, y, out, x.numel(), BLOCK={BLOCK})\n"
+        "        x.sub_(x0)\n"
+    )
+    run = _run_forward(tmp_path, ADD_UNMASKED_X, forward)
+    assert run.verdict == "pass", run.summary
+    assert [(r.tensor, r.elements_after) for r in run.checks.out_of_bounds_reads] == [("a tensor the forward made", 24)]

@@ -48,6 +48,8 @@ FILLED_FACTORIES = {
     torch.Tensor.new_full,
 }
 MAX_RECORDED_CALLS = 64
+#: Tensors the forward made larger than this are not copied between margins for its launches.
+LAUNCH_GUARD_MAX_BYTES = 256 << 20
 
 
 #: Bit patterns of the poison: quiet NaNs with a payload no arithmetic produces (computed NaNs
@@ -204,6 +206,8 @@ class ForwardMonitor(TorchFunctionMode):
         self.calls: collections.Counter = collections.Counter()
         self.guards = OutputGuards()
         self.reads = reads  # the interpreter's load watch (None on compiled backends)
+        #: per tensor the forward made: (it, its guarded launch copy, its version when they agreed)
+        self._launch_copies: dict[int, tuple[torch.Tensor, torch.Tensor, int]] = {}
 
     def guard_launch(self, fill: str | None):
         """On the interpreter, guard the tensor arguments of each launch that no guard covers yet
@@ -227,9 +231,8 @@ class ForwardMonitor(TorchFunctionMode):
             whole = t.storage_offset() == 0 and t.untyped_storage().nbytes() == t.numel() * t.element_size()
             if id(t) in swapped or not alone or not whole or t.device.type != "cpu" or reads.covers(t):
                 continue
-            guarded = guard_input(t.detach(), fill, integers=True)
-            if guarded is not t.detach():
-                reads.watch(guarded, "a tensor the forward made")
+            guarded = self._launch_copy(t, fill)
+            if guarded is not None:
                 swapped[id(t)] = (t, guarded)
 
         def swap(v):
@@ -239,12 +242,33 @@ class ForwardMonitor(TorchFunctionMode):
             with torch.no_grad():
                 for original, guarded in swapped.values():
                     original.copy_(guarded)
+                    self._launch_copies[id(original)] = (original, guarded, original._version)
 
         return tuple(swap(v) for v in args), {k: swap(v) for k, v in kwargs.items()}, after
+
+    def _launch_copy(self, t: torch.Tensor, fill: str) -> torch.Tensor | None:
+        """`t`'s guarded copy for a launch: made and watched once per forward, refreshed only when
+        the forward changed `t` since (a kernel launched in a loop over the same table copies it once)."""
+        cached = self._launch_copies.get(id(t))
+        if cached is not None and cached[0] is t:
+            _, guarded, version = cached
+            if t._version != version:
+                with torch.no_grad():
+                    guarded.copy_(t)
+            return guarded
+        if t.numel() * t.element_size() > LAUNCH_GUARD_MAX_BYTES:
+            return None
+        guarded = guard_input(t.detach(), fill, integers=True)
+        if guarded is t.detach() or self.reads is None:
+            return None
+        self.reads.watch(guarded, "a tensor the forward made")
+        self._launch_copies[id(t)] = (t, guarded, t._version)
+        return guarded
 
     def start_forward(self) -> None:
         """Forget the previous forward's guarded allocations."""
         self.guards.tracked.clear()
+        self._launch_copies.clear()
         if self.reads is not None:
             self.reads.reset()
 
