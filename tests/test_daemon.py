@@ -224,6 +224,13 @@ def test_no_daemon_abbreviated_and_no_usable_daemon_run_in_process(served, tmp_p
     assert "kernel-eval: in-process (no daemon: cannot make the daemon directory" in fallback.stderr
 
 
+def test_help_runs_in_process_and_starts_no_daemon(tmp_path):
+    home = tmp_path / "home"
+    done = _cli(["run", "--help"], _env(home), tmp_path, timeout=120)
+    assert done.returncode == 0 and "--reference" in done.stdout, done.stderr
+    assert not (home / "daemon").exists() or not any((home / "daemon").iterdir()), "help started a daemon"
+
+
 def test_two_cli_calls_are_served_at_once(served):
     env, work = served
     (work / "slow.py").write_text(candidate_with("import time\ntime.sleep(3)\nreturn triton_add(x, y)"))

@@ -84,6 +84,8 @@ def forward(argv: list[str]) -> int | RunHere:
     """The command's exit status once the daemon ran it, or RunHere (then nothing was printed)."""
     if not argv or argv[0] not in SERVED:
         return RunHere(None)
+    if any(a in ("-h", "--help") for a in argv[1:]):  # help needs no daemon (nor starts one)
+        return RunHere(None)
     reason = why_not_daemon(_asks_no_daemon(argv[1:]))
     if reason is not None:
         return RunHere(reason)
