@@ -850,6 +850,14 @@ def _counted_inputs(ctx: RunContext, o: OutputData) -> list[tuple[int, ...]]:
     return [tuple(t.shape) for t in stored if isinstance(t, torch.Tensor) and t.numel() == total and t.numel() > 1]
 
 
+def _integer_pair(o: OutputData) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """Measured and golden as int64 when both are integer outputs of one shape (indices, counts)."""
+    a, g = o.measured, o.golden
+    if a.is_floating_point() or a.dtype == torch.bool or g.is_floating_point() or a.shape != g.shape:
+        return None
+    return a.to(torch.int64), g.to(torch.int64)
+
+
 def _tilings(shape: tuple[int, ...], block: int) -> list[tuple[str, int, int]]:
     """(what, partial blocks, elements in each) of a BLOCK tiling of the flat index and of the last axis."""
     n = math.prod(shape)
@@ -873,10 +881,10 @@ def integer_counts(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[D
     total to one of these two numbers is the evidence; the source's constructs name the line. A count
     short everywhere by another amount, where the source increments a loaded address with a load and a
     store (no atomic), is a lost update."""
-    a, g = o.measured, o.golden
-    if a.is_floating_point() or a.dtype == torch.bool or g.is_floating_point() or a.shape != g.shape:
+    pair = _integer_pair(o)
+    if pair is None:
         return []
-    a, g = a.to(torch.int64), g.to(torch.int64)
+    a, g = pair
     if o.unwritten().any() or int(g.min()) < 0:
         return []
     sizes = _counted_inputs(ctx, o)
@@ -1017,11 +1025,11 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
     """Integer outputs (indices, counts) wrong by a structure of their own: pointing past the
     input dimension every golden value stays inside, or off by one constant / multiples of one
     block size (an index that omits its block start or adds a stray offset)."""
-    a, g = o.measured, o.golden
-    if a.is_floating_point() or a.dtype == torch.bool or g.is_floating_point() or a.shape != g.shape:
+    pair = _integer_pair(o)
+    if pair is None:
         return []
+    a, g = pair
     poison = o.unwritten()
-    a, g = a.to(torch.int64), g.to(torch.int64)
     wrong = (a != g) & ~poison if poison.numel() else a != g
     count = int(wrong.sum())
     if count == 0:
