@@ -23,7 +23,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox import backends, tensorio
+from sandbox import backends, result_channel, tensorio
 from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
@@ -82,6 +82,7 @@ class JobResult:
     values: dict
     bundle_error: str | None
     queued_s: float = 0.0
+    result_via: str | None = None  # "memory" (a shared memory file) or "file" (result.bin); None: no result
 
 
 def default_slots() -> int:
@@ -94,6 +95,7 @@ class _Pending:
         self.pid: int | None = None
         self.exited: dict | None = None
         self.proc: subprocess.Popen | None = None  # the zygote it was sent to
+        self.result_channel = False  # the zygote handed the job the shared result file
 
 
 class Pool:
@@ -206,6 +208,7 @@ class Pool:
                 continue
             if kind == "started":
                 pending.pid = event.get("pid")
+                pending.result_channel = event.get("result_channel") is True
             elif kind == "exited":
                 pending.exited = event
                 pending.done.set()
@@ -282,21 +285,23 @@ class Pool:
         job_id = uuid.uuid4().hex[:16]
         host_dir = self.state_dir / "jobs" / job_id
         host_dir.mkdir(mode=0o700)
+        channel = result_channel.ResultChannel(job_id) if result_channel.available() else None
         try:
             self._write_job(host_dir, request)
             pending = self._pending[job_id] = _Pending()
             pending.proc = self._proc
+            command = {
+                "op": "run",
+                "job": job_id,
+                "dir": str(host_dir),
+                "slot": slot,
+                "timeout_s": timeout_s,
+                "output_cap": DEFAULT_OUTPUT_CAP,
+            }
+            if channel is not None:
+                command["result_fd"] = channel.path_for_zygote
             try:
-                self._send(
-                    {
-                        "op": "run",
-                        "job": job_id,
-                        "dir": str(host_dir),
-                        "slot": slot,
-                        "timeout_s": timeout_s,
-                        "output_cap": DEFAULT_OUTPUT_CAP,
-                    }
-                )
+                self._send(command)
             except (OSError, PoolError) as exc:  # the zygote went away between start and send
                 pending.exited = {"reason": "zygote_died", "stderr": f"the sandbox zygote is gone: {exc}"}
                 pending.done.set()
@@ -310,9 +315,12 @@ class Pool:
                     except (OSError, PoolError):
                         pass  # the zygote is gone: so is the job
                     killed = True
-            return self._collect(job_id, host_dir, pending.exited or {}, request.result_limit_bytes, queued_s)
+            shared = channel if pending.result_channel else None
+            return self._collect(job_id, host_dir, pending.exited or {}, request.result_limit_bytes, queued_s, shared)
         finally:
             self._pending.pop(job_id, None)
+            if channel is not None:
+                channel.close()
             shutil.rmtree(host_dir, ignore_errors=True)
 
     def _write_job(self, host_dir: Path, request: JobRequest) -> None:
@@ -368,12 +376,15 @@ class Pool:
             limits["address_space"] = _zygote_vmsize(proc.pid) + (request.memory_mb << 20)
         return limits
 
-    def _collect(self, job_id, host_dir, exited, limit, queued_s) -> JobResult:
-        meta, values, bundle_error = None, {}, None
-        result_path = host_dir / "result.bin"
+    def _collect(self, job_id, host_dir, exited, limit, queued_s, channel=None) -> JobResult:
+        meta, values, bundle_error, via = None, {}, None, None
         if exited.get("returncode") == 0 and exited.get("reason") is None:
+            via = "memory" if channel is not None else "file"
             try:
-                meta, values = tensorio.read_bundle(str(result_path), limit)
+                if channel is not None:
+                    meta, values = channel.read(limit)
+                else:
+                    meta, values = tensorio.read_bundle(str(host_dir / "result.bin"), limit)
             except (tensorio.BundleError, OSError) as exc:
                 bundle_error = str(exc)
         return JobResult(
@@ -392,6 +403,7 @@ class Pool:
             values=values,
             bundle_error=bundle_error,
             queued_s=queued_s,
+            result_via=via,
         )
 
     def close(self) -> None:

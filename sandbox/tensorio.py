@@ -77,15 +77,17 @@ class _Encoder:
         raise BundleError(f"cannot send a {type(value).__name__} (only tensors, numbers, None, tuples, lists, dicts)")
 
 
-def _raw_bytes(t: torch.Tensor) -> memoryview:
+def raw_bytes(t: torch.Tensor) -> memoryview:
+    """A tensor's bytes in row-major order (a host copy for device tensors)."""
     t = t.detach().to("cpu").contiguous()
     if t.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2, torch.bool):
         t = t.view(torch.uint8) if t.dtype != torch.bfloat16 else t.view(torch.int16)
     return t.numpy().data.cast("B")
 
 
-def write_bundle(fd: int, values: dict, meta: dict | None = None) -> int:
-    """Write a bundle to an open file descriptor; returns the bytes written."""
+def write_bundle(fd: int, values: dict, meta: dict | None = None, tensor_bytes=None) -> int:
+    """Write a bundle to an open file descriptor; returns the bytes written. `tensor_bytes(t)`: the
+    tensor's bytes as an iterable of buffers (default: one host copy, raw_bytes)."""
     enc = _Encoder()
     trees = {name: enc.tree(v) for name, v in values.items()}
     entries, offset = [], 0
@@ -103,7 +105,8 @@ def write_bundle(fd: int, values: dict, meta: dict | None = None) -> int:
     written = _write_all(fd, MAGIC + struct.pack("<Q", len(header)) + header)
     for t, entry in zip(enc.tensors, entries, strict=True):
         if t.numel():
-            written += _write_all(fd, _raw_bytes(t))
+            for chunk in tensor_bytes(t) if tensor_bytes is not None else [raw_bytes(t)]:
+                written += _write_all(fd, chunk)
         pad = _aligned(entry["offset"] + entry["nbytes"]) - entry["offset"] - entry["nbytes"]
         if pad:
             written += _write_all(fd, b"\0" * pad)
@@ -195,11 +198,28 @@ def read_bundle(path: str, max_bytes: int) -> tuple[dict, dict]:
     size = os.path.getsize(path)
     if size > max_bytes:
         raise BundleError(f"result of {size} bytes exceeds the {max_bytes}-byte limit")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return read_bundle_fd(fd, size)
+    finally:
+        os.close(fd)
+
+
+def read_bundle_fd(fd: int, size: int) -> tuple[dict, dict]:
+    """The bundle in the first `size` bytes of an open file, copied out (the file may change after)."""
     buffer = _aligned_buffer(size)
-    with open(path, "rb") as f:
-        if f.readinto(buffer) != size:
+    done = 0
+    while done < size:
+        got = os.preadv(fd, [buffer[done:]], done)
+        if got <= 0:
             raise BundleError("short read")
-    if bytes(buffer[: len(MAGIC)]) != MAGIC or size < len(MAGIC) + 8:
+        done += got
+    return parse_bundle(buffer, size)
+
+
+def parse_bundle(buffer, size: int) -> tuple[dict, dict]:
+    """(meta, values) of the bundle in `buffer` (ALIGN-aligned, `size` bytes); tensors are views of it."""
+    if size < len(MAGIC) + 8 or bytes(buffer[: len(MAGIC)]) != MAGIC:
         raise BundleError("not a result bundle (missing header)")
     (header_len,) = struct.unpack_from("<Q", buffer, len(MAGIC))
     start = len(MAGIC) + 8

@@ -6,10 +6,11 @@ itself, and holds nothing secret: the server starts it with a scrubbed environme
 only job directories.
 
 Protocol: JSON lines. Commands on stdin:
-    {"op": "run", "job": ID, "dir": PATH, "slot": K, "timeout_s": T, "output_cap": BYTES}
+    {"op": "run", "job": ID, "dir": PATH, "slot": K, "timeout_s": T, "output_cap": BYTES,
+     "result_fd": "/proc/<pool pid>/fd/<n>" (optional: the shared result file, result_channel.py)}
     {"op": "kill", "job": ID, "reason": "cancelled"}
 Events on stdout:
-    {"event": "ready", ...}  {"event": "started", "job", "pid"}
+    {"event": "ready", ...}  {"event": "started", "job", "pid", "result_channel": whether the job got it}
     {"event": "exited", "job", "returncode", "signal", "reason", "wall_s", "max_rss_kb",
      "cpu_s", "stdout", "stderr", "stdout_bytes", "stderr_bytes"}
 """
@@ -23,10 +24,14 @@ import os
 import select
 import selectors
 import signal
+import socket
 import sys
 import time
 
+from sandbox import result_channel
+
 CHUNK = 1 << 16
+MAX_COMMAND = 1 << 16  # a job's command to its spare: a few hundred bytes of JSON
 DEVICE_SPARES = 3  # warm children a device backend keeps ready (see Zygote.spare_target)
 
 
@@ -64,6 +69,25 @@ class Captured:
         return self.head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
 
+def _open_result_file(path) -> int | None:
+    """The pool's shared result file (sandbox/result_channel.py), or None: the job writes result.bin."""
+    if not isinstance(path, str) or not path.startswith("/proc/"):
+        return None
+    try:
+        return os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _send_command(fd: int, data: bytes, shared: int | None) -> None:
+    """One message to a spare on its command socket, with the shared result file when there is one."""
+    sock = socket.socket(fileno=fd)
+    try:
+        socket.send_fds(sock, [data], [shared] if shared is not None else [])
+    finally:
+        sock.detach()  # the descriptor stays the caller's
+
+
 class Job:
     def __init__(self, job_id: str, pid: int, out_fd: int, err_fd: int, timeout_s: float, cap: int):
         self.id = job_id
@@ -73,6 +97,8 @@ class Job:
         self.started = time.monotonic()
         self.deadline = self.started + timeout_s
         self.reason: str | None = None  # why we killed it: timeout, cancelled, shutdown
+        self.finished = False  # said it wrote its result: reported, killed, only its reaping is left
+        self.command_fd: int | None = None  # its command socket, where it says it is done
 
 
 class Zygote:
@@ -100,7 +126,8 @@ class Zygote:
     def _spawn_spare(self) -> None:
         """Fork a child that waits for its job: the fork (~8 ms for a torch-sized process) then
         happens while the zygote is idle, not while a caller waits."""
-        command_r, command_w = os.pipe()
+        # a socket, not a pipe: the job's command comes with the shared result file's descriptor
+        command_w, command_r = (s.detach() for s in socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET))
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         sys.stdout.flush()
@@ -127,38 +154,79 @@ class Zygote:
 
             prepared = prepare(self.plan)  # while idle: namespaces, root, device context
             device_warm.warm(self.backend)
-            with os.fdopen(3, "rb") as commands:
-                line = commands.readline()
+            commands = socket.socket(fileno=3)
+            line, fds, _, _ = socket.recv_fds(commands, MAX_COMMAND, 1)
+            commands.detach()  # fd 3 stays open: the job says on it when its result is written
             if not line:  # the zygote is gone or retired this spare
                 os._exit(0)
             cmd = json.loads(line)
             sys.stdout = open(1, "w", buffering=1, closefd=False)
             sys.stderr = open(2, "w", buffering=1, closefd=False)
-            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]), prepared)
+            result_fd = fds[0] if fds else None
+            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]), prepared, result_fd, done_fd=3)
         finally:
             os._exit(4)
 
     def start(self, cmd: dict) -> None:
-        while True:
-            if not self.spares:
-                self._spawn_spare()
-            pid, command_w, out_r, err_r = self.spares.pop(0)
-            try:
-                os.write(command_w, (json.dumps(cmd) + "\n").encode())
-                break
-            except BrokenPipeError:  # that spare died: drop it and use another
-                for fd in (out_r, err_r):
-                    os.close(fd)
-            finally:
-                os.close(command_w)
+        shared = _open_result_file(cmd.get("result_fd"))
+        try:
+            while True:
+                if not self.spares:
+                    self._spawn_spare()
+                pid, command_w, out_r, err_r = self.spares.pop(0)
+                try:
+                    _send_command(command_w, json.dumps(cmd).encode(), shared)
+                    break
+                except OSError:  # that spare died: drop it and use another
+                    for fd in (command_w, out_r, err_r):
+                        os.close(fd)
+        finally:
+            if shared is not None:
+                os.close(shared)  # the child holds its own copy now
         for fd in (out_r, err_r):
             os.set_blocking(fd, False)
         job = Job(cmd["job"], pid, out_r, err_r, float(cmd.get("timeout_s", 120)), int(cmd.get("output_cap", 1 << 20)))
+        job.command_fd = command_w
         self.jobs[pid] = job
         self.by_id[job.id] = job
         self.sel.register(out_r, selectors.EVENT_READ, ("out", job))
         self.sel.register(err_r, selectors.EVENT_READ, ("out", job))
-        self.send({"event": "started", "job": job.id, "pid": pid})
+        self.sel.register(command_w, selectors.EVENT_READ, ("done", job))
+        self.send({"event": "started", "job": job.id, "pid": pid, "result_channel": shared is not None})
+
+    def _said_done(self, job: Job) -> None:
+        """The job's message on its command socket: "done" once its result is written. Then it is
+        reported at once and killed: a CUDA process takes ~0.16 s to exit (the driver tears its
+        context down), which no caller needs to wait for. Anything else (or nothing) and the job
+        is reported when it exits."""
+        message = b""
+        if job.command_fd is not None:
+            try:
+                message = os.read(job.command_fd, 4096)
+            except OSError:
+                pass
+        self._close_command(job)
+        if message != result_channel.WRITTEN or job.reason is not None or job.finished:
+            return
+        job.finished = True
+        self._drain(job)
+        self.send(self._exited(job, 0, None, None))
+        self.by_id.pop(job.id, None)
+        try:
+            os.kill(job.pid, signal.SIGKILL)  # pid 1 of its namespace: everything in it dies
+        except ProcessLookupError:
+            pass
+
+    def _close_command(self, job: Job) -> None:
+        fd = job.command_fd
+        if fd is None:
+            return
+        try:
+            self.sel.unregister(fd)
+        except (KeyError, ValueError):
+            pass
+        os.close(fd)
+        job.command_fd = None
 
     def kill(self, job: Job, reason: str) -> None:
         if job.reason is None:
@@ -191,6 +259,29 @@ class Zygote:
             os.close(fd)
         job.fds.clear()
 
+    def _drain(self, job: Job) -> None:
+        for fd in list(job.fds):
+            for _ in range(64):  # what is left in the pipe, bounded (a stray writer may live on)
+                if not self._read_output(fd, job) or not _readable(fd):
+                    break
+        self._close_output(job)
+
+    def _exited(self, job: Job, returncode: int | None, sig: int | None, usage) -> dict:
+        return {
+            "event": "exited",
+            "job": job.id,
+            "returncode": returncode,
+            "signal": signal.Signals(sig).name if sig else None,
+            "reason": job.reason,
+            "wall_s": time.monotonic() - job.started,
+            "max_rss_kb": usage.ru_maxrss if usage is not None else 0,
+            "cpu_s": usage.ru_utime + usage.ru_stime if usage is not None else 0.0,
+            "stdout": job.captured["stdout"].text(),
+            "stderr": job.captured["stderr"].text(),
+            "stdout_bytes": job.captured["stdout"].total,
+            "stderr_bytes": job.captured["stderr"].total,
+        }
+
     def reap(self) -> None:
         while True:
             try:
@@ -206,29 +297,13 @@ class Zygote:
                     for fd in spare[1:]:
                         os.close(fd)
                 continue
-            for fd in list(job.fds):
-                for _ in range(64):  # what is left in the pipe, bounded (a stray writer may live on)
-                    if not self._read_output(fd, job) or not _readable(fd):
-                        break
-            self._close_output(job)
+            self._close_command(job)
+            if job.finished:  # reported when it said done
+                continue
+            self._drain(job)
             self.by_id.pop(job.id, None)
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-            self.send(
-                {
-                    "event": "exited",
-                    "job": job.id,
-                    "returncode": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                    "signal": signal.Signals(sig).name if sig else None,
-                    "reason": job.reason,
-                    "wall_s": time.monotonic() - job.started,
-                    "max_rss_kb": usage.ru_maxrss,
-                    "cpu_s": usage.ru_utime + usage.ru_stime,
-                    "stdout": job.captured["stdout"].text(),
-                    "stderr": job.captured["stderr"].text(),
-                    "stdout_bytes": job.captured["stdout"].total,
-                    "stderr_bytes": job.captured["stderr"].total,
-                }
-            )
+            self.send(self._exited(job, os.WEXITSTATUS(status) if os.WIFEXITED(status) else None, sig, usage))
 
     # --- commands -----------------------------------------------------------------------------
     def command(self, line: bytes) -> None:
@@ -272,13 +347,15 @@ class Zygote:
                             pass
                     except BlockingIOError:
                         pass
+                elif kind == "done":
+                    self._said_done(job)
                 elif kind == "out" and key.fd in job.fds and not self._read_output(key.fd, job):
                     self.sel.unregister(key.fd)
                     os.close(key.fd)
                     del job.fds[key.fd]
             now = time.monotonic()
             for job in list(self.jobs.values()):
-                if now > job.deadline:
+                if now > job.deadline and not job.finished:
                     self.kill(job, "timeout")
             self.reap()
             while len(self.spares) < self.spare_target and not self.pending:

@@ -75,7 +75,7 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     }
     if monitor.reads is not None:
         info["out_of_bounds_reads"] = monitor.reads.found()
-    return common.to_cpu(out), info
+    return common.snapshot(out), info
 
 
 def _guard(t: torch.Tensor, fill: str, label: str, monitor, integers: bool = False) -> torch.Tensor:

@@ -1,8 +1,9 @@
 """The first code a forked job runs: read the job, isolate, run the job kind, write the result.
 
-Everything from the job directory (spec, sources, inputs) is read and the result file opened
-before isolation, while the host directory is still visible; then the process isolates itself
-and only the open result descriptor leads back out. The result bundle is the private channel:
+Everything from the job directory (spec, sources, inputs) is read and the result descriptor
+ready (the pool's shared memory file, handed over with the command, or else result.bin in the job
+directory) before isolation, while the host directory is still visible; then the process isolates
+itself and only the open result descriptor leads back out. The result bundle is the private channel:
 stdout and stderr are only captured for the user, never parsed.
 """
 
@@ -14,7 +15,7 @@ import sys
 import time
 import traceback
 
-from sandbox import backends, tensorio
+from sandbox import backends, result_channel, tensorio
 from sandbox.harness import candidate, common, compile, offline, reference, timing
 from sandbox.isolation import JobLimits, Plan, Prepared, complete, prepare
 
@@ -48,9 +49,18 @@ def _clean_environment(backend, extra: dict) -> None:
     os.environ.update(extra)
 
 
-def run_job(host_dir: str, plan: Plan, slot: int, prepared: Prepared | None = None) -> None:
+def run_job(
+    host_dir: str,
+    plan: Plan,
+    slot: int,
+    prepared: Prepared | None = None,
+    result_fd: int | None = None,
+    done_fd: int | None = None,
+) -> None:
     """Never returns: exits the forked process with EXIT_OK once a result is written. `prepared`:
-    the isolation this process already did while it waited for the job (a warm spare)."""
+    the isolation this process already did while it waited for the job (a warm spare); `result_fd`:
+    the pool's shared result file (sandbox/result_channel.py), else the result goes to result.bin;
+    `done_fd`: where to say the result is written (the zygote reports the job finished then)."""
     code = EXIT_HARNESS_ERROR
     try:
         started = time.perf_counter()
@@ -63,7 +73,8 @@ def run_job(host_dir: str, plan: Plan, slot: int, prepared: Prepared | None = No
         inputs_path = os.path.join(here, "inputs.bin")
         if os.path.exists(inputs_path):
             given = tensorio.read_bundle(inputs_path, max_bytes=1 << 40)[1]
-        result_fd = os.open(os.path.join(here, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        if result_fd is None:
+            result_fd = os.open(os.path.join(here, "result.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         files = {name: text.encode() for name, text in spec["files"].items()}
         writable = spec["limits"].get("writable", {})
         limits = JobLimits(
@@ -101,9 +112,14 @@ def run_job(host_dir: str, plan: Plan, slot: int, prepared: Prepared | None = No
         meta["job_s"] = time.perf_counter() - started
         sys.stdout.flush()
         sys.stderr.flush()
-        tensorio.write_bundle(result_fd, values, meta)
+        tensorio.write_bundle(result_fd, values, meta, tensor_bytes=common.host_bytes)
         os.close(result_fd)
         code = EXIT_OK
+        if done_fd is not None:
+            try:
+                os.write(done_fd, result_channel.WRITTEN)
+            except OSError:  # the job's code closed or spoke on it: reported when it exits
+                pass
     except BaseException:  # noqa: BLE001 - the harness itself failed: say so on stderr
         try:
             traceback.print_exc()

@@ -10,6 +10,8 @@ from typing import Any
 
 import torch
 
+from sandbox import tensorio
+
 
 class UserCodeError(Exception):
     """User code (reference or candidate) raised; `info` describes it in the user's terms."""
@@ -106,14 +108,27 @@ def stage_buffers() -> list[torch.Tensor]:
     return _stage
 
 
+def _staged(t: torch.Tensor) -> bool:
+    return t.device.type == "cuda" and t.layout == torch.strided and t.nbytes >= STAGED_ABOVE_BYTES
+
+
 def _device_to_host(t: torch.Tensor) -> torch.Tensor:
     t = t.detach()
-    plain = t.device.type != "cuda" or t.layout != torch.strided or t.nbytes < STAGED_ABOVE_BYTES
-    if plain or not stage_buffers():
+    if not _staged(t) or not stage_buffers():
         return t.to("cpu")
-    src = t.contiguous().reshape(-1).view(torch.uint8)
     out = torch.empty(t.shape, dtype=t.dtype)
     dst = out.reshape(-1).view(torch.uint8)
+    start = 0
+    for chunk in _staged_chunks(t):
+        dst[start : start + chunk.numel()].copy_(chunk)
+        start += chunk.numel()
+    return out
+
+
+def _staged_chunks(t: torch.Tensor):
+    """The bytes of device tensor `t` in order, as uint8 views of the pinned staging buffers; each is
+    valid until the next one is asked for (the device fills one buffer while the host reads the other)."""
+    src = t.contiguous().reshape(-1).view(torch.uint8)
     chunks = [(start, min(start + STAGE_BYTES, src.numel())) for start in range(0, src.numel(), STAGE_BYTES)]
     done: list[torch.cuda.Event] = []
 
@@ -126,10 +141,26 @@ def _device_to_host(t: torch.Tensor) -> torch.Tensor:
     fetch(0)
     for i, (start, end) in enumerate(chunks):
         if i + 1 < len(chunks):
-            fetch(i + 1)  # its buffer's previous chunk was copied out in the last iteration
+            fetch(i + 1)  # its buffer's previous chunk was read in the last iteration
         done[i].synchronize()
-        dst[start:end].copy_(_stage[i % 2][: end - start])
-    return out
+        yield _stage[i % 2][: end - start]
+
+
+def host_bytes(t: torch.Tensor):
+    """tensorio.write_bundle's source of a tensor's bytes: a large device tensor through the staging
+    buffers, straight into the file (no host copy of the whole tensor is made)."""
+    if _staged(t) and stage_buffers():
+        for chunk in _staged_chunks(t.detach()):
+            yield chunk.numpy().data
+    else:
+        yield tensorio.raw_bytes(t)
+
+
+def snapshot(value):
+    """What a forward returned, as it is now: device tensors copied on their device (a later forward
+    may write the same buffer; a device copy costs microseconds, the host copy is made once, when the
+    result is written), CPU tensors as they are."""
+    return tree_map(lambda t: t.detach() if t.device.type == "cpu" else t.detach().clone(), value)
 
 
 def clone(value):

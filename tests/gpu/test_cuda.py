@@ -225,17 +225,19 @@ def test_inputs_are_made_on_the_gpu_in_a_warm_fully_isolated_job():
     assert torch.allclose(services().runs.tensors(failed.run_id)["s0/golden"], (x + y).double())
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: torch.randn(3 * (32 << 20) // 4 + 17, device="cuda"),  # 3 chunks and a tail
-        lambda: torch.randn(4096, 4096, device="cuda").t(),  # not contiguous
-        lambda: torch.randn(5000, 1000, device="cuda").half(),
-        lambda: torch.rand(9 << 20, device="cuda") > 0.5,  # bool
-        lambda: torch.randint(-(2**62), 2**62, (2 << 20,), device="cuda"),
-        lambda: torch.randn(100, device="cuda"),  # below the staging size: a plain copy
-    ],
-)
+STAGED_CASES = [
+    lambda: torch.randn(3 * (32 << 20) // 4 + 17, device="cuda"),  # 3 chunks and a tail
+    lambda: torch.randn(4096, 4096, device="cuda").t(),  # not contiguous
+    lambda: torch.randn(5000, 1000, device="cuda").half(),
+    lambda: torch.randn(5000, 1000, device="cuda").bfloat16(),
+    lambda: torch.rand(9 << 20, device="cuda") > 0.5,  # bool
+    lambda: torch.randint(-(2**62), 2**62, (2 << 20,), device="cuda"),
+    lambda: torch.randn(100, device="cuda"),  # below the staging size: a plain copy
+]
+STAGED_IDS = ["chunks_and_tail", "transposed", "fp16", "bf16", "bool", "int64", "small"]
+
+
+@pytest.mark.parametrize("make", STAGED_CASES, ids=STAGED_IDS)
 def test_staged_device_to_host_copies_are_exact(make):
     from sandbox.harness import common
 
@@ -245,3 +247,20 @@ def test_staged_device_to_host_copies_are_exact(make):
         assert copy.device.type == "cpu" and copy.shape == value.shape and copy.dtype == value.dtype
         assert common.bitwise_equal(copy.contiguous(), expected.contiguous())
     assert len(common.stage_buffers()) == 2 and all(b.is_pinned() for b in common.stage_buffers())
+
+
+@pytest.mark.parametrize("make", STAGED_CASES, ids=STAGED_IDS)
+def test_staged_bundle_writes_are_exact(make):
+    """Device tensors go straight from the staging buffers into the result file (host_bytes)."""
+    from sandbox import result_channel, tensorio
+    from sandbox.harness import common
+
+    value = make()
+    channel = result_channel.ResultChannel("gpu")
+    tensorio.write_bundle(channel.fd, {"v": [value, 3]}, {"ok": True}, tensor_bytes=common.host_bytes)
+    meta, values = channel.read(1 << 34)
+    channel.close()
+    got = values["v"][0]
+    assert meta == {"ok": True} and values["v"][1] == 3
+    assert got.shape == value.shape and got.dtype == value.dtype
+    assert common.bitwise_equal(got, value.to("cpu").contiguous())
