@@ -14,6 +14,8 @@ the server's latency once warm. Also compile_kernel (cached after its first call
 4. the floor: `python -c pass` with this interpreter (and with -S, without site and the .pth files of
    its environment): no Python CLI starts faster, so server + floor is the best a CLI can reach.
 The daemon, the server and the floor are measured call by call, in turn, so that they share the load.
+--python-flags -S starts every CLI (and floor) process without `site` (site-packages put on PYTHONPATH
+instead): what an environment whose .pth files cost nothing would give; the daemon starts as usual.
 """
 
 from __future__ import annotations
@@ -40,12 +42,17 @@ def _children_cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+#: Interpreter flags of every CLI and floor process (--python-flags).
+PYTHON_FLAGS: list[str] = []
+
+
 def _cli_times(args: list[str], calls: int, env: dict, cwd: Path, cpu: list[float]) -> list[float]:
     """Wall time of each call; `cpu` gets the CPU time the CLI process itself used (not the daemon's)."""
     times = []
     for _ in range(calls):
         started, cpu_before = time.perf_counter(), _children_cpu_s()
-        done = subprocess.run([sys.executable, "-m", "tools.cli", *args], env=env, cwd=cwd, capture_output=True)
+        command = [sys.executable, *PYTHON_FLAGS, "-m", "tools.cli", *args]
+        done = subprocess.run(command, env=env, cwd=cwd, capture_output=True)
         times.append(time.perf_counter() - started)
         cpu.append(_children_cpu_s() - cpu_before)
         if done.returncode != 0:
@@ -57,7 +64,7 @@ def _cli_times_raw(python_args: list[str], calls: int, env: dict, cwd: Path) -> 
     times = []
     for _ in range(calls):
         started = time.perf_counter()
-        subprocess.run([sys.executable, *python_args], env=env, cwd=cwd, capture_output=True, check=True)
+        subprocess.run([sys.executable, *PYTHON_FLAGS, *python_args], env=env, cwd=cwd, capture_output=True, check=True)
         times.append(time.perf_counter() - started)
     return times
 
@@ -91,7 +98,9 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=8, help="calls per path (the first is reported apart)")
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--task", type=Path, help="a folder with reference.py and candidate.py (default: vector add)")
+    parser.add_argument("--python-flags", default="", help="interpreter flags of the CLI processes, e.g. -S")
     ns = parser.parse_args()
+    PYTHON_FLAGS[:] = ns.python_flags.split()
     home = Path(tempfile.mkdtemp(prefix="kernel-eval-cli-bench-"))
     work = home / "work"
     work.mkdir()
@@ -100,7 +109,10 @@ def main() -> int:
     os.environ["KERNEL_EVAL_HOME"] = str(home)
     env = {k: v for k, v in os.environ.items() if k != "KERNEL_EVAL_NO_DAEMON"}
     # the repository first, and what the caller had (a GPU machine's carried wheels live there)
-    path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    import site
+
+    no_site = site.getsitepackages() + [site.getusersitepackages()] if "-S" in PYTHON_FLAGS else []
+    path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", ""), *no_site) if p)
     env.update(PYTHONPATH=path, KERNEL_EVAL_DAEMON_IDLE_S="120")
     task = ["--reference", "reference.py", "--candidate", "candidate.py", "--backend", ns.backend]
     from tools.models.accuracy import RunAccuracyRequest
@@ -156,6 +168,7 @@ def main() -> int:
     print(
         f"task {ns.task or 'vector add'}, backend {ns.backend}, "
         f"{ns.calls} calls per path ({max(3, ns.calls // 2)} in-process), "
+        f"interpreter flags {ns.python_flags or 'none'}, "
         "medians of all but the first\n"
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
