@@ -8,6 +8,9 @@ job's seed list) the names are `s{index}/{part}`:
     golden  the FP64 golden output             (reference job)
     cpu     the CPU same-precision control     (reference job; None where the op has no CPU kernel)
     actual  the candidate's output             (candidate job)
+    accepted  a candidate output run_accuracy accepted (benchmark_kernel -> timing job: what timed
+            outputs are checked against)
+    timed   the output of the last timed forward (timing job)
 
 Inputs normally never travel: both jobs make them from the seed (sandbox/harness/inputs.py) and the
 candidate job proves it made the same ones by their fingerprint (`InputPlan`).

@@ -14,6 +14,7 @@ import time
 
 import torch
 
+from sandbox import protocol
 from sandbox.harness.common import bitwise_equal, to_device, tree_tensors
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
@@ -200,10 +201,12 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
     per_seed = _seed_tensors(svc, task.reference_task(backend, request), seeds, cancel)
     given = {}
     for k, seed in enumerate(seeds):
-        given[f"s{k}/init"] = per_seed[seed]["init"]
-        given[f"s{k}/inputs"] = per_seed[seed]["inputs"]
-        if f"s{k}/actual" in tensors:  # the run store keeps seed 0's; the others: the reference's, in the job
-            given[f"s{k}/accepted"] = tensors[f"s{k}/actual"]
+        given[protocol.key(k, "init")] = per_seed[seed]["init"]
+        given[protocol.key(k, "inputs")] = per_seed[seed]["inputs"]
+        if (
+            protocol.key(k, "actual") in tensors
+        ):  # the run store keeps seed 0's; the others: the reference's, in the job
+            given[protocol.key(k, "accepted")] = tensors[protocol.key(k, "actual")]
     report(0.4, f"timing on {backend.name} ({request.repetitions} repetitions each)")
     files, display_names = task.files("reference", "candidate")
     job = svc.pool(backend).run(
@@ -349,13 +352,13 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
 def _check_outputs(task: _Task, per_seed: dict, tensors: dict, values: dict, seeds: list[int]) -> TimedOutputCheck:
     """The timed launches' last outputs: bitwise against the accepted ones the run store kept, else
     (a nondeterministic kernel, or a seed whose output was not kept) by the comparator against the golden."""
-    timed = {k: values[f"s{k}/timed"] for k in range(len(seeds)) if f"s{k}/timed" in values}
+    timed = {k: values[protocol.key(k, "timed")] for k in range(len(seeds)) if protocol.key(k, "timed") in values}
     if not timed:
         return TimedOutputCheck(final_outputs="mismatch", detail="the timing job returned no timed outputs")
     options = options_from(task.accuracy)
     identical = compared = 0
     for k, out in timed.items():
-        accepted = tensors.get(f"s{k}/actual")
+        accepted = tensors.get(protocol.key(k, "actual"))
         if accepted is not None and _bitwise(out, accepted):
             identical += 1
             continue

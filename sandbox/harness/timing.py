@@ -27,6 +27,7 @@ import time
 
 import torch
 
+from sandbox import protocol
 from sandbox.harness import common, errors
 
 FLUSH_MIN_BYTES = 256 << 20  # Triton's do_bench flush size
@@ -345,7 +346,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     candidate = _load(job_dir, user_files, "candidate", ("ModelNew",))
     seeds = spec["seeds"]
     init = given["s0/init"]
-    sets = [common.to_device(given[f"s{k}/inputs"], device.kind) for k in range(len(seeds))]
+    sets = [common.to_device(given[protocol.key(k, "inputs")], device.kind) for k in range(len(seeds))]
     same_weights = _weights_seed_independent(reference, init, seeds, dtype)
     shapes = [[(t.shape, t.dtype) for t in common.tree_tensors(s)] for s in sets]
     usable = [k for k in range(len(sets)) if shapes[k] == shapes[0]] if same_weights else [0]
@@ -383,7 +384,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     roles.append(_Role("candidate", cand_model, buffers, device, watch, user_files))
     expected = {}
     for k in usable:
-        accepted = given.get(f"s{k}/accepted")
+        accepted = given.get(protocol.key(k, "accepted"))
         if accepted is not None:
             expected[k] = common.to_device(accepted, device.kind)
         else:  # no accepted output: the reference's own, on the device
@@ -428,7 +429,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         "inputs_varied": vary,
         "inputs_note": note,
         "input_sets_used": [seeds[k] for k in order],
-        "expected_from": "accepted" if all(given.get(f"s{k}/accepted") is not None for k in usable) else "reference",
+        "expected_from": "accepted"
+        if all(given.get(protocol.key(k, "accepted")) is not None for k in usable)
+        else "reference",
         "spin_ms": bench.spin_ms,
         "reference": {
             "times_ms": bench.times(roles[0], "varied"),
@@ -446,7 +449,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
             "foreign_stream_launches": watch.foreign - foreign_before_timing,
         },
     }
-    values = {f"s{k}/timed": common.to_cpu(out) for k, out in cand.last.items()}
+    values = {protocol.key(k, "timed"): common.to_cpu(out) for k, out in cand.last.items()}
     return meta, values
 
 

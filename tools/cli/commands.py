@@ -417,6 +417,8 @@ def build_parser(columns: int | None = None) -> argparse.ArgumentParser:
 
     thresholds = sub.add_parser("thresholds", help="print every threshold table as JSON")
     thresholds.set_defaults(handler=_cmd_thresholds)
+    for command_parser in sub.choices.values():  # an unknown flag is reported with its command's usage
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
 
 
@@ -431,7 +433,9 @@ def main(argv: list[str] | None = None, local_reason: str | None = None, columns
     """`local_reason`: why a command the daemon could serve runs in this process (for --verbose)."""
     parser = _parser(columns)
     try:
-        ns = parser.parse_args(argv)
+        ns, unknown = parser.parse_known_args(argv)
+        if unknown:  # parse_args would print the top-level usage, which does not say what the command takes
+            ns.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse already printed the problem
         return EXIT_USAGE if exc.code else EXIT_OK
     ns.local_reason = local_reason

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from sandbox import protocol
 from sandbox.harness.hooks import POISON_BITS, integer_sentinel
 from tools.compare import CompareInputError, compare_tensors
 from tools.compare.options import CompareOptions
@@ -131,7 +132,7 @@ class RunContext:
 
     def inputs_of(self, seed: int | None) -> list | None:
         index = next((i for i, s in enumerate(self.result.seeds) if s.seed == seed), None)
-        stored = self.tensors.get(f"s{index}/inputs") if index is not None else None
+        stored = self.tensors.get(protocol.key(index, "inputs")) if index is not None else None
         return list(stored) if stored is not None else None
 
 
@@ -144,9 +145,9 @@ def load(run_id: str, store: RunStore | None = None) -> RunContext:
     result = RunAccuracyResult.model_validate(store.result(run_id))
     ctx = RunContext(run_id=run_id, result=result, task=store.task(run_id), tensors=store.tensors(run_id))
     for i, seed_result in enumerate(result.seeds):
-        actual = _leaf_map(ctx.tensors.get(f"s{i}/actual"))
-        golden = _leaf_map(ctx.tensors.get(f"s{i}/golden"))
-        cpu = _leaf_map(ctx.tensors.get(f"s{i}/cpu"))
+        actual = _leaf_map(ctx.tensors.get(protocol.key(i, "actual")))
+        golden = _leaf_map(ctx.tensors.get(protocol.key(i, "golden")))
+        cpu = _leaf_map(ctx.tensors.get(protocol.key(i, "cpu")))
         for output in seed_result.outputs:
             g = golden.get(output.name)
             if not isinstance(g, torch.Tensor):
