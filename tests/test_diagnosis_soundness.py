@@ -293,3 +293,63 @@ def test_integer_counts_off_by_the_tail_or_the_padding_of_a_block_tiling():
             assert abs(primary.evidence["shortfall"]) == off_by
     run, explained = _explain(ROW_HISTOGRAM_REFERENCE, ROW_HISTOGRAM_CANDIDATE)
     assert run.verdict == "pass" and not explained.diagnoses
+
+
+# --- small values: precision lost where results are tiny, not a wrong value everywhere -----------------
+
+ROW_SCALE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, scale):
+        return x * scale[:, None]
+
+
+def get_inputs():
+    return [torch.randn(200, 150, dtype=torch.bfloat16), (torch.rand(200) + 0.5).to(torch.bfloat16)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_SCALE_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def row_scale_kernel(x_ptr, scale_ptr, out_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < C
+    x = tl.load(x_ptr + row * C + cols, mask=mask, other=0.0)
+    s = {scale_load}
+    tl.store(out_ptr + row * C + cols, x * s, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, scale):
+        out = torch.empty_like(x)
+        row_scale_kernel[(x.shape[0],)](x, scale, out, x.shape[1], BLOCK=256)
+        return out
+"""
+)
+
+
+def test_a_wrong_value_at_every_magnitude_is_not_called_a_small_value_problem():
+    # the scale is read per column, not per row: the largest outputs are as wrong as the tiny ones
+    run, explained = _explain(
+        ROW_SCALE_REFERENCE, ROW_SCALE_CANDIDATE.format(scale_load="tl.load(scale_ptr + cols, mask=mask, other=0.0)")
+    )
+    assert run.verdict == "fail"
+    assert not any(d.pattern == "small_value_outliers" for d in explained.diagnoses), explained.diagnoses
+    correct = run_accuracy(
+        RunAccuracyRequest(
+            reference=ROW_SCALE_REFERENCE,
+            candidate=ROW_SCALE_CANDIDATE.format(scale_load="tl.load(scale_ptr + row)"),
+            backend="cpu",
+        )
+    )
+    assert correct.verdict == "pass", correct.summary

@@ -251,3 +251,14 @@ def test_results_stay_small_for_agents_even_at_16_seeds():
     assert r.verdict == "fail" and len(r.seeds) == 16
     assert len(r.model_dump_json()) < 40_000  # ~10k tokens
     assert r.seeds[0].outputs[0].worst and not r.seeds[5].outputs[0].worst  # detail kept where it matters
+
+
+def test_a_reference_that_casts_to_a_fixed_dtype_is_warned_of_its_low_precision_golden():
+    # x.float() in the forward makes the golden fp32 (the inputs are float64 for the golden): said so
+    casting = VECTOR_ADD_REFERENCE.replace("return x + y", "return x.float() + y.float()")
+    assert casting != VECTOR_ADD_REFERENCE
+    warned = run(reference=casting, num_seeds=1)
+    assert warned.verdict == "pass"
+    assert any("the golden is float32, not float64" in w for w in warned.warnings), warned.warnings
+    plain = run(num_seeds=1)
+    assert not any("not float64" in w for w in plain.warnings), plain.warnings

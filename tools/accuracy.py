@@ -345,6 +345,9 @@ def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
         )
         call.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
     call.timings.compare_s = time.perf_counter() - t0
+    precision = _golden_precision_warning([call.golden.per_seed[seed].golden for seed in call.seeds])
+    if precision:
+        call.warnings.append(precision)
     _compact(seeds)
     call.warnings = _dedupe_warnings(call.warnings)
     nondeterministic = _determinism_problem(call.checks.determinism, call.seeds[0], request.determinism)
@@ -369,6 +372,27 @@ def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None)
     if nondeterministic and call.request.determinism == "require":
         return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
+
+
+def _golden_precision_warning(goldens_of_seeds: list) -> str | None:
+    """The golden is the reference run in float64; a forward that returns a fixed dtype (`x.float()`,
+    `.half()`, `dtype=torch.float32` factories) makes it only as precise as that dtype, silently. (One
+    that casts back, `.float()...to(x.dtype)`, returns float64 and is not seen here.)"""
+    low = sorted(
+        {
+            str(t.dtype).removeprefix("torch.")
+            for t in tree_tensors(goldens_of_seeds)
+            if t.is_floating_point() and t.dtype != torch.float64
+        }
+    )
+    if not low:
+        return None
+    return (
+        f"the golden is {', '.join(low)}, not float64: the reference's forward casts to a fixed dtype (x.float(), "
+        ".half(), dtype=torch.float32, ...), so it is no more precise than that and errors below it go unseen "
+        "(and the small-value and cancellation dimensions judge against its rounding); write the reference with "
+        "x.dtype or torch.promote_types so that it runs in float64 for the golden"
+    )
 
 
 def _read_warnings(reads: list[OutOfBoundsRead] | None, passed: bool) -> list[str]:

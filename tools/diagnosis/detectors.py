@@ -1108,6 +1108,14 @@ def error_by_magnitude(o: OutputData) -> list | None:
     return bins
 
 
+def _large_outputs_within(bins: list | None, threshold: float) -> bool:
+    """Does the quarter of the outputs with the largest golden magnitudes err within the threshold
+    (`bins`: error_by_magnitude)? Precision lost where results are tiny (log(1 + x), an underflow)
+    leaves the large ones right; a value wrong at every magnitude (a wrong index, factor, formula or
+    additive term) also fails the small-value dimension, and is not that."""
+    return bool(bins) and float(bins[-1]["mean_rel_error"]) <= threshold
+
+
 @detector(
     "precision",
     (
@@ -1133,6 +1141,7 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
     normal_failed, small_failed, cancel_failed = o.normal_failed, o.small_failed, o.cancel_failed
     toward_zero = o.toward_zero
     closest = fingerprint[0].model if fingerprint else None
+    by_magnitude = error_by_magnitude(o)
     evidence: Evidence = {
         "mere": mere,
         "mare": mare,
@@ -1143,7 +1152,7 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
         "compute_num": ctx.compute_num,
         "compute_num_source": ctx.compute_num_source,
         "backend": ctx.result.backend.name if ctx.result.backend else None,
-        "rel_error_by_golden_magnitude": error_by_magnitude(o),
+        "rel_error_by_golden_magnitude": by_magnitude,
     }
     if closest:
         evidence["closest_precision_model"] = closest
@@ -1247,7 +1256,11 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     suggested_fixes=["cast_round_mode_rint"] if facts.rtz_cast or o.failed else [],
                 )
             )
-    if small_failed and not any(d.pattern == "low_precision_accumulation" for d in out):
+    if (
+        small_failed
+        and (facts.log_one_plus or _large_outputs_within(by_magnitude, threshold))
+        and not any(d.pattern == "low_precision_accumulation" for d in out)
+    ):
         fixes: list[FixId] = ["stable_formula"] if facts.log_one_plus else ["fp32_accumulator", "stable_formula"]
         out.append(
             Diagnosis(
