@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
+from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
-from tools.models.diagnosis import ExplainRequest
+from tools.models.diagnosis import ExplainRequest, FixRequest
 
 HEADER = """
 import torch
@@ -353,3 +354,116 @@ def test_a_wrong_value_at_every_magnitude_is_not_called_a_small_value_problem():
         )
     )
     assert correct.verdict == "pass", correct.summary
+
+
+# --- integer outputs: the poison sentinel is the dtype's minimum, which a clamp computes too -----------
+
+QUANTIZE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.clamp(torch.round(x * 20.0), -128, 127).to(torch.int8)
+
+
+def get_inputs():
+    return [torch.randn(3000)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+QUANTIZE_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def quantize_kernel(x_ptr, out_ptr, n, SCALE: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    q = tl.floor(x * SCALE + 0.5)
+    q = tl.minimum(tl.maximum(q, -128.0), 127.0)
+    tl.store(out_ptr + offs, q.to(tl.int8), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape, device=x.device, dtype=torch.int8)
+        n = x.numel()
+        quantize_kernel[(triton.cdiv(n, 1024),)](x, out, n, SCALE={scale}, BLOCK=1024)
+        return out
+"""
+)
+
+
+def test_a_saturating_integer_output_is_not_called_unwritten():
+    # the scale is 10x too large: many outputs clamp to -128 (the poison sentinel) and to 127; every
+    # element was written, so "never written" would be a false proof
+    run, explained = _explain(QUANTIZE_REFERENCE, QUANTIZE_CANDIDATE.format(scale="200.0"))
+    assert run.verdict == "fail"
+    assert not any(d.pattern in ("unwritten_output", "boundary_mask_error") for d in explained.diagnoses), (
+        explained.diagnoses
+    )
+
+
+# --- atomics into an uninitialised output: written everywhere, and still the poison ----------------
+
+COLUMN_SUM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.sum(dim=0)
+
+
+def get_inputs():
+    return [torch.randn(300, 70)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+COLUMN_SUM_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def column_sum_kernel(x_ptr, out_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    cols = tl.arange(0, BLOCK_C)
+    mask = (rows[:, None] < R) & (cols[None, :] < C)
+    x = tl.load(x_ptr + rows[:, None] * C + cols[None, :], mask=mask, other=0.0)
+    tl.atomic_add(out_ptr + cols, tl.sum(x, axis=0), mask=cols < C)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        R, C = x.shape
+        out = torch.{allocate}(C, device=x.device, dtype=x.dtype)
+        column_sum_kernel[(triton.cdiv(R, 64),)](x, out, R, C, BLOCK_R=64, BLOCK_C=128)
+        return out
+"""
+)
+
+
+def test_atomics_into_an_uninitialised_output_are_not_a_grid_tail():
+    # every element is written by atomic adds, into torch.empty memory: not "the grid misses the last tile"
+    candidate = COLUMN_SUM_CANDIDATE.replace("{allocate}", "empty")
+    run, explained = _explain(COLUMN_SUM_REFERENCE, candidate)
+    assert run.verdict == "fail"
+    lead = explained.diagnoses[0]
+    assert lead.pattern == "unwritten_output" and lead.suggested_fixes == ["initialize_output"], explained.diagnoses
+    assert "atomic_add" in lead.summary
+    fixes = suggest_fix(FixRequest(run_id=run.run_id, verify=True, max_fixes=3)).fixes
+    assert fixes and fixes[0].fix == "initialize_output" and fixes[0].verified, fixes
+    correct = COLUMN_SUM_CANDIDATE.replace("{allocate}", "zeros")
+    assert run_accuracy(
+        RunAccuracyRequest(reference=COLUMN_SUM_REFERENCE, candidate=correct, backend="cpu")
+    ).verdict == ("pass")

@@ -321,7 +321,23 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
         "rows_with_unwritten": int(rows_hit.sum()),
         "cols_with_unwritten": int(cols_hit.sum()),
     }
-    if bool(tail.any()) and bool((tail == m2).all()):
+    if count == total and facts.atomic_add:
+        # NaN + x is NaN: atomics that add into an uninitialised output keep its poison everywhere
+        return [
+            Diagnosis(
+                pattern="unwritten_output",
+                confidence=0.9,
+                seed=o.seed,
+                output=o.name,
+                summary="every output element still holds the allocation's poison, and the kernel adds into the "
+                f"output with tl.atomic_add ({_lines(facts.atomic_add)}): it is allocated uninitialised "
+                "(torch.empty) and accumulated into; allocate it with torch.zeros",
+                evidence=evidence | {"atomic_add": _lines(facts.atomic_add)},
+                suggested_fixes=["initialize_output"],
+                location=Location(description="the whole output"),
+            )
+        ]
+    if bool(tail.any()) and bool((tail == m2).all()) and count < total:
         parts = []
         if r0 is not None:
             parts.append(f"rows {r0}..{m2.shape[0] - 1}")
