@@ -522,3 +522,57 @@ def test_cancellation_in_an_intermediate_of_an_fp32_kernel_is_found_by_shifting_
     assert credible and credible[0].pattern == "cancellation_error", explained.diagnoses
     assert credible[0].tested == "confirmed"
     assert not any(d.pattern == "low_precision_accumulation" for d in credible), explained.diagnoses
+
+
+# --- a grid axis missing: whole slices unwritten, not a partial tile ---------------------------------
+
+BATCHED_SCALE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2.0
+
+
+def get_inputs():
+    return [torch.randn(3, 50, 40)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+BATCHED_SCALE_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, per_batch, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    base = tl.program_id(1) * per_batch
+    mask = offs < per_batch
+    tl.store(out_ptr + base + offs, tl.load(x_ptr + base + offs, mask=mask) * 2.0, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        per_batch = x.shape[1] * x.shape[2]
+        scale_kernel[(triton.cdiv(per_batch, 256), {batches})](x, out, per_batch, BLOCK=256)
+        return out
+"""
+)
+
+
+def test_a_missing_grid_axis_leaves_whole_slices_unwritten_and_is_named_so():
+    run, explained = _explain(BATCHED_SCALE_REFERENCE, BATCHED_SCALE_CANDIDATE.format(batches="1"))
+    assert run.verdict == "fail"
+    lead = explained.diagnoses[0]
+    assert lead.pattern == "unwritten_output" and "slices 1..2 along dimension 0" in lead.summary, explained.diagnoses
+    assert "partial tile" not in lead.summary
+    correct = BATCHED_SCALE_CANDIDATE.format(batches="x.shape[0]")
+    assert run_accuracy(
+        RunAccuracyRequest(reference=BATCHED_SCALE_REFERENCE, candidate=correct, backend="cpu")
+    ).verdict == ("pass")

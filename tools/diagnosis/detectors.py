@@ -298,6 +298,20 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     return [diagnosis]
 
 
+def _leading_slices_unwritten(mask: torch.Tensor) -> tuple[int, int] | None:
+    """(first, size) when, in an output of 3 or more dimensions, exactly the slices first.. of
+    dimension 0 are unwritten, each whole: not a partial tile (a tiling's tail is shorter than a
+    slice of the inner dimensions), but a grid axis missing."""
+    if mask.dim() < 3 or mask.shape[0] < 2:
+        return None
+    per_slice = mask.reshape(mask.shape[0], -1)
+    full, empty = per_slice.all(dim=1), ~per_slice.any(dim=1)
+    if not bool((full | empty).all()) or bool(full[0]) or not bool(full[-1]):
+        return None
+    first = int(torch.nonzero(full).flatten().min())
+    return (first, mask.shape[0]) if bool(full[first:].all()) else None
+
+
 @detector("unwritten", ("boundary_mask_error", "unwritten_output"), suppresses=("precision", "layout"), proof=True)
 def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     mask = o.unwritten()
@@ -314,7 +328,7 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
         tail[r0:] = True
     if c0 is not None:
         tail[:, c0:] = True
-    evidence = {
+    evidence: Evidence = {
         "unwritten_elements": count,
         "total": total,
         "fraction": count / total,
@@ -335,6 +349,26 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                 evidence=evidence | {"atomic_add": _lines(facts.atomic_add)},
                 suggested_fixes=["initialize_output"],
                 location=Location(description="the whole output"),
+            )
+        ]
+    slices = _leading_slices_unwritten(mask)
+    if slices is not None:
+        first, size = slices
+        return [
+            Diagnosis(
+                pattern="unwritten_output",
+                confidence=0.9,
+                seed=o.seed,
+                output=o.name,
+                summary=f"whole slices {first}..{size - 1} along dimension 0 (of {size}) were never written, "
+                "the rest fully: the grid does not cover that dimension (a missing grid axis, e.g. the batch, "
+                "or a wrong size for it)",
+                evidence=evidence | {"first_unwritten_slice": first, "slices": size},
+                suggested_fixes=["boundary_mask"],
+                location=Location(
+                    description=f"slices {first}..{size - 1} of dimension 0 never written",
+                    indices=element_indices(mask, tuple(o.measured.shape)),
+                ),
             )
         ]
     if bool(tail.any()) and bool((tail == m2).all()) and count < total:
