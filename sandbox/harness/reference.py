@@ -70,11 +70,23 @@ def _cpu_control(model, task_inputs, stamps: dict):
         return None
 
 
-def _golden(model, task_inputs, golden_device: str):
-    model64 = copy.deepcopy(model).to(torch.float64).to(golden_device)
-    with torch.device(golden_device), torch.no_grad():  # factories without device= land by the inputs
-        golden = model64(*common.to_device(common.upcast64(task_inputs), golden_device))
-    common.synchronize(golden_device)
+def _golden(model, task_inputs, golden_device: str, stamps: dict):
+    """The reference in float64 on `golden_device`; on the CPU where the device has no kernel for an op
+    in that dtype (CUDA has no integer matmul: "addmm_cuda" not implemented for 'Int')."""
+    try:
+        return _golden_on(model, task_inputs, golden_device)
+    except (NotImplementedError, RuntimeError) as exc:
+        if golden_device == "cpu" or "not implemented for" not in str(exc):
+            raise
+        stamps["golden_fallback"] = f"on the CPU: {type(exc).__name__}: {str(exc)[:200]}"
+        return _golden_on(model, task_inputs, "cpu")
+
+
+def _golden_on(model, task_inputs, device: str):
+    model64 = copy.deepcopy(model).to(torch.float64).to(device)
+    with torch.device(device), torch.no_grad():  # factories without device= land by the inputs
+        golden = model64(*common.to_device(common.upcast64(task_inputs), device))
+    common.synchronize(device)
     return common.to_cpu(golden)
 
 
@@ -108,7 +120,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
                 stamps["cpu_control_s"] = time.perf_counter() - t0
             if parts in ("all", "golden"):
                 t0 = time.perf_counter()
-                golden = _golden(model, task_inputs, golden_device)
+                golden = _golden(model, task_inputs, golden_device, stamps)
                 stamps["golden_s"] = time.perf_counter() - t0
         except BaseException as exc:  # noqa: BLE001
             info = errors.describe(exc, user_files, f"reference forward (seed {seed})")

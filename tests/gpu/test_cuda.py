@@ -264,3 +264,52 @@ def test_staged_bundle_writes_are_exact(make):
     assert meta == {"ok": True} and values["v"][1] == 3
     assert got.shape == value.shape and got.dtype == value.dtype
     assert common.bitwise_equal(got, value.to("cpu").contiguous())
+
+
+INT_MATMUL_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return a.to(torch.int32) @ b.to(torch.int32)
+
+
+def get_inputs():
+    return [torch.randint(-8, 8, (32, 32), dtype=torch.int8), torch.randint(-8, 8, (32, 32), dtype=torch.int8)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+INT_MATMUL_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def int_matmul_kernel(a_ptr, b_ptr, c_ptr, N: tl.constexpr):
+    r = tl.arange(0, N)
+    a = tl.load(a_ptr + r[:, None] * N + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * N + r[None, :])
+    tl.store(c_ptr + r[:, None] * N + r[None, :], tl.dot(a, b, out_dtype=tl.int32))
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        c = torch.empty((32, 32), device=a.device, dtype=torch.int32)
+        int_matmul_kernel[(1,)](a, b, c, N=32)
+        return c
+"""
+
+
+def test_an_op_the_gpu_lacks_for_the_dtype_gets_its_golden_on_the_cpu():
+    # CUDA has no integer matmul ("addmm_cuda" not implemented for 'Int'): the golden falls back to the CPU
+    result = run_accuracy(
+        RunAccuracyRequest(reference=INT_MATMUL_REFERENCE, candidate=INT_MATMUL_CANDIDATE, backend="cuda")
+    )
+    assert result.verdict == "pass", result.summary
