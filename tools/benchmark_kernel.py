@@ -282,7 +282,9 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
         request,
         meta["device_name"],
         first["inputs"],
-        values.get("s0/timed", tensors.get("s0/actual")),  # the output as timed: its bytes are written
+        values.get(
+            protocol.key(0, "timed"), tensors.get(protocol.key(0, "actual"))
+        ),  # the output as timed: its bytes are written
         int(meta.get("param_bytes", 0)),
         int(meta.get("flops", 0)),
         request.flush_l2,
@@ -435,7 +437,7 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
             *task.files("reference"),
             seeds,
             task.options | {"mode": "count"},
-            inputs={"s0/init": first["init"], "s0/inputs": first["inputs"]},
+            inputs={protocol.key(0, "init"): first["init"], protocol.key(0, "inputs"): first["inputs"]},
             memory_mb=request.memory_mb,
         ),
         request.timeout_s,

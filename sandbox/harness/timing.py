@@ -192,10 +192,10 @@ def _count(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> 
     module = _load(job_dir, user_files, "reference", ("Model",))
     common.seed_all(spec["seeds"][0])
     try:
-        model = common.cast_model(module.Model(*given["s0/init"]), dtype).to(backend.device).eval()
+        model = common.cast_model(module.Model(*given[protocol.key(0, "init")]), dtype).to(backend.device).eval()
     except BaseException as exc:  # noqa: BLE001
         raise common.UserCodeError(errors.describe(exc, user_files, "reference init")) from None
-    inputs = common.to_device(given["s0/inputs"], backend.device)
+    inputs = common.to_device(given[protocol.key(0, "inputs")], backend.device)
     return {"flops": _flops(model, inputs, backend.device, user_files), "param_bytes": _tensor_bytes(_state(model))}, {}
 
 
@@ -345,7 +345,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     reference = _load(job_dir, user_files, "reference", ("Model",))
     candidate = _load(job_dir, user_files, "candidate", ("ModelNew",))
     seeds = spec["seeds"]
-    init = given["s0/init"]
+    init = given[protocol.key(0, "init")]
     sets = [common.to_device(given[protocol.key(k, "inputs")], device.kind) for k in range(len(seeds))]
     same_weights = _weights_seed_independent(reference, init, seeds, dtype)
     shapes = [[(t.shape, t.dtype) for t in common.tree_tensors(s)] for s in sets]

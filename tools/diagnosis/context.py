@@ -163,7 +163,7 @@ def load(run_id: str, store: RunStore | None = None) -> RunContext:
             a = a if isinstance(a, torch.Tensor) else None
             c = cpu.get(output.name) if isinstance(cpu.get(output.name), torch.Tensor) else None
             ctx.outputs.append(OutputData(output.name, seed_result.seed, a, g, c, output, _neutral(output, a, g, c)))
-    ctx.inputs = list(ctx.tensors.get("s0/inputs") or [])
+    ctx.inputs = list(ctx.tensors.get(protocol.key(0, "inputs")) or [])
     _infer_compute(ctx)
     return ctx
 

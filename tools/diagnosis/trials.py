@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from sandbox import protocol
 from sandbox.harness.common import tree_map
 from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens
@@ -164,7 +165,7 @@ class TrialRunner:
                 {"reference.py": task.get("reference", "")},
                 {"reference.py": task.get("reference_name") or "reference.py"},
                 self.options,
-                {"s0/inputs": tree_map(_floats(transform), stored)},
+                {protocol.key(0, "inputs"): tree_map(_floats(transform), stored)},
             )
         return self._references[key]
 
@@ -175,7 +176,10 @@ class TrialRunner:
         ref, error = self._reference(transform, key)
         if ref is None:
             return Trial(label, ok=False, error=f"reference: {error}")
-        given = {"s0/init": ref.values.get("s0/init"), "s0/inputs": ref.values.get("s0/inputs")}
+        given = {
+            protocol.key(0, "init"): ref.values.get(protocol.key(0, "init")),
+            protocol.key(0, "inputs"): ref.values.get(protocol.key(0, "inputs")),
+        }
         cand, error = self._job(
             "candidate",
             {"candidate.py": candidate},
@@ -185,7 +189,11 @@ class TrialRunner:
         )
         if cand is None:
             return Trial(label, ok=False, error=f"candidate: {error}")
-        outputs = cand.values.get("s0/actual"), ref.values.get("s0/golden"), ref.values.get("s0/cpu")
+        outputs = (
+            cand.values.get(protocol.key(0, "actual")),
+            ref.values.get(protocol.key(0, "golden")),
+            ref.values.get(protocol.key(0, "cpu")),
+        )
         try:
             report = compare_outputs(*outputs, options=self.compare)
             neutral = (
@@ -193,9 +201,13 @@ class TrialRunner:
             )
         except CompareInputError as exc:
             return Trial(label, ok=False, error=str(exc))
-        actual = dict(normalize_outputs(cand.values.get("s0/actual")))
-        golden = dict(normalize_outputs(ref.values.get("s0/golden")))
-        cpu = dict(normalize_outputs(ref.values.get("s0/cpu"))) if ref.values.get("s0/cpu") is not None else {}
+        actual = dict(normalize_outputs(cand.values.get(protocol.key(0, "actual"))))
+        golden = dict(normalize_outputs(ref.values.get(protocol.key(0, "golden"))))
+        cpu = (
+            dict(normalize_outputs(ref.values.get(protocol.key(0, "cpu"))))
+            if ref.values.get(protocol.key(0, "cpu")) is not None
+            else {}
+        )
         overruns = _overruns(cand.meta)
         return Trial(
             label,
