@@ -753,15 +753,8 @@ def _magnitude_diagnosis(
 def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     target = _target(ctx, diagnoses)
     floats = _float_inputs(ctx)
-    # A kernel that computes in fp32 throughout and still errs far beyond the CPU control: an
-    # intermediate that cancels (|x|^2 + |y|^2 - 2 x.y) is the other way to lose the digits.
-    fp32_but_imprecise = not facts.low_precision_accumulator and any(
-        d.pattern == "low_precision_accumulation" for d in diagnoses
-    )
-    suspected = (
-        facts.one_pass_variance
-        or fp32_but_imprecise
-        or any(d.pattern in ("cancellation_error", "small_value_outliers") for d in diagnoses)
+    suspected = facts.one_pass_variance or any(
+        d.pattern in ("cancellation_error", "small_value_outliers") for d in diagnoses
     )
     if target is None or not floats or not suspected or not target.measured.is_floating_point():
         return None
