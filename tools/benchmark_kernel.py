@@ -199,13 +199,10 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
     """The timing job on the accepted run's inputs, then the analysis. `extra_options`: tests only."""
     report(0.3, "inputs of the accepted run")
     per_seed = _seed_tensors(svc, task.reference_task(backend, request), seeds, cancel)
-    given = {}
-    for k, seed in enumerate(seeds):
-        given[protocol.key(k, "init")] = per_seed[seed]["init"]
-        given[protocol.key(k, "inputs")] = per_seed[seed]["inputs"]
-        if (
-            protocol.key(k, "actual") in tensors
-        ):  # the run store keeps seed 0's; the others: the reference's, in the job
+    given = protocol.given_inputs([(per_seed[seed]["init"], per_seed[seed]["inputs"]) for seed in seeds])
+    for k in range(len(seeds)):
+        # the run store keeps seed 0's; the others: the reference's, in the job
+        if protocol.key(k, "actual") in tensors:
             given[protocol.key(k, "accepted")] = tensors[protocol.key(k, "actual")]
     report(0.4, f"timing on {backend.name} ({request.repetitions} repetitions each)")
     files, display_names = task.files("reference", "candidate")
@@ -278,13 +275,12 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
     check.stale_repetitions = int(cand.get("stale", 0))
 
     first = per_seed[seeds[0]]
+    as_timed = values.get(protocol.key(0, "timed"), protocol.seed_part(tensors, 0, "actual"))  # its bytes are written
     roof = _roofline(
         request,
         meta["device_name"],
         first["inputs"],
-        values.get(
-            protocol.key(0, "timed"), tensors.get(protocol.key(0, "actual"))
-        ),  # the output as timed: its bytes are written
+        as_timed,
         int(meta.get("param_bytes", 0)),
         int(meta.get("flops", 0)),
         request.flush_l2,
@@ -437,7 +433,7 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
             *task.files("reference"),
             seeds,
             task.options | {"mode": "count"},
-            inputs={protocol.key(0, "init"): first["init"], protocol.key(0, "inputs"): first["inputs"]},
+            inputs=protocol.given_inputs([(first["init"], first["inputs"])]),
             memory_mb=request.memory_mb,
         ),
         request.timeout_s,

@@ -176,10 +176,9 @@ class TrialRunner:
         ref, error = self._reference(transform, key)
         if ref is None:
             return Trial(label, ok=False, error=f"reference: {error}")
-        given = {
-            protocol.key(0, "init"): ref.values.get(protocol.key(0, "init")),
-            protocol.key(0, "inputs"): ref.values.get(protocol.key(0, "inputs")),
-        }
+        given = protocol.given_inputs(
+            [(protocol.seed_part(ref.values, 0, "init"), protocol.seed_part(ref.values, 0, "inputs"))]
+        )
         cand, error = self._job(
             "candidate",
             {"candidate.py": candidate},
@@ -190,9 +189,9 @@ class TrialRunner:
         if cand is None:
             return Trial(label, ok=False, error=f"candidate: {error}")
         outputs = (
-            cand.values.get(protocol.key(0, "actual")),
-            ref.values.get(protocol.key(0, "golden")),
-            ref.values.get(protocol.key(0, "cpu")),
+            protocol.seed_part(cand.values, 0, "actual"),
+            protocol.seed_part(ref.values, 0, "golden"),
+            protocol.seed_part(ref.values, 0, "cpu"),
         )
         try:
             report = compare_outputs(*outputs, options=self.compare)
@@ -201,11 +200,11 @@ class TrialRunner:
             )
         except CompareInputError as exc:
             return Trial(label, ok=False, error=str(exc))
-        actual = dict(normalize_outputs(cand.values.get(protocol.key(0, "actual"))))
-        golden = dict(normalize_outputs(ref.values.get(protocol.key(0, "golden"))))
+        actual = dict(normalize_outputs(protocol.seed_part(cand.values, 0, "actual")))
+        golden = dict(normalize_outputs(protocol.seed_part(ref.values, 0, "golden")))
         cpu = (
-            dict(normalize_outputs(ref.values.get(protocol.key(0, "cpu"))))
-            if ref.values.get(protocol.key(0, "cpu")) is not None
+            dict(normalize_outputs(protocol.seed_part(ref.values, 0, "cpu")))
+            if protocol.seed_part(ref.values, 0, "cpu") is not None
             else {}
         )
         overruns = _overruns(cand.meta)
