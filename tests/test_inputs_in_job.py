@@ -134,7 +134,8 @@ def test_cpu_controls_computed_beside_the_candidate_arrive_and_are_cached_whole(
     )
     gold = goldens.ensure(services(), task, [31, 32], None, cpu_later=True)
     assert not gold.cached and all(gold.per_seed[s].golden is not None for s in (31, 32))
-    assert gold.cpu_missing([31, 32]) == [] and gold.cpu_note == ""
+    gold.wait_cpu()
+    assert gold.cpu_pending is None and gold.cpu_note == ""
     for seed in (31, 32):
         entry = gold.per_seed[seed]
         assert entry.cpu.dtype == torch.float32 and torch.allclose(entry.cpu.double(), entry.golden, atol=1e-5)

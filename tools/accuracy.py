@@ -10,6 +10,10 @@ Stages, each a function of typed data:
                on one, goldens kept resident there), then the anti-cheat checks and the verdict
     store      the run under its run_id: the result at once, the tensors explain_failure needs
                written after the result is returned
+
+Each stage returns a frozen record for the next (_Sources, _Prepared, goldens.Goldens,
+_CandidateRun, _Judged); one that settles the verdict before any comparison (a compile error, a
+crash, a rejection) says so with a _Stop, and _conclude builds and stores the result from what ran.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -40,6 +44,7 @@ from tools.models.accuracy import (
 )
 from tools.models.task import ErrorInfo, IsolationItem, Timings
 from tools.services import Services, progress_reporter, resolve_backend, services
+from tools.store.golden import GoldenEntry
 
 MAX_STORED_BYTES = 512 << 20
 MAX_WORST_PER_OUTPUT = 3
@@ -66,17 +71,9 @@ def _next_step(verdict: str, error: ErrorInfo | None) -> str:
     return step
 
 
-class _Finished(Exception):
-    """A stage decided the verdict early (compile error, crash, rejection): carries the result."""
-
-    def __init__(self, result: RunAccuracyResult):
-        super().__init__(result.verdict)
-        self.result = result
-
-
-@dataclass
+@dataclass(frozen=True)
 class _Call:
-    """One run_accuracy call: what every stage reads, and what the stages filled in so far."""
+    """What every stage reads: the request and this call's services."""
 
     request: RunAccuracyRequest
     report: Callable[[float, str], None]  # progress(fraction, message)
@@ -84,47 +81,64 @@ class _Call:
     services: Services
     run_id: str
     started: float = field(default_factory=time.perf_counter)
-    reference_text: str = ""
-    reference_name: str = ""
-    candidate_text: str = ""
-    candidate_name: str = ""
-    backend: backends.Backend | None = None
-    task: goldens.ReferenceTask | None = None
-    seeds: list[int] = field(default_factory=list)
-    golden: goldens.Goldens | None = None
-    golden_device: str | None = None
-    timings: Timings = field(default_factory=lambda: Timings(total_s=0.0))
-    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Stop:
+    """A stage decided the verdict before any comparison (compile error, crash, rejection)."""
+
+    verdict: Verdict
+    summary: str
+    error: ErrorInfo | None = None
+
+
+@dataclass(frozen=True)
+class _Sources:
+    reference_text: str
+    reference_name: str
+    candidate_text: str
+    candidate_name: str
+    backend: backends.Backend
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    sources: _Sources
+    task: goldens.ReferenceTask
+    seeds: list[int]
+
+
+@dataclass(frozen=True)
+class _CandidateRun:
+    """The candidate job and what its report says (read defensively: the candidate's process wrote it)."""
+
+    values: dict  # the job's bundle: per seed index its output under protocol.key(i, "actual")
+    #: seed -> the golden of the inputs that travelled as files; it replaces the cached entry
+    sent: dict[int, GoldenEntry]
+    wall_s: float
+    queued_s: float
+    stdout: str
+    stderr: str
     isolation: dict[str, IsolationItem] = field(default_factory=dict)
     checks: Checks = field(default_factory=Checks)
-    stdout: str = ""
-    stderr: str = ""
-    actual: dict[int, object] = field(default_factory=dict)  # seed index -> the candidate's output
     forward_s: list[float | None] = field(default_factory=list)  # per seed index, as the job reported
+    warnings: list[str] = field(default_factory=list)
+    stop: _Stop | None = None
 
-    def finish(
-        self, verdict: Verdict, summary: str, seeds: list[SeedResult] | None = None, error: ErrorInfo | None = None
-    ) -> RunAccuracyResult:
-        self.timings.total_s = time.perf_counter() - self.started
-        backend = self.services.backend_info(self.backend, self.golden_device) if self.backend is not None else None
-        result = RunAccuracyResult(
-            run_id=self.run_id,
-            verdict=verdict,
-            summary=summary,
-            standard=self.request.standard,
-            backend=backend,
-            seeds=seeds or [],
-            checks=self.checks,
-            error=error,
-            isolation=self.isolation,
-            timings=self.timings,
-            warnings=self.warnings,
-            stdout=_tail(self.stdout),
-            stderr=_tail(self.stderr),
-            next_step=_next_step(verdict, error),
-        )
-        _store(self, result)
-        return result
+    def entry(self, gold: goldens.Goldens, seed: int) -> GoldenEntry:
+        """The golden and CPU control this seed's output is judged against."""
+        return self.sent.get(seed) or gold.per_seed[seed]
+
+
+@dataclass(frozen=True)
+class _Judged:
+    verdict: Verdict
+    summary: str
+    seeds: list[SeedResult]
+    warnings: list[str]
+    actual: dict[int, object]  # seed index -> the candidate's output
+    compare_s: float
+    cpu_control_wait_s: float
 
 
 def run_accuracy(
@@ -133,102 +147,143 @@ def run_accuracy(
     """Raises ToolInputError when the request cannot be run (bad sources, failing reference, ...)."""
     svc = services()
     call = _Call(request, progress_reporter(progress), cancel, svc, svc.runs.new_id())
-    try:
-        _prepare(call)
-        _goldens(call)
-        job = _candidate(call)
-        result = _judge(call, job)
-    except _Finished as done:
-        return done.result
-    if not request.seeds and call.task is not None:  # the next calls draw other pool seeds: have
-        goldens.fill_pool_in_background(call.services, call.task)  # their goldens ready
+    src = _sources(call)
+    syntax = sources.syntax_error(src.candidate_text, src.candidate_name)
+    if syntax is not None:
+        stop = _Stop("compile_error", f"COMPILE_ERROR {syntax.file}:{syntax.line}: {syntax.message}", syntax)
+        return _conclude(call, src, stop)
+    prepared = _prepare(call, src)
+    gold = _goldens(call, prepared)
+    ran = _candidate(call, prepared, gold)
+    if ran.stop is not None:
+        return _conclude(call, src, ran.stop, prepared, gold, ran)
+    result = _conclude(call, src, _judge(call, prepared, gold, ran), prepared, gold, ran)
+    if not request.seeds:  # the next calls draw other pool seeds: have their goldens ready
+        goldens.fill_pool_in_background(svc, prepared.task)
+    return result
+
+
+def _conclude(
+    call: _Call,
+    src: _Sources,
+    outcome: _Stop | _Judged,
+    prepared: _Prepared | None = None,
+    gold: goldens.Goldens | None = None,
+    ran: _CandidateRun | None = None,
+) -> RunAccuracyResult:
+    """The result from what the stages that ran produced; stored before it is returned."""
+    timings = Timings(total_s=time.perf_counter() - call.started)
+    if gold is not None:
+        timings.golden_s, timings.golden_cached = gold.seconds, gold.cached
+    if ran is not None:
+        timings.candidate_s, timings.queued_s = ran.wall_s, ran.queued_s
+    judged = outcome if isinstance(outcome, _Judged) else None
+    if judged is not None:
+        timings.compare_s, timings.cpu_control_wait_s = judged.compare_s, judged.cpu_control_wait_s
+    error = outcome.error if isinstance(outcome, _Stop) else None
+    result = RunAccuracyResult(
+        run_id=call.run_id,
+        verdict=outcome.verdict,
+        summary=outcome.summary,
+        standard=call.request.standard,
+        backend=call.services.backend_info(src.backend, gold.golden_device if gold is not None else None),
+        seeds=judged.seeds if judged is not None else [],
+        checks=ran.checks if ran is not None else Checks(),
+        error=error,
+        isolation=ran.isolation if ran is not None else {},
+        timings=timings,
+        warnings=(ran.warnings if ran is not None else []) + (judged.warnings if judged is not None else []),
+        stdout=_tail(ran.stdout) if ran is not None else "",
+        stderr=_tail(ran.stderr) if ran is not None else "",
+        next_step=_next_step(outcome.verdict, error),
+    )
+    _store(call, src, result, prepared, gold, ran, judged)
     return result
 
 
 # --- prepare --------------------------------------------------------------------------------------
 
 
-def _prepare(call: _Call) -> None:
+def _sources(call: _Call) -> _Sources:
     request = call.request
-    call.reference_text, call.reference_name = sources.resolve(request.reference, "reference")
-    call.candidate_text, call.candidate_name = sources.resolve(request.candidate, "candidate")
-    ref_error = sources.syntax_error(call.reference_text, call.reference_name)
+    reference_text, reference_name = sources.resolve(request.reference, "reference")
+    candidate_text, candidate_name = sources.resolve(request.candidate, "candidate")
+    ref_error = sources.syntax_error(reference_text, reference_name)
     if ref_error is not None:
         raise ToolInputError(
             f"the reference has a syntax error at {ref_error.file}:{ref_error.line}: {ref_error.message}",
             {"error": ref_error.model_dump()},
         )
-    call.backend = resolve_backend(request.backend)
-    cand_error = sources.syntax_error(call.candidate_text, call.candidate_name)
-    if cand_error is not None:
-        summary = f"COMPILE_ERROR {cand_error.file}:{cand_error.line}: {cand_error.message}"
-        raise _Finished(call.finish("compile_error", summary, error=cand_error))
-    call.task = goldens.ReferenceTask(
-        call.reference_text,
-        call.reference_name,
+    backend = resolve_backend(request.backend)
+    return _Sources(reference_text, reference_name, candidate_text, candidate_name, backend)
+
+
+def _prepare(call: _Call, src: _Sources) -> _Prepared:
+    """The task (its key names the reference and the input options) and the seeds: pinned, or drawn
+    from the task's secret pool (preferring seeds whose goldens are ready while the pool fills)."""
+    request = call.request
+    task = goldens.ReferenceTask(
+        src.reference_text,
+        src.reference_name,
         goldens.input_options(request.dtype, request.value_range, request.input_profile),
-        call.backend,
+        src.backend,
         request.timeout_s,
         request.memory_mb,
     )
     if request.seeds:
-        call.seeds = list(request.seeds)
-        call.services.seeds.pin(call.task.key, call.seeds)
+        seeds = list(request.seeds)
+        call.services.seeds.pin(task.key, seeds)
     else:
-        key = call.task.key
-        ready = (lambda s: call.services.goldens.has(key, s)) if goldens.filling(key) else None
-        call.seeds = call.services.seeds.draw(key, request.num_seeds, ready)
+        ready = (lambda s: call.services.goldens.has(task.key, s)) if goldens.filling(task.key) else None
+        seeds = call.services.seeds.draw(task.key, request.num_seeds, ready)
+    return _Prepared(src, task, seeds)
 
 
 # --- goldens --------------------------------------------------------------------------------------
 
 
-def _goldens(call: _Call) -> None:
-    assert call.task is not None
-    call.report(0.05, f"golden: reference on {len(call.seeds)} seeds")
-    gold = goldens.ensure(call.services, call.task, call.seeds, call.cancel, cpu_later=True)
-    call.golden, call.golden_device = gold, gold.golden_device
-    call.timings.golden_s, call.timings.golden_cached = gold.seconds, gold.cached
+def _goldens(call: _Call, prepared: _Prepared) -> goldens.Goldens:
+    call.report(0.05, f"golden: reference on {len(prepared.seeds)} seeds")
+    return goldens.ensure(call.services, prepared.task, prepared.seeds, call.cancel, cpu_later=True)
 
 
-def _cpu_controls(call: _Call) -> None:
-    """Wait for CPU controls still computed beside the candidate (a first call); say which are missing."""
-    assert call.golden is not None
+def _cpu_controls(gold: goldens.Goldens, ran: _CandidateRun, seeds: list[int]) -> tuple[float, list[str]]:
+    """Wait for CPU controls still computed beside the candidate (a first call): (seconds waited,
+    a warning naming the seeds judged without one)."""
     t0 = time.perf_counter()
-    missing = call.golden.cpu_missing(call.seeds)
-    call.timings.cpu_control_wait_s = time.perf_counter() - t0
-    if missing:
-        why = (
-            f"its job failed: {call.golden.cpu_note}"
-            if call.golden.cpu_note
-            else "the op fails on the CPU in this dtype"
-        )
-        call.warnings.append(
-            f"no CPU same-precision control for seeds {missing} ({why}): judged without it, which is stricter"
-        )
+    gold.wait_cpu()
+    waited = time.perf_counter() - t0
+    missing = [s for s in seeds if ran.entry(gold, s).cpu is None]
+    if not missing:
+        return waited, []
+    why = f"its job failed: {gold.cpu_note}" if gold.cpu_note else "the op fails on the CPU in this dtype"
+    return waited, [f"no CPU same-precision control for seeds {missing} ({why}): judged without it, which is stricter"]
 
 
 # --- candidate ------------------------------------------------------------------------------------
 
 
-def _candidate_job(call: _Call, plan: protocol.InputPlan | None) -> JobResult:
-    assert call.task is not None and call.golden is not None and call.backend is not None
-    request = call.request
-    files = {"candidate.py": call.candidate_text}
-    names = {"candidate.py": call.candidate_name}
-    options = call.task.options | {"determinism": request.determinism != "off", "poison": True}
-    given = None
+def _candidate_job(
+    call: _Call, prepared: _Prepared, plan: protocol.InputPlan | None
+) -> tuple[JobResult, dict[int, GoldenEntry]]:
+    """The job, and the goldens of the inputs it was sent as files (none when it made them itself)."""
+    request, task, seeds = call.request, prepared.task, prepared.seeds
+    files = {"candidate.py": prepared.sources.candidate_text}
+    names = {"candidate.py": prepared.sources.candidate_name}
+    options = task.options | {"determinism": request.determinism != "off", "poison": True}
+    given, sent = None, {}
     if plan is not None:  # the job makes the inputs from the seeds, as the reference job did
         options |= plan.to_options()
     else:  # the goldens judged must be those of exactly these inputs
-        made = goldens.seed_inputs(call.services, call.task, call.seeds, call.cancel)
-        call.golden.per_seed |= {seed: entry for seed, (entry, _) in made.items()}
-        given = protocol.given_inputs([made[s][1] for s in call.seeds])
-    return call.services.pool(call.backend).run(
-        JobRequest("candidate", files, names, call.seeds, options, inputs=given, memory_mb=request.memory_mb),
+        made = goldens.seed_inputs(call.services, task, seeds, call.cancel)
+        sent = {seed: entry for seed, (entry, _) in made.items()}
+        given = protocol.given_inputs([made[s][1] for s in seeds])
+    job = call.services.pool(prepared.sources.backend).run(
+        JobRequest("candidate", files, names, seeds, options, inputs=given, memory_mb=request.memory_mb),
         request.timeout_s,
         call.cancel,
     )
+    return job, sent
 
 
 def _inputs_differ(job: JobResult) -> bool:
@@ -236,140 +291,133 @@ def _inputs_differ(job: JobResult) -> bool:
     return isinstance(error, dict) and error.get("type") == protocol.INPUTS_DIFFER
 
 
-def _candidate(call: _Call) -> JobResult:
-    assert call.golden is not None and call.task is not None and call.backend is not None
-    request = call.request
-    call.report(0.4, f"candidate: {len(call.seeds)} seeds on {call.backend.name}")
-    plan = call.golden.input_plan(call.seeds, call.task)
-    job = _candidate_job(call, plan)
+def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _CandidateRun:
+    call.report(0.4, f"candidate: {len(prepared.seeds)} seeds on {prepared.sources.backend.name}")
+    plan = gold.input_plan(prepared.seeds, prepared.task)
+    job, sent = _candidate_job(call, prepared, plan)
+    warnings = []
     if plan is not None and _inputs_differ(job):  # get_inputs is not reproducible: send them as files
-        call.warnings.append(
+        warnings.append(
             "the task's get_inputs() does not make the same inputs from the same seed (random state it does not "
             "take from torch/numpy/random?): its inputs travel as files, which is slower"
         )
-        job = _candidate_job(call, None)
-    call.timings.candidate_s, call.timings.queued_s = job.wall_s, job.queued_s
-    call.stdout, call.stderr = job.stdout, job.stderr
+        job, sent = _candidate_job(call, prepared, None)
     if job.reason == "cancelled" and call.cancel is not None and call.cancel.is_set():
         raise ToolInputError("cancelled by the caller")
-    fault = faults.process_fault(job, request.timeout_s, "candidate")
+    run = _CandidateRun(job.values, sent, job.wall_s, job.queued_s, job.stdout, job.stderr, warnings=warnings)
+    fault = faults.process_fault(job, call.request.timeout_s, "candidate")
     if fault is not None:
         verdict, error = fault
-        raise _Finished(call.finish(verdict, f"{verdict.upper()} {error.message}", error=error))
+        return replace(run, stop=_Stop(verdict, f"{verdict.upper()} {error.message}", error))
     try:  # the report comes from the candidate's process: its code may have changed it
         meta = job.meta or {}
-        call.isolation = faults.isolation(meta)
-        call.checks = _checks(meta)
-        call.forward_s = [_seconds(s.get("forward_s")) for s in meta.get("seeds", [])]
+        run = replace(
+            run,
+            isolation=faults.isolation(meta),
+            checks=_checks(meta),
+            forward_s=[_seconds(s.get("forward_s")) for s in meta.get("seeds", [])],
+        )
         failed = faults.user_error(meta.get("error", {})) if meta.get("status") != "ok" else None
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("candidate", exc)
-        raise _Finished(call.finish("rejected", f"REJECTED malformed_report: {error.message}", error=error)) from None
+        return replace(run, stop=_Stop("rejected", f"REJECTED malformed_report: {error.message}", error))
     if failed is not None:
         verdict, error = failed
-        raise _Finished(call.finish(verdict, faults.user_error_summary(verdict, error), error=error))
-    _reject_cheats(call)
-    return job
+        return replace(run, stop=_Stop(verdict, faults.user_error_summary(verdict, error), error))
+    return replace(run, stop=_cheat(call.request, run.checks))
 
 
 def _seconds(value) -> float | None:
     return None if value is None else float(value)
 
 
-def _reject_cheats(call: _Call) -> None:
-    checks = call.checks
-    if call.request.require_kernel_launch and checks.kernel_launches == 0:
+def _cheat(request: RunAccuracyRequest, checks: Checks) -> _Stop | None:
+    """A rejection for a forward that launched no kernel (when one is required) or changed an input."""
+    if request.require_kernel_launch and checks.kernel_launches == 0:
         called = ", ".join(list(checks.torch_calls)[:6]) or "no torch function either"
-        raise _Finished(
-            call.finish(
-                "rejected",
-                f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
-                error=ErrorInfo(
-                    phase="forward",
-                    type="no_kernel_launched",
-                    message=f"0 Triton kernel launches; torch calls: {called}",
-                    hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
-                ),
-            )
+        return _Stop(
+            "rejected",
+            f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
+            ErrorInfo(
+                phase="forward",
+                type="no_kernel_launched",
+                message=f"0 Triton kernel launches; torch calls: {called}",
+                hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
+            ),
         )
     if checks.input_mutation:
-        raise _Finished(
-            call.finish(
-                "rejected",
-                f"REJECTED input_mutation: the forward changed input(s) {checks.input_mutation}",
-                error=ErrorInfo(
-                    phase="forward",
-                    type="input_mutation",
-                    message=f"inputs {checks.input_mutation} differ after the forward",
-                    hint="write results to a new output tensor, never into an input",
-                ),
-            )
+        return _Stop(
+            "rejected",
+            f"REJECTED input_mutation: the forward changed input(s) {checks.input_mutation}",
+            ErrorInfo(
+                phase="forward",
+                type="input_mutation",
+                message=f"inputs {checks.input_mutation} differ after the forward",
+                hint="write results to a new output tensor, never into an input",
+            ),
         )
+    return None
 
 
 # --- judge ----------------------------------------------------------------------------------------
 
 
-def _judge(call: _Call, job: JobResult) -> RunAccuracyResult:
-    assert call.golden is not None and call.backend is not None
-    request = call.request
+def _judge(call: _Call, prepared: _Prepared, gold: goldens.Goldens, ran: _CandidateRun) -> _Judged:
+    """The comparator per seed, then the anti-cheat checks that do not need the values, and the verdict."""
+    request, seeds = call.request, prepared.seeds
     call.report(0.8, "comparing")
-    _cpu_controls(call)
+    waited, warnings = _cpu_controls(gold, ran, seeds)
     t0 = time.perf_counter()
-    device = _compare_device(call.backend)
+    device = _compare_device(prepared.sources.backend)
     options = options_from(request)
-    seeds = []
-    for i, seed in enumerate(call.seeds):
-        entry = call.golden.per_seed[seed]
-        actual = protocol.seed_part(job.values, i, "actual")
-        call.actual[i] = actual
+    results, actual = [], {}
+    for i, seed in enumerate(seeds):
+        entry = ran.entry(gold, seed)
+        actual[i] = protocol.seed_part(ran.values, i, "actual")
         golden, cpu = (
-            (entry.golden, entry.cpu)
-            if device == "cpu"
-            else goldens.device_goldens.get(call.golden.key, seed, entry, device)
+            (entry.golden, entry.cpu) if device == "cpu" else goldens.device_goldens.get(gold.key, seed, entry, device)
         )
         try:
-            report = compare_outputs(_to(actual, device), golden, cpu, options=options)
+            report = compare_outputs(_to(actual[i], device), golden, cpu, options=options)
         except CompareInputError as exc:
             raise ToolInputError(str(exc)) from None
         for output in report.outputs:
             output.worst = output.worst[:MAX_WORST_PER_OUTPUT]
-        seeds.append(
+        forward_s = ran.forward_s[i] if i < len(ran.forward_s) else None
+        results.append(
             SeedResult(
-                seed=seed,
-                passed=report.passed,
-                summary=report.summary,
-                outputs=report.outputs,
-                forward_s=call.forward_s[i] if i < len(call.forward_s) else None,
+                seed=seed, passed=report.passed, summary=report.summary, outputs=report.outputs, forward_s=forward_s
             )
         )
-        call.warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
-    call.timings.compare_s = time.perf_counter() - t0
-    precision = _golden_precision_warning([call.golden.per_seed[seed].golden for seed in call.seeds])
+        warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
+    compare_s = time.perf_counter() - t0
+    precision = _golden_precision_warning([ran.entry(gold, seed).golden for seed in seeds])
     if precision:
-        call.warnings.append(precision)
-    _compact(seeds)
-    call.warnings = _dedupe_warnings(call.warnings)
-    nondeterministic = _determinism_problem(call.checks.determinism, call.seeds[0], request.determinism)
+        warnings.append(precision)
+    _compact(results)
+    warnings = _dedupe_warnings(warnings)
+    nondeterministic = _determinism_problem(ran.checks.determinism, seeds[0], request.determinism)
     if nondeterministic:
-        call.warnings.append(nondeterministic)
-    verdict, summary = _verdict(call, seeds, nondeterministic)
-    call.warnings.extend(_read_warnings(call.checks.out_of_bounds_reads, passed=verdict == "pass"))
+        warnings.append(nondeterministic)
+    verdict, summary = _verdict(request, ran.checks, results, nondeterministic)
+    warnings.extend(_read_warnings(ran.checks.out_of_bounds_reads, passed=verdict == "pass"))
     call.report(1.0, "done")
-    return call.finish(verdict, summary, seeds)
+    return _Judged(verdict, summary, results, warnings, actual, compare_s, waited)
 
 
-def _verdict(call: _Call, seeds: list[SeedResult], nondeterministic: str | None) -> tuple[Verdict, str]:
+def _verdict(
+    request: RunAccuracyRequest, checks: Checks, seeds: list[SeedResult], nondeterministic: str | None
+) -> tuple[Verdict, str]:
     failing = [s for s in seeds if not s.passed]
     if failing:
         return "fail", f"FAIL ({len(failing)}/{len(seeds)} seeds) {_headline(failing[0].summary)}"
-    if call.checks.out_of_bounds_writes:
-        w = call.checks.out_of_bounds_writes[0]
+    if checks.out_of_bounds_writes:
+        w = checks.out_of_bounds_writes[0]
         return "fail", (
             f"FAIL out_of_bounds_write: the values match, but a store wrote {w.extent()} of a {tuple(w.shape)} output "
             f"allocation (seed {w.seed}): a missing store mask"
         )
-    if nondeterministic and call.request.determinism == "require":
+    if nondeterministic and request.determinism == "require":
         return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
 
@@ -528,40 +576,57 @@ def _dedupe_warnings(warnings: list[str]) -> list[str]:
 # --- store ----------------------------------------------------------------------------------------
 
 
-def _store(call: _Call, result: RunAccuracyResult) -> None:
+def _store(
+    call: _Call,
+    src: _Sources,
+    result: RunAccuracyResult,
+    prepared: _Prepared | None,
+    gold: goldens.Goldens | None,
+    ran: _CandidateRun | None,
+    judged: _Judged | None,
+) -> None:
     """The result and task now; the tensors explain_failure needs after the caller has the result
     (readers of the run wait for them: RunStore.tensors)."""
     task = call.request.model_dump() | {
-        "resolved_seeds": call.seeds,
-        "backend_resolved": call.backend.name if call.backend else None,
-        "reference": call.reference_text,
-        "candidate": call.candidate_text,
-        "reference_name": call.reference_name,
-        "candidate_name": call.candidate_name,
+        "resolved_seeds": prepared.seeds if prepared is not None else [],
+        "backend_resolved": src.backend.name,
+        "reference": src.reference_text,
+        "candidate": src.candidate_text,
+        "reference_name": src.reference_name,
+        "candidate_name": src.candidate_name,
     }
-    keep = call.request.store_tensors and bool(call.actual) and call.golden is not None
+    keep = call.request.store_tensors and judged is not None and bool(judged.actual)
     call.services.runs.save(call.run_id, result.model_dump(mode="json"), task, tensors=None, tensors_pending=keep)
     if keep:
+        assert prepared is not None and gold is not None and ran is not None and judged is not None
         # not a daemon: a CLI process that returns at once still writes them before it exits
-        threading.Thread(target=_store_tensors, args=(call, result), name=f"store-{call.run_id}").start()
+        args = (call, result, prepared, gold, ran, judged.actual)
+        threading.Thread(target=_store_tensors, args=args, name=f"store-{call.run_id}").start()
 
 
-def _store_tensors(call: _Call, result: RunAccuracyResult) -> None:
+def _store_tensors(
+    call: _Call,
+    result: RunAccuracyResult,
+    prepared: _Prepared,
+    gold: goldens.Goldens,
+    ran: _CandidateRun,
+    actual: dict[int, object],
+) -> None:
     """Seed 0 and the failing seeds, in that order, while they fit MAX_STORED_BYTES: outputs, goldens,
     CPU controls, and, for a failing run, the inputs (made once more by a reference job when the
     cache has none)."""
-    assert call.golden is not None and call.task is not None
     tensors: dict = {}
     note = None
     try:
         indices = [0] + [i for i, s in enumerate(result.seeds) if not s.passed and i != 0]
         failing = result.verdict == "fail"
-        made = goldens.seed_inputs(call.services, call.task, [call.seeds[i] for i in indices]) if failing else {}
+        seeds = prepared.seeds
+        made = goldens.seed_inputs(call.services, prepared.task, [seeds[i] for i in indices]) if failing else {}
         used = 0
         for i in indices:
-            seed = call.seeds[i]
-            entry = call.golden.per_seed[seed]
-            parts = {"actual": call.actual.get(i), "golden": entry.golden, "cpu": entry.cpu}
+            seed = seeds[i]
+            entry = ran.entry(gold, seed)
+            parts = {"actual": actual.get(i), "golden": entry.golden, "cpu": entry.cpu}
             if seed in made:  # the golden that goes with these inputs (see goldens.seed_inputs)
                 entry, (_, parts["inputs"]) = made[seed]
                 parts |= {"golden": entry.golden, "cpu": entry.cpu}

@@ -46,10 +46,6 @@ class Goldens:
             self.cpu_note = str(exc)[:300]
         self.cpu_pending = None
 
-    def cpu_missing(self, seeds: list[int]) -> list[int]:
-        self.wait_cpu()
-        return [s for s in seeds if self.per_seed[s].cpu is None]
-
     def input_plan(self, seeds: list[int], task: ReferenceTask) -> protocol.InputPlan | None:
         """How a job makes these seeds' inputs itself; None when they must travel as files."""
         devices = {self.per_seed[s].inputs_device for s in seeds}
