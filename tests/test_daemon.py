@@ -431,6 +431,23 @@ def test_bad_requests_get_clear_errors_and_the_daemon_keeps_serving(local_daemon
     assert client.status(paths).running
 
 
+def test_exited_reaches_the_cli_however_late_the_worker_sends_it(local_daemon, monkeypatch):
+    """The command's thread marks itself done, then sends Exited; the connection must stay open until it
+    has (it was closed as soon as the watcher saw 'done': a CI run lost Exited on a loaded machine)."""
+    from tools.daemon import server
+    from tools.daemon.protocol import Exited
+
+    def late_exited(conn, reply):
+        if isinstance(reply, Exited):
+            time.sleep(3 * server.POLL_S)  # longer than the watcher's poll: it sees 'done' first
+        send(conn, reply)
+
+    send = server.send
+    monkeypatch.setattr(server, "send", late_exited)
+    replies = _command(local_daemon, ["run", "--reference", "r.py", "--seeds", "x"])
+    assert replies[-1] == {"type": "exited", "code": 2}, replies
+
+
 def test_a_crash_inside_a_call_is_a_clear_error_and_the_daemon_keeps_running(local_daemon):
     paths = local_daemon
     replies = _command(paths, ["compile", "--candidate", VECTOR_ADD_CANDIDATE, "--backend", "cpu"])

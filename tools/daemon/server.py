@@ -276,6 +276,7 @@ class Daemon:
             if cancel.is_set():
                 worker.join(CANCEL_GRACE_S)
                 return
+        worker.join()  # it is sending Exited: the connection is closed once this returns
 
     def _incident(self, exc: BaseException) -> str:
         """Logs a crash in full; the CLI is told where, not what (its details may be the daemon's)."""
