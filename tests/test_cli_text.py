@@ -93,7 +93,9 @@ def test_explain_labels_the_precision_fingerprint(capsys):
     # closest: the emulation of the bug itself. Bit-identical where torch and the interpreter's numpy share a
     # BLAS kernel (AVX-512); a few fp16 ulps apart elsewhere (an AVX2 machine's kernel sums each block in
     # another order: MERE 5.3e-08 measured), far below the next model's
-    closest = re.fullmatch(r"    - fp16 accumulator between K-blocks of 32: MERE (0 \(identical\)|\S+)", lines[start + 1])
+    closest = re.fullmatch(
+        r"    - fp16 accumulator between K-blocks of 32: MERE (0 \(identical\)|\S+)", lines[start + 1]
+    )
     assert closest is not None, lines[start + 1]
     assert closest[1].startswith("0 ") or float(closest[1]) < 1e-6, lines[start + 1]
     assert all(re.fullmatch(r"    - [^:]+: MERE \d\.?\d*(e-\d+)?", line) for line in lines[start + 2 : start + 4])
