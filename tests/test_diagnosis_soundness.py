@@ -521,3 +521,59 @@ def test_a_missing_grid_axis_leaves_whole_slices_unwritten_and_is_named_so():
     assert run_accuracy(
         RunAccuracyRequest(reference=BATCHED_SCALE_REFERENCE, candidate=correct, backend="cpu")
     ).verdict == ("pass")
+
+
+# --- a suspicion the same experiment refutes does not stand in for the logic error it shows ----------------
+
+CUBE_NORM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.abs().pow(3).sum(dim=1).pow(1.0 / 3.0)
+
+
+def get_inputs():
+    return [torch.randn(64, 200) * 4]
+
+
+def get_init_inputs():
+    return []
+"""
+
+CUBE_NORM_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def cube_norm_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * N + offs, mask=offs < N, other=0.0)
+    s = tl.sum(CUBE, axis=0)
+    tl.store(out_ptr + row, tl.exp(tl.log(s) / 3.0))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        cube_norm_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=256)
+        return out
+"""
+)
+
+
+def test_a_dropped_abs_is_a_formula_error_though_exp_was_suspected_of_overflow():
+    """x^3 for |x|^3: signed cubes cancel and negative sums give log(<0) = NaN. The NaNs and the tl.exp make
+    inf_overflow a suspect; exact_inputs refutes it and shows a logic error, which must then be reported
+    (the refuted suspect counted as an explanation and left no diagnosis at all)."""
+    run, explained = _explain(CUBE_NORM_REFERENCE, CUBE_NORM_CANDIDATE.replace("CUBE", "x * x * x"))
+    assert run.verdict == "fail"
+    credible = [d for d in explained.diagnoses if d.tested != "refuted"]
+    assert credible and (credible[0].pattern, credible[0].tested) == ("formula_error", "confirmed"), explained.summary
+    correct = CUBE_NORM_CANDIDATE.replace("CUBE", "tl.abs(x) * x * x")
+    assert run_accuracy(
+        RunAccuracyRequest(reference=CUBE_NORM_REFERENCE, candidate=correct, backend="cpu")
+    ).verdict == ("pass")

@@ -12,9 +12,10 @@ from tools.accuracy import run_accuracy
 from tools.cli import main as cli
 from tools.diagnosis import explain_failure
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS, known_patterns
+from tools.fixes import suggest_fix
 from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest
-from tools.models.diagnosis import ExplainRequest, FixId, PatternId
+from tools.models.diagnosis import ExplainRequest, FixId, FixRequest, PatternId
 
 CORPUS = Path(__file__).parent / "diagnosis_corpus"
 
@@ -194,7 +195,48 @@ class ModelNew(nn.Module):
 """
 
 
+#: The loads clamped to the last full block, unmasked: every tail output is that block's last element's.
+CLAMPED_TAIL = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def double_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.minimum(offs, n - n % BLOCK - 1))
+    tl.store(out_ptr + offs, x * 2, mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        double_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+        return out
+"""
+
+
 def test_error_confined_to_the_last_partial_block_confirms_a_tail_bug(tmp_path):
+    (tmp_path / "reference.py").write_text(DOUBLE_REFERENCE)
+    (tmp_path / "candidate.py").write_text(CLAMPED_TAIL)
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(tmp_path / "reference.py"),
+            candidate=str(tmp_path / "candidate.py"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    tail = next((e for e in explained.experiments if e.id == "tail_block"), None)
+    assert tail is not None and tail.confirms == ["boundary_mask_error"], explained.experiments
+    assert "of 64000" in tail.finding, tail.finding
+    assert explained.diagnoses[0].pattern == "boundary_mask_error", explained.summary
+
+
+def test_a_tail_holding_its_neighbours_values_is_a_proven_tail_bug(tmp_path):
     (tmp_path / "reference.py").write_text(DOUBLE_REFERENCE)
     (tmp_path / "candidate.py").write_text(SHIFTED_TAIL)
     run = run_accuracy(
@@ -206,6 +248,238 @@ def test_error_confined_to_the_last_partial_block_confirms_a_tail_bug(tmp_path):
         )
     )
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
-    tail = next(e for e in explained.experiments if e.id == "tail_block")
-    assert tail.confirms == ["boundary_mask_error"] and "512 of 64000" in tail.finding, tail.finding
-    assert explained.diagnoses[0].pattern == "boundary_mask_error" and explained.diagnoses[0].tested == "confirmed"
+    primary = explained.diagnoses[0]
+    # The tail holds its neighbours' values: proven from the run (values of other positions, all in the last
+    # partial block) before the tail_block experiment, which confirms the same from where the error sits.
+    assert (primary.pattern, primary.tested) == ("boundary_mask_error", "proven"), explained.summary
+    assert "last partial block of 1024 along the flat index" in primary.summary, primary.summary
+    assert all(d.pattern != "layout_mismatch" for d in explained.diagnoses)
+
+
+ROW_MEAN_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.mean(dim=1)
+
+
+def get_inputs():
+    return [torch.randn(37, 300)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ROW_MEAN_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_mean_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, LOOP_END, BLOCK):
+        cols = start + offs
+        acc += tl.load(x_ptr + row * n + cols, mask=cols < MASK_END, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0) / n * FACTOR)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        rows, n = x.shape
+        out = torch.empty(rows, dtype=x.dtype, device=x.device)
+        row_mean_kernel[(rows,)](x, out, n, BLOCK=128)
+        return out
+"""
+
+
+def _row_mean(loop_end="n", mask_end="n", factor="1.0"):
+    candidate = ROW_MEAN_CANDIDATE.replace("LOOP_END", loop_end).replace("MASK_END", mask_end)
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=ROW_MEAN_REFERENCE, candidate=candidate.replace("FACTOR", factor), backend="cpu", num_seeds=1
+        )
+    )
+    assert run.verdict == "fail", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    return explained, next((e for e in explained.experiments if e.id == "unread_tail"), None)
+
+
+@pytest.mark.parametrize(
+    "loop_end, mask_end, region",
+    [("n", "n - 1", "the last element"), ("n - n % BLOCK", "n", "the last partial block of 128")],
+    ids=["mask one short", "loop stops before the partial block"],
+)
+def test_a_reduction_that_never_reads_its_tail_is_a_boundary_error(loop_end, mask_end, region):
+    explained, unread = _row_mean(loop_end, mask_end)
+    assert unread is not None and unread.confirms == ["boundary_mask_error"], explained.experiments
+    assert region in unread.finding, unread.finding
+    primary = explained.diagnoses[0]
+    assert (primary.pattern, primary.tested) == ("boundary_mask_error", "confirmed"), explained.summary
+
+
+def test_a_wrong_factor_reads_its_tail_and_is_not_a_boundary_error():
+    explained, unread = _row_mean(factor="1.01")
+    assert unread is not None and not unread.confirms and "reads them" in unread.finding, unread
+    assert explained.diagnoses[0].pattern != "boundary_mask_error", explained.summary
+
+
+RESAMPLE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.interpolate(x, size=20, mode="linear", align_corners=False)
+
+
+def get_inputs():
+    return [torch.randn(6, 40, 9)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+RESAMPLE_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def resample_kernel(x_ptr, out_ptr, n_in, n_out, scale, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    i = tl.arange(0, BLOCK)
+    mask = i < n_out
+    src = tl.maximum((i.to(tl.float32) + 0.5) * scale - 0.5, 0.0)
+    lo = tl.minimum(src.to(tl.int32), n_in - 1)
+    hi = tl.minimum(lo + 1, n_in - 1)
+    w = src - lo.to(tl.float32)
+    a = tl.load(x_ptr + row * n_in + lo, mask=mask, other=0.0)
+    b = tl.load(x_ptr + row * n_in + hi, mask=mask, other=0.0)
+    tl.store(out_ptr + row * n_out + i, a + (b - a) * w, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        n_in, n_out = x.shape[-1], 20
+        out = torch.empty(*x.shape[:-1], n_out, device=x.device, dtype=x.dtype)
+        rows = x.numel() // n_in
+        resample_kernel[(rows,)](x, out, n_in, n_out, SCALE, BLOCK=32)
+        return out
+"""
+
+
+def test_a_kernel_reading_the_tail_less_often_than_the_reference_is_no_boundary_error():
+    """The align_corners=True scale (n_in - 1) / (n_out - 1) in a half-pixel kernel: it computes another
+    function, which reads the last input element for fewer outputs (a third of those that depend on it
+    stay the same when it changes). "Never reads the tail" needs them all to stay."""
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=RESAMPLE_REFERENCE,
+            candidate=RESAMPLE_CANDIDATE.replace("SCALE", "(n_in - 1) / (n_out - 1)"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    assert run.verdict == "fail", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    unread = next(e for e in explained.experiments if e.id == "unread_tail")
+    assert not unread.confirms and "for fewer outputs than the reference" in unread.finding, unread.finding
+    assert all(d.pattern != "boundary_mask_error" for d in explained.diagnoses), explained.summary
+    correct = RESAMPLE_CANDIDATE.replace("SCALE", "n_in / n_out")
+    assert run_accuracy(RunAccuracyRequest(reference=RESAMPLE_REFERENCE, candidate=correct, backend="cpu")).verdict == (
+        "pass"
+    )
+
+
+SOFTMAX_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.softmax(x * 0.5, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(48, 1000)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+SOFTMAX_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + row * N + offs, mask=mask, other=PADDING) * 0.5
+    m = tl.max(x, axis=0)
+    e = tl.exp(x - m)
+    tl.store(out_ptr + row * N + offs, e / tl.sum(e, axis=0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        softmax_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=1024)
+        return out
+"""
+
+
+def test_padding_that_enters_an_exp_sum_is_found_by_changing_only_the_padding():
+    """other=0.0 where the lanes feed exp(x - max): each padded lane adds exp(-max) to the denominator, so every
+    output is ~2% low (no max is won, no element sits in the tail). Only the padding changed to -inf passes."""
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=SOFTMAX_REFERENCE,
+            candidate=SOFTMAX_CANDIDATE.replace("PADDING", "0.0"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    assert run.verdict == "fail", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    assert (primary.pattern, primary.tested) == ("boundary_mask_error", "confirmed"), explained.summary
+    assert primary.evidence["passes_with"] == "float('-inf')" and primary.evidence["line"] == 13
+    fixes = suggest_fix(FixRequest(run_id=run.run_id, verify=True)).fixes
+    assert fixes[0].fix == "boundary_mask" and fixes[0].verified, fixes[0]
+    assert "other=float('-inf')) * 0.5" in (fixes[0].patched_source or "")
+
+
+def test_a_padding_that_is_right_is_left_alone():
+    """A wrong scale in the same kernel: no padding makes it pass, and none is blamed."""
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=SOFTMAX_REFERENCE,
+            candidate=SOFTMAX_CANDIDATE.replace("PADDING", "float('-inf')").replace("* 0.5", "* 0.25"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    padded = next((e for e in explained.experiments if e.id == "padding_value"), None)
+    assert padded is None or not padded.confirms, padded
+    assert all(d.pattern != "boundary_mask_error" for d in explained.diagnoses), explained.summary

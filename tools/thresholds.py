@@ -264,6 +264,68 @@ SCALAR_SCALE_MAX_ROUNDING = 1e-5
 #: dots of K terms: nearly all); a running product is 0 from its first 0 on ((2/3)^k nonzero after k terms:
 #: 0.2 at k = 4, cumprod_rows 0.4%), a log of non-positive values is NaN: such inputs cannot show the logic.
 EXACT_INPUTS_MIN_INFORMATIVE_SHARE = 0.25
+#: Diagnosis, misplaced values (layout_mismatch): the outputs wrong beyond rounding (more than
+#: max(MISPLACED_MIN_ULPS, MISPLACED_ULP_FACTOR x the CPU control's 99th-percentile error) ulps of the golden
+#: as the output dtype stores it; ulps taken at no less than MISPLACED_ABS_FLOOR x the largest |golden|, so
+#: near-zero results of cancellation do not count as wrong) are looked up among all the golden's values. At
+#: least MISPLACED_MIN_WRONG of them, MISPLACED_MIN_DISTINCT distinct (a constant the golden also holds, such
+#: as zeros, is no evidence), at least MISPLACED_MIN_MATCHED of them within that rounding of a golden value,
+#: and at most MISPLACED_MAX_CHANCE of the same values displaced by 1.6-12.5% matching anyway (the golden's
+#: density: a fp16 output of 25k randn values holds a third of the codes near 1, an fp32 one few).
+MISPLACED_MIN_WRONG = 16
+MISPLACED_MIN_DISTINCT = 8
+MISPLACED_MIN_ULPS = 1.0
+MISPLACED_ULP_FACTOR = 2.0
+MISPLACED_ABS_FLOOR = 2.0**-10
+MISPLACED_MIN_MATCHED = 0.9
+MISPLACED_MAX_CHANCE = 0.2
+#: ... or, where the golden is too dense for that, at least this share of the wrong outputs sorted must equal the
+#: golden's values at those positions sorted (a reordering; rounding at the edge of the allowance breaks a few
+#: pairs), while the same values nudged just past the allowance must not reach it.
+MISPLACED_MIN_MATCHED_REORDERED = 0.99
+#: Diagnosis, input_layout: after a logic error is established (exact_inputs), each input of 2 to
+#: INPUT_LAYOUT_MAX_DIMS dims is given to the candidate stored in another order of its dims, fewest swaps
+#: first, at most INPUT_LAYOUT_MAX_TRIALS trials (a 4-D input's transposes and channels-last orders come
+#: within 2 swaps: 8 orders), stopping while INPUT_LAYOUT_RESERVE_S of the budget is left for the patch
+#: trial.
+INPUT_LAYOUT_MAX_DIMS = 4
+INPUT_LAYOUT_MAX_TRIALS = 12
+INPUT_LAYOUT_RESERVE_S = 20.0
+#: Diagnosis: the confidence of what copy_sources, input_layout and padding_value find by an intervention that
+#: makes the candidate pass or names each output's source: above exact_inputs' formula_error (0.8), which they
+#: refine into a cause.
+FOUND_BY_EXPERIMENT_CONFIDENCE = 0.97
+#: Diagnosis, copy_sources: an op counts as moving data when at least COPY_SOURCES_MIN_SHARE of its finite
+#: golden values are input values (on the run's inputs, then on the tagged ones); the candidate copies the
+#: wrong elements when at least that share of its wrong outputs (at least COPY_SOURCES_MIN_WRONG of them) are
+#: tags. A computed value is a tag by chance at most as often as tags fill the dtype's codes (25k of fp16's
+#: 61k normal values: 0.4), far below 0.99 over 16 or more outputs.
+COPY_SOURCES_MIN_SHARE = 0.99
+COPY_SOURCES_MIN_WRONG = 16
+#: Diagnosis, unread_tail: a trial copies each row's head over its tail (the last element, or the last partial
+#: block). An output counts as depending on the change where the CPU same-precision control moved by
+#: UNREAD_TAIL_CHANGE_ULPS ulps of the output dtype or more (rounding can hide a 1-ulp change, not a 4-ulp one).
+#: The kernel "never reads the tail" when at least UNREAD_TAIL_MIN_UNMOVED_SHARE of those outputs stay bit for
+#: bit the same: a loop bound or mask that stops short leaves every one of them unmoved (1.0 measured), while a
+#: kernel computing another function that reads the tail less often (upsampling with the align_corners=True
+#: scale: 0.56, heldout5) is no boundary error. The control (the tail copied over the head) must move all but
+#: UNREAD_TAIL_MAX_HEAD_UNMOVED_SHARE of its dependent outputs. At most UNREAD_TAIL_MAX_TRIALS tail regions.
+#: At least UNREAD_TAIL_MIN_OUTPUTS outputs must depend on the tail: a causal mask that also hides its diagonal
+#: ignores the last element of the last row only (3 outputs over 3 batches), which says nothing about tails.
+UNREAD_TAIL_MIN_OUTPUTS = 16
+UNREAD_TAIL_CHANGE_ULPS = 4
+UNREAD_TAIL_MIN_UNMOVED_SHARE = 0.95
+UNREAD_TAIL_MAX_HEAD_UNMOVED_SHARE = 0.5
+UNREAD_TAIL_MAX_TRIALS = 4
+#: Diagnosis: share of the error beyond the CPU control's (tail_block), or of the misplaced outputs (the layout
+#: detector), that must sit in the last partial block of a BLOCK tiling (which holds at most half the
+#: elements) for the failure to be the tail's: rounding spreads its error in proportion to the elements, and
+#: a layout error moves data everywhere, so a 90% share in under half of them is neither.
+TAIL_SHARE = 0.9
+#: Diagnosis, padding_value: after a logic error is established, at most PADDING_MAX_TRIALS re-runs, each with one
+#: masked load's constant `other=` replaced by 0, 1, -inf or +inf (the identities of sum, product, max, min),
+#: keeping INPUT_LAYOUT_RESERVE_S of the budget for the patch trial.
+PADDING_MAX_TRIALS = 9
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

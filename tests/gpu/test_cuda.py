@@ -313,3 +313,85 @@ def test_an_op_the_gpu_lacks_for_the_dtype_gets_its_golden_on_the_cpu():
         RunAccuracyRequest(reference=INT_MATMUL_REFERENCE, candidate=INT_MATMUL_CANDIDATE, backend="cuda")
     )
     assert result.verdict == "pass", result.summary
+
+
+INT8_SCALED_GEMM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, w, scale):
+        return (a.to(torch.int32) @ w.to(torch.int32).T).to(scale.dtype) * scale
+
+
+def get_inputs():
+    return [
+        torch.randint(-100, 100, (64, 96), dtype=torch.int8),
+        torch.randint(-100, 100, (48, 96), dtype=torch.int8),
+        torch.rand(48, dtype=torch.float32) + 0.5,
+    ]
+
+
+def get_init_inputs():
+    return []
+"""
+
+INT8_SCALED_GEMM_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gemm_kernel(a_ptr, w_ptr, s_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k0 in range(START, K, BK):
+        kk = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
+        w = tl.load(w_ptr + rn[None, :] * K + kk[:, None], mask=(rn[None, :] < N) & (kk[:, None] < K), other=0)
+        acc += tl.dot(a, w)
+    s = tl.load(s_ptr + rn, mask=rn < N, other=0.0)
+    out = acc.to(tl.float32) * s[None, :]
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], out, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, w, scale):
+        M, K = a.shape
+        N = w.shape[0]
+        c = torch.empty((M, N), device=a.device, dtype=torch.float32)
+        gemm_kernel[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, w, scale, c, M, N, K, BM=32, BN=32, BK=32)
+        return c
+"""
+
+
+def test_an_int8_gemm_with_an_fp32_scale_is_not_suspected_of_tf32():
+    """tf32 rounds fp32 dot operands only: a logic error in an int8 GEMM (a K loop that skips its
+    first block) must not be put down to tl.dot's precision because a scale vector is fp32."""
+    from tools.diagnosis import explain_failure
+    from tools.models.diagnosis import ExplainRequest
+
+    correct = run_accuracy(
+        RunAccuracyRequest(
+            reference=INT8_SCALED_GEMM_REFERENCE,
+            candidate=INT8_SCALED_GEMM_CANDIDATE.replace("START", "0"),
+            backend="cuda",
+        )
+    )
+    assert correct.verdict == "pass", correct.summary
+    buggy = run_accuracy(
+        RunAccuracyRequest(
+            reference=INT8_SCALED_GEMM_REFERENCE,
+            candidate=INT8_SCALED_GEMM_CANDIDATE.replace("START", "BK"),
+            backend="cuda",
+        )
+    )
+    assert buggy.verdict == "fail", buggy.summary
+    explained = explain_failure(ExplainRequest(run_id=buggy.run_id, heatmap=False))
+    patterns = [d.pattern for d in explained.diagnoses]
+    assert "reduced_precision_dot" not in patterns, patterns

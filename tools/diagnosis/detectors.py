@@ -13,6 +13,7 @@ import math
 import torch
 
 from tools import thresholds as T
+from tools.diagnosis import copies, misplaced
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.registry import detector
 from tools.diagnosis.source import SourceFacts
@@ -30,15 +31,16 @@ def _num(value) -> float:
 
 
 def element_indices(mask: torch.Tensor, shape) -> list[list[int]]:
-    flat = torch.nonzero(mask.reshape(-1)).flatten()[:MAX_INDICES].tolist()
-    out = []
-    for i in flat:
-        index = []
-        for size in reversed(shape):
-            index.append(i % size)
-            i //= size
-        out.append(list(reversed(index)))
-    return out
+    return [flat_index(i, shape) for i in torch.nonzero(mask.reshape(-1)).flatten()[:MAX_INDICES].tolist()]
+
+
+def flat_index(flat: int, shape) -> list[int]:
+    """The multi-index of position `flat` of a contiguous tensor of `shape`."""
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return list(reversed(index))
 
 
 def _lines(lines: list[int]) -> str:
@@ -447,6 +449,22 @@ def all_zero(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnos
 # --- transforms of the golden ----------------------------------------------------------------
 
 
+def tail_views(o: OutputData, blocks: list[int]) -> list[tuple[str, int, torch.Tensor]]:
+    """(axis, block, tail mask) for each block size that leaves a partial last block, along the
+    last axis (row-tiled kernels) and along the flat index (elementwise kernels)."""
+    shape = tuple(o.measured.shape)
+    numel = o.measured.numel()
+    views = []
+    for block in blocks:
+        for axis, n in (("last axis", shape[-1] if shape else 0), ("flat index", numel)):
+            if n > block and n % block:
+                positions = torch.arange(n)
+                tail = positions >= n - n % block
+                mask = tail.expand(shape) if axis == "last axis" else tail.reshape(shape)
+                views.append((axis, block, mask))
+    return views
+
+
 def nonfinite_agree(x: torch.Tensor, y: torch.Tensor) -> bool:
     """NaN at the same positions and +/-inf at the same positions with the same sign: outputs
     that legitimately hold infinities (a -inf mask) compare equal there."""
@@ -511,7 +529,7 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     if 0 < a.numel() < 4:
         scalar = _scalar_scale_diagnosis(ctx, o)
         return [scalar] if scalar is not None else []
-    if a.dim() < 2 or a.numel() < 4 or int(torch.isfinite(g).sum()) < 4:
+    if a.numel() < 4 or int(torch.isfinite(g).sum()) < 4:
         return []
 
     def close(x, y):
@@ -524,10 +542,11 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
         return float(((x - y).abs() / (y.abs() + floor)).max()) < 1e-2
 
     candidates = []
-    if a.shape[-1] == a.shape[-2]:
+    if a.dim() >= 2 and a.shape[-1] == a.shape[-2]:
         candidates.append(("the golden transposed in its last two dimensions", g.transpose(-1, -2)))
-    flat_t = g.transpose(-1, -2).contiguous().reshape(a.shape)
-    candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
+    if a.dim() >= 2:
+        flat_t = g.transpose(-1, -2).contiguous().reshape(a.shape)
+        candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
     for description, transformed in candidates:
         if transformed.shape == a.shape and close(a, transformed):
             return [
@@ -544,6 +563,13 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
                     tested="proven",
                 )
             ]
+    # Where the op outputs input values (a copy, a max, a gather), values from elsewhere are as much a wrong
+    # window or a wrong choice as a layout: copy_sources tells them apart by re-running.
+    copied = copies.copies_inputs(ctx.inputs_of(o.seed) or [], o.golden)
+    moved = None if copied else misplaced.find(o.measured, o.golden, o.cpu)
+    if moved is not None and misplaced.convincing(moved):
+        tail = _tail_holding(o, moved.where, facts.blocks())
+        return [_misplaced_in_tail(o, moved, *tail) if tail else _misplaced_diagnosis(o, moved)]
     eps = float(torch.finfo(o.measured.dtype).eps) if o.measured.is_floating_point() else 0.0
     scale = _scale_factor(a, g, eps)
     if scale is None:
@@ -569,6 +595,64 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
             suggested_fixes=["fix_formula"],
         )
     ]
+
+
+def _tail_holding(o: OutputData, wrong: torch.Tensor, blocks: list[int]) -> tuple[str, int] | None:
+    """(axis, block) of a last partial block that holds the wrong outputs, if one does."""
+    for axis, block, tail in tail_views(o, blocks):
+        flat = tail.reshape(-1)
+        if flat.float().mean() <= 0.5 and float((wrong & flat).sum()) >= T.TAIL_SHARE * float(wrong.sum()):
+            return axis, block
+    return None
+
+
+def _misplaced_in_tail(o: OutputData, moved: misplaced.Misplaced, axis: str, block: int) -> Diagnosis:
+    return Diagnosis(
+        pattern="boundary_mask_error",
+        confidence=0.9,
+        seed=o.seed,
+        output=o.name,
+        summary=f"the last partial block of {block} along the {axis} holds values of other positions "
+        f"({moved.matched:.0%} of its {moved.wrong} wrong outputs are golden values from elsewhere): its loads or "
+        "stores are shifted (a block moved back to stay in bounds, a clamped index): mask the tail instead",
+        evidence={"wrong_outputs": moved.wrong, "matched_elsewhere": round(moved.matched, 4), "block": block},
+        suggested_fixes=["boundary_mask"],
+        tested="proven",
+        location=Location(description=f"the last partial block of {block} along the {axis}", tile=[block]),
+    )
+
+
+def _misplaced_diagnosis(o: OutputData, moved: misplaced.Misplaced) -> Diagnosis:
+    shape = tuple(o.measured.shape)
+    where = "; ".join(
+        f"output {flat_index(i, shape)} holds the golden's {flat_index(j, shape)}" for i, j in moved.examples
+    )
+    how = (
+        "exactly the golden's values at those positions, reordered"
+        if moved.permutation
+        else "values the golden has elsewhere (some golden values appear twice, others not at all)"
+    )
+    return Diagnosis(
+        pattern="layout_mismatch",
+        confidence=0.9,
+        seed=o.seed,
+        output=o.name,
+        summary=f"right values in the wrong places: {moved.matched:.0%} of the {moved.wrong} wrong outputs are "
+        f"{how} (by chance {moved.chance:.0%} would be); e.g. {where}: an index, stride or layout that moves "
+        "data (a transposed tile, swapped sub-indices, a stride of another dimension)",
+        evidence={
+            "wrong_outputs": moved.wrong,
+            "matched_elsewhere": round(moved.matched, 4),
+            "matched_by_chance": round(moved.chance, 4),
+            "permutation": moved.permutation,
+        },
+        suggested_fixes=["fix_layout"],
+        tested="proven",
+        location=Location(
+            description="outputs holding the golden's values of other positions",
+            indices=[flat_index(i, shape) for i, _ in moved.examples],
+        ),
+    )
 
 
 def _scalar_scale(ctx: RunContext, o: OutputData) -> tuple[float, int, float, float] | None:
@@ -862,8 +946,9 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
             )
         )
     gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
-    fp32_inputs = any(isinstance(t, torch.Tensor) and t.dtype == torch.float32 for t in ctx.inputs)
-    if gpu and facts.dot_without_ieee and fp32_inputs:
+    # tf32 rounds fp32 dot operands only: an int8 or fp16 GEMM with an fp32 scale vector is not one
+    fp32_matrices = any(isinstance(t, torch.Tensor) and t.dtype == torch.float32 and t.dim() >= 2 for t in ctx.inputs)
+    if gpu and facts.dot_without_ieee and fp32_matrices:
         out.append(
             Diagnosis(
                 pattern="reduced_precision_dot",
@@ -1070,6 +1155,43 @@ def _input_dims(ctx: RunContext) -> list[int]:
     return sorted({int(d) for t in ctx.inputs if isinstance(t, torch.Tensor) for d in t.shape if d > 1})
 
 
+def _indexed_values(x: torch.Tensor, dim: int, index: torch.Tensor) -> torch.Tensor | None:
+    """x's values at `index` along `dim`: an index output one rank below x (argmin, argmax) or of x's own
+    rank (argsort, topk); None where the shapes do not line up or an index is out of range."""
+    if index.numel() and (int(index.min()) < 0 or int(index.max()) >= x.shape[dim]):
+        return None
+    if x.dim() == index.dim() + 1 and tuple(x.shape[:dim] + x.shape[dim + 1 :]) == tuple(index.shape):
+        return x.gather(dim, index.long().unsqueeze(dim)).squeeze(dim)
+    others = lambda shape: tuple(shape[:dim] + shape[dim + 1 :])  # noqa: E731
+    if x.dim() == index.dim() and x.shape[dim] > 1 and others(x.shape) == others(index.shape):
+        return x.gather(dim, index.long())
+    return None
+
+
+_TIE_ADVICE = {
+    "a later index every time": "the reference takes the first occurrence (compare with <, not <=, when merging "
+    "chunks, and take the smallest index among equal values within a chunk)",
+    "an earlier index every time": "the reference takes a later occurrence among equal values",
+    "both ways": "break ties among equal values as the reference does",
+}
+
+
+def _tie_break(inputs: list, a: torch.Tensor, g: torch.Tensor, wrong: torch.Tensor) -> tuple[int, int, str] | None:
+    """(dim, input number, which way) where the golden indexes an input along `dim` (an argmin, argmax or
+    sort) and every wrong index points at an element of the same value (a tie): None otherwise."""
+    for number, x in enumerate(inputs):
+        if not isinstance(x, torch.Tensor) or x.dim() == 0 or x.is_complex():
+            continue
+        for dim in range(x.dim()):
+            picked, wanted = _indexed_values(x, dim, a), _indexed_values(x, dim, g)
+            if picked is None or wanted is None or not bool((picked[wrong] == wanted[wrong]).all()):
+                continue
+            later, earlier = bool((a[wrong] > g[wrong]).all()), bool((a[wrong] < g[wrong]).all())
+            way = "a later index every time" if later else "an earlier index every time" if earlier else "both ways"
+            return dim, number, way
+    return None
+
+
 @detector("integer_index", ("boundary_mask_error", "formula_error"), only_failed=True)
 def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     """Integer outputs (indices, counts) wrong by a structure of their own: pointing past the
@@ -1093,6 +1215,23 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
         "max_difference": int(diff.max()),
     }
     location = Location(description="wrong integer outputs", indices=element_indices(wrong, tuple(a.shape)))
+    tie = _tie_break(ctx.inputs_of(o.seed) or [], a, g, wrong)
+    if tie is not None:
+        return [
+            Diagnosis(
+                pattern="formula_error",
+                confidence=0.9,
+                seed=o.seed,
+                output=o.name,
+                summary=f"every wrong index ({count} of {a.numel()}) points at an element equal to the one the "
+                f"reference picks, along dimension {tie[0]} of input {tie[1]}: a tie broken the other way ({tie[2]}); "
+                + _TIE_ADVICE[tie[2]],
+                evidence=common | {"dimension": tie[0], "input": tie[1], "ties": tie[2]},
+                suggested_fixes=["fix_formula"],
+                location=location,
+                tested="proven",
+            )
+        ]
     bound = next((d for d in _input_dims(ctx) if d > int(g.max())), None)
     if int(g.min()) >= 0 and bound is not None and bool(((got >= bound) | (got < 0)).all()):
         return [
@@ -1401,9 +1540,12 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                     confidence=0.5,
                     seed=o.seed,
                     output=o.name,
-                    summary=f"the normal-range error is {mere / cpu_mere if cpu_mere else float('inf'):.3g}x the CPU's "
-                    f"(MERE {mere:.2g} vs {cpu_mere:.2g}): "
-                    "somewhere the kernel computes in lower precision than the op needs",
+                    summary=(
+                        f"normal-range error {mere / cpu_mere:.3g}x the CPU's (MERE {mere:.2g} vs {cpu_mere:.2g})"
+                        if cpu_mere
+                        else f"normal-range error MERE {mere:.2g} where the CPU control's is 0"
+                    )
+                    + ": somewhere the kernel computes in lower precision than the op needs",
                     evidence=evidence,
                     suggested_fixes=["fp32_accumulator"],
                 )

@@ -14,17 +14,19 @@ centring the inputs removes the large equal terms a cancelling formula subtracts
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
 import torch
 
 from tools import thresholds as T
+from tools.diagnosis import copies
 from tools.diagnosis.context import OutputData, RunContext
-from tools.diagnosis.detectors import element_indices
+from tools.diagnosis.detectors import element_indices, flat_index, tail_views
 from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.diagnosis.source import SourceFacts
-from tools.diagnosis.trials import Trial, TrialRunner
+from tools.diagnosis.trials import UNCHANGED_INPUTS, InputsChange, InputTransform, Trial, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, FixId, Location, PatternId, TrialSummary
 
 #: Trial error within this factor of the run's own error counts as "the same error": rounding
@@ -42,6 +44,37 @@ class Result:
 
 def _question(id: str) -> str:
     return EXPERIMENTS[id].question
+
+
+def _said(id: str, trials: list[TrialSummary], finding: str) -> Result:
+    """An outcome that confirms nothing: inconclusive, or a hypothesis it looked for and did not find."""
+    return Result(ExperimentOutcome(id=id, question=_question(id), trials=trials, finding=finding))
+
+
+def _confirmed(
+    id: str,
+    trials: list[TrialSummary],
+    finding: str,
+    target: OutputData,
+    pattern: PatternId,
+    summary: str,
+    evidence: dict,
+    fixes: list[FixId],
+) -> Result:
+    """An outcome that confirms `pattern`, with the diagnosis only this experiment could make."""
+    outcome = ExperimentOutcome(id=id, question=_question(id), trials=trials, finding=finding, confirms=[pattern])
+    found = Diagnosis(
+        pattern=pattern,
+        confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
+        seed=target.seed,
+        output=target.name,
+        summary=summary,
+        evidence={"experiment": id, **evidence},
+        suggested_fixes=fixes,
+        tested="confirmed",
+        experiment=finding,
+    )
+    return Result(outcome, [found])
 
 
 def _computed_nonfinite(o: OutputData) -> torch.Tensor | None:
@@ -224,27 +257,6 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
 
 # --- the last partial block ----------------------------------------------------------------------------
 
-#: Share of the error beyond the CPU control's that must sit in the last partial block (which
-#: holds at most half the elements) for the error to be the tail's: rounding spreads its error in
-#: proportion to the elements, so a 90% share in under half of them is no rounding.
-TAIL_SHARE = 0.9
-
-
-def _tail_views(o: OutputData, blocks: list[int]) -> list[tuple[str, int, torch.Tensor]]:
-    """(axis, block, tail mask) for each block size that leaves a partial last block, along the
-    last axis (row-tiled kernels) and along the flat index (elementwise kernels)."""
-    shape = tuple(o.measured.shape)
-    numel = o.measured.numel()
-    views = []
-    for block in blocks:
-        for axis, n in (("last axis", shape[-1] if shape else 0), ("flat index", numel)):
-            if n > block and n % block:
-                positions = torch.arange(n)
-                tail = positions >= n - n % block
-                mask = tail.expand(shape) if axis == "last axis" else tail.reshape(shape)
-                views.append((axis, block, mask))
-    return views
-
 
 @experiment(
     "tail_block",
@@ -270,9 +282,9 @@ def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnos
     total = float(excess.sum())
     if total == 0:
         return None
-    for axis, block, tail in _tail_views(target, facts.blocks()):
+    for axis, block, tail in tail_views(target, facts.blocks()):
         share = float(excess[tail].sum()) / total
-        if tail.float().mean() <= 0.5 and share >= TAIL_SHARE:
+        if tail.float().mean() <= 0.5 and share >= T.TAIL_SHARE:
             finding = (
                 f"{share:.0%} of the error beyond the CPU control's sits in the last partial block of {block} along "
                 f"the {axis} ({int(tail.sum())} of {tail.numel()} elements): "
@@ -448,10 +460,10 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         refutes=[*PRECISION_PATTERNS, "inf_overflow"],
     )
     found = []
-    explained = any(
+    explained = any(  # by a diagnosis this outcome leaves standing (inf_overflow is one it refutes)
         d.output in (target.name, None)
         and d.tested != "refuted"
-        and d.pattern not in PRECISION_PATTERNS
+        and d.pattern not in outcome.refutes
         and (d.confidence >= 0.5 or d.tested != "untested")
         for d in diagnoses
     )
@@ -472,6 +484,243 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             )
         )
     return Result(outcome, found)
+
+
+# --- which input element each output copies ----------------------------------------------------------------
+
+
+def _source_text(source: tuple[int, list[int]] | None, floats: list[torch.Tensor]) -> str:
+    if source is None:
+        return "nothing (no input value)"
+    number, index = source
+    return f"float input {number} {index}" if len(floats) > 1 else f"input {index}"
+
+
+@experiment(
+    "copy_sources",
+    "which input element does each output copy? (for an op that only moves data: every input element given "
+    "a distinct value, so an output's value names its source, for the reference and the candidate)",
+    tests=("layout_mismatch",),
+)
+def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    target = _target(ctx, diagnoses)
+    floats = _float_inputs(ctx)
+    if target is None or not floats or not target.measured.is_floating_point():
+        return None
+    if any(d.pattern == "layout_mismatch" and d.tested == "confirmed" for d in diagnoses):
+        return None
+    logic = any(d.pattern == "formula_error" and d.tested == "confirmed" for d in diagnoses)
+    if not logic or not copies.copies_inputs(floats, target.golden):
+        return None
+    tags = copies.tag_pool({t.dtype for t in floats}, sum(t.numel() for t in floats), ctx.primary_seed or 0)
+    if tags is None:
+        return None
+    tagger = copies.Tagger(tags)
+    trial = runner.run("every input element given a distinct value", tagger)
+    summaries = [_the_run(target), _summary(trial, target.name)]
+    actual, golden = trial.actual.get(target.name), trial.golden.get(target.name)
+    if not trial.ok or actual is None or golden is None or actual.shape != golden.shape:
+        return _said("copy_sources", summaries, f"inconclusive: {trial.error or 'the trial output is not comparable'}")
+    traced = copies.trace(tagger, actual, golden)
+    if traced.copy_op and traced.wrong >= T.COPY_SOURCES_MIN_WRONG and traced.copied >= T.COPY_SOURCES_MIN_SHARE:
+        # a max, a min or a sort also outputs input values: only an op whose choice ignores the values moves data
+        retag = copies.Tagger(tags.flip(0))
+        second = runner.run(
+            "every input element given another distinct value (does the reference pick by value?)", retag
+        )
+        summaries.append(_summary(second, target.name))
+        again = second.golden.get(target.name)
+        if (
+            not second.ok
+            or again is None
+            or not copies.same_sources(copies.sources(tagger, golden), copies.sources(retag, again))
+        ):
+            return _said(
+                "copy_sources",
+                summaries,
+                "inconclusive: the reference picks its elements by value (a max, a min, a sort): the candidate's "
+                f"{traced.wrong} wrong outputs copy other elements, which a wrong window or comparison does as much "
+                "as a layout",
+            )
+    if not traced.copy_op or traced.wrong < T.COPY_SOURCES_MIN_WRONG or traced.copied < T.COPY_SOURCES_MIN_SHARE:
+        what = (
+            "the reference does not only move data"
+            if not traced.copy_op
+            else (f"{traced.copied:.0%} of the {traced.wrong} wrong outputs are copies of an input element")
+        )
+        return _said("copy_sources", summaries, f"no misplaced copies shown: {what}")
+    shape = list(target.measured.shape)
+    examples = "; ".join(
+        f"output {flat_index(out, shape)} copies {_source_text(cand, floats)} where the reference copies "
+        f"{_source_text(ref, floats)}"
+        for out, cand, ref in traced.examples
+    )
+    repeats = traced.wrong - traced.distinct_sources
+    finding = (
+        f"{traced.copied:.0%} of the {traced.wrong} wrong outputs are copies of input elements other than the "
+        f"reference's ({traced.distinct_sources} distinct sources"
+        + (f", so {repeats} copies repeat a source" if repeats > 0 else "")
+        + f"); e.g. {examples}: an index, stride or offset picks the wrong element"
+    )
+    return _confirmed(
+        "copy_sources",
+        summaries,
+        finding,
+        target,
+        "layout_mismatch",
+        f"the kernel copies the wrong input elements: {finding}",
+        {"wrong_outputs": traced.wrong, "copied_share": traced.copied},
+        ["fix_layout"],
+    )
+
+
+# --- memory layout of an input -----------------------------------------------------------------------------
+
+
+def _inversions(order: tuple[int, ...]) -> int:
+    return sum(1 for i in range(len(order)) for j in range(i + 1, len(order)) if order[i] > order[j])
+
+
+def _layouts(inputs: list) -> list[tuple[int, tuple[int, ...]]]:
+    """(input index, dimension order) to try: each tensor input of 2+ dims of size > 1, every order of
+    its dims that moves data in memory, fewest swaps first (a transpose, then channels-last and the like)."""
+    tried = []
+    for index, t in enumerate(inputs):
+        if not isinstance(t, torch.Tensor) or t.dim() < 2 or t.dim() > T.INPUT_LAYOUT_MAX_DIMS:
+            continue
+        real = [d for d in range(t.dim()) if t.shape[d] > 1]
+        for order in itertools.permutations(range(t.dim())):
+            if [d for d in order if t.shape[d] > 1] != real:  # the same bytes in the same order
+                tried.append((index, order))
+    return sorted(tried, key=lambda item: (_inversions(item[1]), item[0]))[: T.INPUT_LAYOUT_MAX_TRIALS]
+
+
+def _stored_as(index: int, order: tuple[int, ...]) -> InputsChange:
+    """Input `index` with its memory holding the tensor's dims in `order` (contiguous), under its own shape:
+    a kernel that addresses it as if laid out that way reads the right values."""
+
+    def change(inputs: list) -> list:
+        t = inputs[index]
+        inputs[index] = t.permute(order).contiguous().reshape(t.shape)
+        return inputs
+
+    return change
+
+
+def _dims(order: tuple[int, ...], shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(f"dim {d} [{shape[d]}]" for d in order) + ")"
+
+
+@experiment(
+    "input_layout",
+    "does the candidate read an input in another memory layout? (one input stored with its dimensions in "
+    "another order, under its own shape: a kernel that addresses it that way then matches the golden)",
+    tests=("layout_mismatch",),
+)
+def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    target = _target(ctx, diagnoses)
+    stored = ctx.inputs_of(ctx.primary_seed)
+    if target is None or stored is None or not target.measured.is_floating_point():
+        return None
+    # Only for a logic error an experiment established: a layout error survives exact arithmetic.
+    logic = any(
+        d.pattern == "formula_error" and d.tested == "confirmed" and d.output in (target.name, None) for d in diagnoses
+    )
+    if not logic or any(d.pattern == "layout_mismatch" and d.tested == "confirmed" for d in diagnoses):
+        return None
+    summaries = [_the_run(target)]
+    for index, order in _layouts(stored):
+        if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
+            break  # the rest of the budget is the patch trial's
+        shape = tuple(stored[index].shape)
+        label = f"input {index} stored as {_dims(order, shape)}"
+        trial = runner.run(label, candidate_inputs=_stored_as(index, order))
+        summaries.append(_summary(trial, target.name))
+        if not trial.passed:
+            continue
+        finding = (
+            f"stored with its dimensions in the order {_dims(order, shape)} (same shape, same values), input "
+            f"{index} makes the candidate pass: the kernel addresses that input as if it were laid out so, "
+            f"while the reference reads it as a contiguous {list(shape)} tensor"
+        )
+        return _confirmed(
+            "input_layout",
+            summaries,
+            finding,
+            target,
+            "layout_mismatch",
+            f"the kernel reads input {index} {list(shape)} as if its memory held the dimensions in the order "
+            f"{_dims(order, shape)}: given that layout it passes. Fix the strides or the index decomposition "
+            "of that input (or pass it with .permute(...).contiguous() as the kernel expects)",
+            {"input": index, "order": list(order)},
+            ["fix_layout"],
+        )
+    if len(summaries) == 1:
+        return None
+    return _said(
+        "input_layout",
+        summaries,
+        f"no other memory layout of an input makes the candidate pass ({len(summaries) - 1} tried)",
+    )
+
+
+# --- what masked-off lanes hold --------------------------------------------------------------------------
+
+
+@experiment(
+    "padding_value",
+    "do the masked-off lanes of a load enter the result? (the load's `other=` padding alone changed to the "
+    "identity of a sum, a product, a max or a min: if one makes the candidate pass, its padding was wrong)",
+    tests=("boundary_mask_error",),
+)
+def padding_value(
+    ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
+) -> Result | None:
+    from tools.fixes import padding  # tools.fixes imports tools.diagnosis: imported at call time
+
+    target = _target(ctx, diagnoses)
+    if target is None or not target.measured.is_floating_point():
+        return None
+    logic = any(d.pattern == "formula_error" and d.tested == "confirmed" for d in diagnoses)
+    settled = any(d.tested in ("confirmed", "proven") and d.pattern != "formula_error" for d in diagnoses)
+    loads = padding.padded_loads(ctx.source)
+    if not logic or settled or not loads:
+        return None
+    summaries = [_the_run(target)]
+    tried = 0
+    for load in loads:
+        for value, number in padding.ALTERNATIVES:
+            if number == load.value or tried >= T.PADDING_MAX_TRIALS:
+                continue
+            if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
+                break
+            tried += 1
+            patched = padding.with_padding(ctx.source, load, value)
+            trial = runner.run(f"line {load.line}: other={value}", candidate=patched, inputs_key=UNCHANGED_INPUTS)
+            summaries.append(_summary(trial, target.name))
+            if not trial.passed:
+                continue
+            finding = (
+                f"with only the padding of the masked load at line {load.line} changed from {load.text} to {value}, "
+                "the candidate passes: its masked-off lanes enter the result (a reduction or a normaliser over the "
+                "whole block), and the padding must be what they may add: the identity of the operation they feed"
+            )
+            return _confirmed(
+                "padding_value",
+                summaries,
+                finding,
+                target,
+                "boundary_mask_error",
+                f"the masked-off lanes of the load at line {load.line} (other={load.text}) take part in the result; "
+                f"other={value} makes the candidate pass (or keep those lanes out with tl.where(mask, ...))",
+                {"line": load.line, "other": load.text, "passes_with": value},
+                ["boundary_mask"],
+            )
+    if tried == 0:
+        return None
+    return _said(
+        "padding_value", summaries, f"no other padding of a masked load makes the candidate pass ({tried} tried)"
+    )
 
 
 # --- magnitude ---------------------------------------------------------------------------------------------
@@ -953,6 +1202,160 @@ def reduction_length(
     )
 
 
+# --- inputs the kernel never reads ---------------------------------------------------------------
+
+
+def _slices(t: torch.Tensor, trailing: int) -> torch.Tensor | None:
+    """`t` as rows of its `trailing` last dims (the slices a reduction over them reads), or None."""
+    if t.dim() < trailing or t.numel() == 0:
+        return None
+    length = math.prod(t.shape[-trailing:])
+    return t.reshape(-1, length) if length >= 2 else None
+
+
+def _tail_size(length: int, block: int | None) -> int:
+    """1 (the last element), or the elements of the last partial block of `block` (0: none)."""
+    if block is None:
+        return 1
+    return length % block if length > block else 0
+
+
+def _copy_between_ends(trailing: int, block: int | None, into_tail: bool) -> InputTransform:
+    """Each slice's tail (its last element, or its last partial block) overwritten with as many of
+    its first elements, or (into_tail False) its head with its tail: values from the same data, so
+    every domain (positive, bounded, ...) holds."""
+
+    def transform(t: torch.Tensor) -> torch.Tensor:
+        rows = _slices(t.clone(), trailing)
+        if rows is None:
+            return t
+        n = rows.shape[1]
+        size = _tail_size(n, block)
+        if size == 0 or 2 * size > n:
+            return t
+        head, tail = slice(0, size), slice(n - size, n)
+        if into_tail:
+            rows[:, tail] = rows[:, head].clone()
+        else:
+            rows[:, head] = rows[:, tail].clone()
+        return rows.reshape(t.shape)
+
+    return transform
+
+
+def _unmoved(target: OutputData, trial: Trial) -> tuple[int, int] | None:
+    """(outputs a same-precision computation sees move by T.UNREAD_TAIL_CHANGE_ULPS or more in the trial, how many
+    of them the candidate left bit-for-bit equal); None when the trial is not comparable."""
+    name, run = target.name, target.measured
+    actual, golden, cpu = trial.actual.get(name), trial.golden.get(name), trial.cpu.get(name)
+    if actual is None or golden is None or actual.shape != run.shape or not actual.is_floating_point():
+        return None
+    before, after = (target.cpu, cpu) if target.cpu is not None and cpu is not None else (target.golden, golden)
+    before, after = before.to(torch.float64), after.to(torch.float64)
+    eps = torch.finfo(actual.dtype).eps
+    moved = (after - before).abs() >= T.UNREAD_TAIL_CHANGE_ULPS * eps * torch.maximum(before.abs(), after.abs())
+    moved &= torch.isfinite(before) & torch.isfinite(after) & (after != before)
+    same = (actual == run) | (torch.isnan(actual) & torch.isnan(run))
+    return int(moved.sum()), int((moved & same).sum())
+
+
+def _tail_regions(floats: list[torch.Tensor], blocks: list[int]) -> list[tuple[int, int | None]]:
+    """(trailing dims, block or None for the last element) to try: the last axis, then the last two
+    (a reduction over planes); per view the last partial block of the first BLOCK size that leaves
+    one, then the last element."""
+    regions: list[tuple[int, int | None]] = []
+    for trailing in (1, 2):
+        lengths = [rows.shape[1] for t in floats if (rows := _slices(t, trailing)) is not None]
+        if not lengths or (trailing == 2 and not any(t.dim() >= 3 for t in floats)):
+            continue
+        block = next((b for b in blocks if any(1 < _tail_size(n, b) <= n // 2 for n in lengths)), None)
+        if block is not None:  # the larger region first: a loop that stops before it skips its last element too
+            regions.append((trailing, block))
+        regions.append((trailing, None))
+    return regions[: T.UNREAD_TAIL_MAX_TRIALS]
+
+
+def _region_text(trailing: int, block: int | None) -> str:
+    what = "the last element" if block is None else f"the last partial block of {block}"
+    return f"{what} of each {'row' if trailing == 1 else 'plane (last two dims)'}"
+
+
+@experiment(
+    "unread_tail",
+    "does the candidate read the tail of each row (its last element, its last partial block)? (the tail's inputs "
+    "replaced by the head's: outputs a same-precision computation sees change must change)",
+    tests=("boundary_mask_error",),
+)
+def unread_tail(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    target = _target(ctx, diagnoses)
+    floats = _float_inputs(ctx)
+    if target is None or target.actual is None or not target.actual.is_floating_point() or not floats:
+        return None
+    if any(d.tested in ("confirmed", "proven") and d.pattern != "formula_error" for d in diagnoses):
+        return None  # explained: which elements are read cannot change the answer
+    summaries = [_the_run(target)]
+    partly = []  # tails some dependent outputs ignore: read less often than the reference does, not never
+    for trailing, block in _tail_regions(floats, facts.blocks()):
+        region = _region_text(trailing, block)
+        trial = runner.run(f"{region} replaced by its first elements", _copy_between_ends(trailing, block, True))
+        summaries.append(_summary(trial, target.name))
+        counts = _unmoved(target, trial) if trial.ok else None
+        if (
+            counts is None
+            or counts[0] < T.UNREAD_TAIL_MIN_OUTPUTS
+            or counts[1] < T.UNREAD_TAIL_MIN_UNMOVED_SHARE * counts[0]
+        ):
+            if counts is not None and counts[1]:
+                partly.append(f"{region}: {counts[1]} of the {counts[0]} dependent outputs stay the same")
+            continue
+        control = runner.run(f"the head of each slice replaced by {region}", _copy_between_ends(trailing, block, False))
+        summaries.append(_summary(control, target.name))
+        head = _unmoved(target, control) if control.ok else None
+        if head is None or head[0] == 0 or head[1] >= T.UNREAD_TAIL_MAX_HEAD_UNMOVED_SHARE * head[0]:
+            break  # it ignores its head as well: not a tail
+        finding = (
+            f"when {region} changes, {counts[1]} of the {counts[0]} outputs a same-precision computation sees "
+            f"change stay bit-for-bit the same, while the candidate follows a change of the head "
+            f"({head[0] - head[1]} of {head[0]} move): the kernel never reads that tail (a loop bound or a mask "
+            "that stops short of the end)"
+        )
+        outcome = ExperimentOutcome(
+            id="unread_tail",
+            question=_question("unread_tail"),
+            trials=summaries,
+            finding=finding,
+            confirms=["boundary_mask_error"],
+        )
+        found = []
+        if not any(d.pattern == "boundary_mask_error" and d.output in (target.name, None) for d in diagnoses):
+            found.append(
+                Diagnosis(
+                    pattern="boundary_mask_error",
+                    confidence=0.9,
+                    seed=target.seed,
+                    output=target.name,
+                    summary=f"the kernel never reads {region}: {counts[1]} of the {counts[0]} outputs that depend on "
+                    "it stay bit-for-bit the same when it changes (a loop bound or a mask stops short of the end)",
+                    evidence={"experiment": "unread_tail", "unmoved_outputs": counts[1], "moved_in_cpu": counts[0]},
+                    suggested_fixes=["boundary_mask", "fix_formula"],
+                    tested="confirmed",
+                    experiment=finding,
+                )
+            )
+        return Result(outcome, found)
+    if len(summaries) == 1:
+        return None
+    return Result(
+        ExperimentOutcome(
+            id="unread_tail",
+            question=_question("unread_tail"),
+            trials=summaries,
+            finding="the candidate follows changes of the tail of its rows: it reads them"
+            + (f" (for fewer outputs than the reference: {'; '.join(partly)})" if partly else ""),
+        )
+    )
+
+
 # --- intervention: the fix itself ---------------------------------------------------------------------
 
 MAX_PATCH_TRIALS = 3
@@ -996,7 +1399,9 @@ def patch_trial(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             seen.add(fix)
             if patched is None or len(tried) >= MAX_PATCH_TRIALS:
                 continue
-            tried.append((d, fix, runner.run(f"candidate patched with {fix}", candidate=patched, inputs_key="as run")))
+            tried.append(
+                (d, fix, runner.run(f"candidate patched with {fix}", candidate=patched, inputs_key=UNCHANGED_INPUTS))
+            )
             if tried[-1][2].passed:
                 break
         if tried and tried[-1][2].passed:

@@ -29,6 +29,10 @@ from tools.models.compare import CompareResult
 from tools.services import resolve_backend, services
 
 InputTransform = Callable[[torch.Tensor], torch.Tensor]
+#: The reference job's key for the run's own inputs, unchanged (patched candidates, changed candidate inputs).
+UNCHANGED_INPUTS = "as run"
+#: The whole list of forward inputs in, the list the candidate is given out (one input changed, say).
+InputsChange = Callable[[list], list]
 #: A job that ran and returned status ok, or None and why not.
 JobOutcome = tuple[JobResult, None] | tuple[None, str]
 
@@ -118,14 +122,18 @@ class TrialRunner:
         guard_fill: str | None = "nan",
         candidate: str | None = None,
         inputs_key: str | None = None,
+        candidate_inputs: InputsChange | None = None,
     ) -> Trial:
         """Reference and candidate (or a patched `candidate` source) on the primary seed's inputs,
-        transformed; raises TrialBudgetExceeded when no time is left or the caller cancelled."""
+        transformed; `candidate_inputs` changes what the candidate alone is given (judged against the
+        golden of the unchanged inputs). Raises TrialBudgetExceeded when no time is left or the caller
+        cancelled."""
         if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
             raise TrialBudgetExceeded(label)
         self.report(label)
         started = time.perf_counter()
-        trial = self._run(label, transform, guard_fill, candidate or self.ctx.source, inputs_key or label)
+        key = inputs_key or (label if candidate_inputs is None else UNCHANGED_INPUTS)
+        trial = self._run(label, transform, guard_fill, candidate or self.ctx.source, key, candidate_inputs)
         trial.seconds = time.perf_counter() - started
         self.trials.append(trial)
         return trial
@@ -170,15 +178,22 @@ class TrialRunner:
         return self._references[key]
 
     def _run(
-        self, label: str, transform: InputTransform | None, guard_fill: str | None, candidate: str, key: str
+        self,
+        label: str,
+        transform: InputTransform | None,
+        guard_fill: str | None,
+        candidate: str,
+        key: str,
+        candidate_inputs: InputsChange | None = None,
     ) -> Trial:
         task = self.ctx.task
         ref, error = self._reference(transform, key)
         if ref is None:
             return Trial(label, ok=False, error=f"reference: {error}")
-        given = protocol.given_inputs(
-            [(protocol.seed_part(ref.values, 0, "init"), protocol.seed_part(ref.values, 0, "inputs"))]
-        )
+        inputs = protocol.seed_part(ref.values, 0, "inputs")
+        if candidate_inputs is not None:
+            inputs = candidate_inputs(list(inputs))
+        given = protocol.given_inputs([(protocol.seed_part(ref.values, 0, "init"), inputs)])
         cand, error = self._job(
             "candidate",
             {"candidate.py": candidate},

@@ -114,7 +114,7 @@ def _suggestion(
         why=f"{diagnosis.pattern}: {diagnosis.summary}",
         guidance=entry.guidance(),
     )
-    patched = entry.patch(source) if source else None
+    patched = entry.patch(source, diagnosis.evidence) if source else None
     if patched is not None:
         suggestion.patch = _diff(source, patched, name)
         suggestion.patched_source = patched

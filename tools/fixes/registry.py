@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.fixes import blockwise, formulas, patches, reduction
+from tools.fixes import blockwise, formulas, padding, patches, reduction
 
 Patcher = Callable[[str], "str | None"]
 
@@ -25,8 +25,12 @@ class Fix:
     def guidance(self) -> dict[str, str]:
         return {"triton": self.triton, "triton_ascend": self.triton_ascend, "ascendc": self.ascendc}
 
-    def patch(self, source: str) -> str | None:
-        """The candidate with this fix applied, or None when no patcher found its construct."""
+    def patch(self, source: str, evidence: dict | None = None) -> str | None:
+        """The candidate with this fix applied, or None when no patcher found its construct. An experiment
+        that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
+        directed = padding.from_evidence(source, evidence) if self.id == "boundary_mask" and evidence else None
+        if directed is not None:
+            return directed
         for patcher in self.patchers:
             patched = patcher(source)
             if patched is not None:
