@@ -131,6 +131,7 @@ class Pool:
         self._gone: set = set()  # zygotes whose event stream ended
         self.ready_info: dict = {}
         self.starts = 0
+        self.jobs_run = 0  # jobs handed a slot (retries of a job whose zygote died not counted again)
 
     # --- zygote ----------------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
@@ -266,6 +267,7 @@ class Pool:
     ) -> JobResult:
         queued_at = time.monotonic()
         slot = self._acquire(cancel)
+        self.jobs_run += 1
         try:
             for attempt in (1, 2):
                 self._ensure_started()

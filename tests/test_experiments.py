@@ -483,3 +483,26 @@ def test_a_padding_that_is_right_is_left_alone():
     padded = next((e for e in explained.experiments if e.id == "padding_value"), None)
     assert padded is None or not padded.confirms, padded
     assert all(d.pattern != "boundary_mask_error" for d in explained.diagnoses), explained.summary
+
+
+def test_suggest_fix_reuses_the_experiments_explain_ran():
+    """explain_failure keeps its explanation beside the run; suggest_fix (without verify) then runs no job
+    at all, where it ran every experiment again."""
+    from tools.diagnosis import EXPLANATION_NAME
+    from tools.services import resolve_backend, services
+
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=SOFTMAX_REFERENCE,
+            candidate=SOFTMAX_CANDIDATE.replace("PADDING", "0.0"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert explained.experiments and (services().runs.path(run.run_id) / EXPLANATION_NAME).is_file()
+    pool = services().pool(resolve_backend("cpu"))
+    before = pool.jobs_run
+    fixes = suggest_fix(FixRequest(run_id=run.run_id, verify=False))
+    assert pool.jobs_run == before, "suggest_fix re-ran sandbox jobs"
+    assert fixes.fixes[0].fix == "boundary_mask" and "float('-inf')" in (fixes.fixes[0].patched_source or "")

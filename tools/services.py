@@ -64,6 +64,10 @@ class _Sandbox:
     def slots(self) -> int:
         return self._pool.slots
 
+    @property
+    def jobs_run(self) -> int:
+        return self._pool.jobs_run
+
     def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
         if self._lock_home is None:
             held = contextlib.nullcontext()

@@ -272,6 +272,9 @@ EXACT_INPUTS_MIN_INFORMATIVE_SHARE = 0.25
 #: as zeros, is no evidence), at least MISPLACED_MIN_MATCHED of them within that rounding of a golden value,
 #: and at most MISPLACED_MAX_CHANCE of the same values displaced by 1.6-12.5% matching anyway (the golden's
 #: density: a fp16 output of 25k randn values holds a third of the codes near 1, an fp32 one few).
+#: Outputs (and, for copy_sources, inputs and golden together) above VALUE_LOOKUP_MAX_ELEMENTS are not sorted for
+#: these lookups (float64 copies of 16M elements are 128 MiB each): no claim is made on them.
+VALUE_LOOKUP_MAX_ELEMENTS = 1 << 24
 MISPLACED_MIN_WRONG = 16
 MISPLACED_MIN_DISTINCT = 8
 MISPLACED_MIN_ULPS = 1.0

@@ -7,19 +7,26 @@ changes and confirm, refute or add diagnoses -> ranked, with a heatmap of the pr
 
 from __future__ import annotations
 
+import json
 import time
 
 import torch
 
 from tools import thresholds as T
+from tools.daemon.location import code_version
 from tools.diagnosis import applicable, context, detectors, experiments, fingerprint, heatmap, source  # noqa: F401 - registries
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
+from tools.errors import ToolInputError
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, ExplainRequest, ExplainResult
 from tools.models.task import Timings
 from tools.services import progress_reporter, services
 
 HEATMAP_NAME = "heatmap.png"
+#: The last explanation with experiments, kept beside the run for suggest_fix (which would otherwise run every
+#: experiment again): valid for the code that made it (tools.daemon.location.code_version).
+EXPLANATION_NAME = "explanation.json"
+NOT_RUN = "not run:"
 #: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
 REFUTED_FACTOR = 0.3
 CONFIRMED_CONFIDENCE = 0.95
@@ -128,7 +135,7 @@ def run_experiments(
                 ExperimentOutcome(
                     id=exp.id,
                     question=exp.question,
-                    finding=f"not run: the experiment budget ({budget_s:g} s) was spent or the call was cancelled",
+                    finding=f"{NOT_RUN} the experiment budget ({budget_s:g} s) was spent or the call was cancelled",
                 )
             )
             break
@@ -144,6 +151,25 @@ def run_experiments(
 
 def _without_tensors(ctx: context.RunContext) -> bool:
     return ctx.result.verdict == "fail" and not ctx.tensors_kept
+
+
+def stored_explanation(run_id: str) -> ExplainResult | None:
+    """The explanation an explain_failure call with experiments kept for this run, made by this code."""
+    try:
+        kept = json.loads((services().runs.path(run_id) / EXPLANATION_NAME).read_text())
+        return ExplainResult.model_validate(kept["result"]) if kept.get("code") == code_version() else None
+    except (OSError, ValueError, KeyError, TypeError, ToolInputError):
+        return None
+
+
+def _keep(result: ExplainResult, cancel) -> None:
+    if (cancel is not None and cancel.is_set()) or any(o.finding.startswith(NOT_RUN) for o in result.experiments):
+        return  # cut short: a later call should run the experiments
+    kept = {"code": code_version(), "result": result.model_dump(mode="json")}
+    try:
+        services().runs.save_file(result.run_id, EXPLANATION_NAME, json.dumps(kept).encode())
+    except ToolInputError:
+        pass  # evicted meanwhile
 
 
 def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> ExplainResult:
@@ -206,7 +232,7 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         summary = f"{ctx.result.verdict}: no known failure pattern matched; see the per-seed comparator results"
         next_step = "inspect the worst elements of the run's seeds"
     report(1.0, "done")
-    return ExplainResult(
+    result = ExplainResult(
         run_id=request.run_id,
         verdict=ctx.result.verdict,
         summary=summary,
@@ -218,3 +244,6 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         timings=Timings(total_s=time.perf_counter() - started),
         next_step=next_step,
     )
+    if request.experiments and outcomes:
+        _keep(result, cancel)
+    return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import time
 
-from tools.diagnosis import explain_failure
+from tools.diagnosis import explain_failure, stored_explanation
 from tools.diagnosis.source import analyze as analyze_source
 from tools.errors import ToolInputError
 from tools.fixes.registry import FIXES
@@ -142,7 +142,10 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     """Raises ToolInputError for an unknown run_id."""
     report = progress_reporter(progress)
     started = time.perf_counter()
-    explained = explain_failure(ExplainRequest(run_id=request.run_id, heatmap=False))
+    # the explanation an explain_failure call kept for this run (its experiments are what took time), else anew
+    explained = stored_explanation(request.run_id) or explain_failure(
+        ExplainRequest(run_id=request.run_id, heatmap=False)
+    )
     store = services().runs
     task = store.task(request.run_id)
     result = store.result(request.run_id)
