@@ -628,16 +628,22 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     )
     if not logic or any(d.pattern == "layout_mismatch" and d.tested == "confirmed" for d in diagnoses):
         return None
-    summaries = [_the_run(target)]
-    for index, order in _layouts(stored):
-        if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
-            break  # the rest of the budget is the patch trial's
-        shape = tuple(stored[index].shape)
-        label = f"input {index} stored as {_dims(order, shape)}"
-        trial = runner.run(label, candidate_inputs=_stored_as(index, order))
-        summaries.append(_summary(trial, target.name))
+    if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
+        return None  # the rest of the budget is the patch trial's
+    layouts = _layouts(stored)
+    runs = [
+        {
+            "label": f"input {i} stored as {_dims(order, tuple(stored[i].shape))}",
+            "candidate_inputs": _stored_as(i, order),
+        }
+        for i, order in layouts
+    ]
+    trials = runner.run_all(runs, stop=lambda trial: trial.passed)
+    summaries = [_the_run(target)] + [_summary(trial, target.name) for trial in trials]
+    for (index, order), trial in zip(layouts, trials, strict=False):
         if not trial.passed:
             continue
+        shape = tuple(stored[index].shape)
         finding = (
             f"stored with its dimensions in the order {_dims(order, shape)} (same shape, same values), input "
             f"{index} makes the candidate pass: the kernel addresses that input as if it were laid out so, "
@@ -655,12 +661,10 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             {"input": index, "order": list(order)},
             ["fix_layout"],
         )
-    if len(summaries) == 1:
+    if not trials:
         return None
     return _said(
-        "input_layout",
-        summaries,
-        f"no other memory layout of an input makes the candidate pass ({len(summaries) - 1} tried)",
+        "input_layout", summaries, f"no other memory layout of an input makes the candidate pass ({len(trials)} tried)"
     )
 
 
@@ -686,40 +690,43 @@ def padding_value(
     loads = padding.padded_loads(ctx.source)
     if not logic or settled or not loads:
         return None
-    summaries = [_the_run(target)]
-    tried = 0
-    for load in loads:
-        for value, number in padding.ALTERNATIVES:
-            if number == load.value or tried >= T.PADDING_MAX_TRIALS:
-                continue
-            if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
-                break
-            tried += 1
-            patched = padding.with_padding(ctx.source, load, value)
-            trial = runner.run(f"line {load.line}: other={value}", candidate=patched, inputs_key=UNCHANGED_INPUTS)
-            summaries.append(_summary(trial, target.name))
-            if not trial.passed:
-                continue
-            finding = (
-                f"with only the padding of the masked load at line {load.line} changed from {load.text} to {value}, "
-                "the candidate passes: its masked-off lanes enter the result (a reduction or a normaliser over the "
-                "whole block), and the padding must be what they may add: the identity of the operation they feed"
-            )
-            return _confirmed(
-                "padding_value",
-                summaries,
-                finding,
-                target,
-                "boundary_mask_error",
-                f"the masked-off lanes of the load at line {load.line} (other={load.text}) take part in the result; "
-                f"other={value} makes the candidate pass (or keep those lanes out with tl.where(mask, ...))",
-                {"line": load.line, "other": load.text, "passes_with": value},
-                ["boundary_mask"],
-            )
-    if tried == 0:
+    if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
+        return None  # the rest of the budget is the patch trial's
+    changes = [(load, value) for load in loads for value, number in padding.ALTERNATIVES if number != load.value]
+    changes = changes[: T.PADDING_MAX_TRIALS]
+    runs = [
+        {
+            "label": f"line {load.line}: other={value}",
+            "candidate": padding.with_padding(ctx.source, load, value),
+            "inputs_key": UNCHANGED_INPUTS,
+        }
+        for load, value in changes
+    ]
+    trials = runner.run_all(runs, stop=lambda trial: trial.passed)
+    summaries = [_the_run(target)] + [_summary(trial, target.name) for trial in trials]
+    for (load, value), trial in zip(changes, trials, strict=False):
+        if not trial.passed:
+            continue
+        finding = (
+            f"with only the padding of the masked load at line {load.line} changed from {load.text} to {value}, "
+            "the candidate passes: its masked-off lanes enter the result (a reduction or a normaliser over the "
+            "whole block), and the padding must be what they may add: the identity of the operation they feed"
+        )
+        return _confirmed(
+            "padding_value",
+            summaries,
+            finding,
+            target,
+            "boundary_mask_error",
+            f"the masked-off lanes of the load at line {load.line} (other={load.text}) take part in the result; "
+            f"other={value} makes the candidate pass (or keep those lanes out with tl.where(mask, ...))",
+            {"line": load.line, "other": load.text, "passes_with": value},
+            ["boundary_mask"],
+        )
+    if not trials:
         return None
     return _said(
-        "padding_value", summaries, f"no other padding of a masked load makes the candidate pass ({tried} tried)"
+        "padding_value", summaries, f"no other padding of a masked load makes the candidate pass ({len(trials)} tried)"
     )
 
 

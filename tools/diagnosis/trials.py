@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import torch
@@ -137,6 +138,31 @@ class TrialRunner:
         trial.seconds = time.perf_counter() - started
         self.trials.append(trial)
         return trial
+
+    def run_all(self, runs: list[dict], stop=None) -> list[Trial]:
+        """Several candidate runs on the run's own inputs (each: run()'s keyword arguments, with `label`),
+        as many at once as the sandbox has slots, in order; after a trial for which `stop(trial)` holds, the
+        ones not yet started are dropped. Raises TrialBudgetExceeded as run() does (before any starts)."""
+        if not runs:
+            return []
+        first = self.run(**runs[0])  # also makes the reference job the others share
+        done = [first]
+        if stop is not None and stop(first):
+            return done
+        width = max(1, min(services().pool(self.backend).slots, len(runs) - 1))
+        found = threading.Event()
+
+        def one(kwargs: dict) -> Trial | None:
+            if found.is_set() or self.remaining_s <= 0:
+                return None
+            trial = self.run(**kwargs)
+            if stop is not None and stop(trial):
+                found.set()
+            return trial
+
+        with ThreadPoolExecutor(width) as executor:
+            done += [t for t in executor.map(one, runs[1:]) if t is not None]
+        return done
 
     def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict) -> JobOutcome:
         timeout = max(1.0, min(self.timeout_s, self.remaining_s + 5.0))
