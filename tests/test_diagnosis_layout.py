@@ -10,8 +10,9 @@ import pytest
 
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
+from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
-from tools.models.diagnosis import ExplainRequest
+from tools.models.diagnosis import ExplainRequest, FixRequest
 
 HEADER = """
 import torch
@@ -184,6 +185,9 @@ def test_a_weight_read_transposed_is_an_input_layout_error():
     layout = next(e for e in explained.experiments if e.id == "input_layout")
     assert layout.confirms == ["layout_mismatch"] and "input 0" in layout.finding
     assert "(dim 1 [53], dim 0 [37])" in layout.finding
+    fixes = suggest_fix(FixRequest(run_id=explained.run_id, verify=True)).fixes
+    assert fixes[0].fix == "fix_layout" and fixes[0].verified, fixes[0]
+    assert "w = w.permute(1, 0).contiguous().reshape(w.shape)" in (fixes[0].patched_source or "")
 
 
 def test_a_wrong_term_is_no_layout_error():

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.fixes import blockwise, formulas, padding, patches, reduction
+from tools.fixes import blockwise, formulas, layout, padding, patches, reduction
 
 Patcher = Callable[[str], "str | None"]
 
@@ -28,7 +28,7 @@ class Fix:
     def patch(self, source: str, evidence: dict | None = None) -> str | None:
         """The candidate with this fix applied, or None when no patcher found its construct. An experiment
         that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
-        directed = padding.from_evidence(source, evidence) if self.id == "boundary_mask" and evidence else None
+        directed = DIRECTED[self.id](source, evidence) if self.id in DIRECTED and evidence else None
         if directed is not None:
             return directed
         for patcher in self.patchers:
@@ -37,6 +37,12 @@ class Fix:
                 return patched
         return None
 
+
+#: Patches made from an experiment's finding (the diagnosis' evidence), tried before the source patchers.
+DIRECTED: dict[str, Callable[[str, dict], str | None]] = {
+    "boundary_mask": padding.from_evidence,
+    "fix_layout": layout.from_evidence,
+}
 
 PATCHERS: dict[str, tuple[Patcher, ...]] = {
     "fp32_accumulator": (patches.fp32_accumulator,),
