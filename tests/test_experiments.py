@@ -506,3 +506,115 @@ def test_suggest_fix_reuses_the_experiments_explain_ran():
     fixes = suggest_fix(FixRequest(run_id=run.run_id, verify=False))
     assert pool.jobs_run == before, "suggest_fix re-ran sandbox jobs"
     assert fixes.fixes[0].fix == "boundary_mask" and "float('-inf')" in (fixes.fixes[0].patched_source or "")
+
+
+LOGSUMEXP_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.logsumexp(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(64, 2000) + torch.linspace(0, 6, 2000)]  # the row max keeps rising chunk after chunk
+
+
+def get_init_inputs():
+    return []
+"""
+
+LOGSUMEXP_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def logsumexp_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = float("-inf")
+    s = 0.0
+    for start in range(0, N, BLOCK):
+        cols = start + offs
+        x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=float("-inf"))
+        m_new = tl.maximum(m, tl.max(x, axis=0))
+        s = s * RESCALE + tl.sum(tl.exp(x - m_new), axis=0)
+        m = m_new
+    tl.store(out_ptr + row, m + tl.log(s))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        logsumexp_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=128)
+        return out
+"""
+
+
+def test_an_error_that_appears_beyond_one_chunk_is_no_accumulation_drift():
+    """An online logsumexp that does not rescale its running sum when the max rises: on the shortened
+    reduction (one chunk or two) it is nearly exact, at full length far off. Falling then jumping is no
+    systematic loss growing with K, so the reduction-length experiment must not confirm one."""
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=LOGSUMEXP_REFERENCE,
+            candidate=LOGSUMEXP_CANDIDATE.replace("RESCALE", "1.0"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    assert run.verdict == "fail", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert not any(e.id == "reduction_length" and e.confirms for e in explained.experiments), explained.experiments
+    assert not any(
+        d.tested == "confirmed" and d.pattern in ("low_precision_accumulation", "large_k_accumulation_drift")
+        for d in explained.diagnoses
+    ), explained.summary
+    correct = LOGSUMEXP_CANDIDATE.replace("RESCALE", "tl.exp(m - m_new)")
+    assert run_accuracy(
+        RunAccuracyRequest(reference=LOGSUMEXP_REFERENCE, candidate=correct, backend="cpu")
+    ).verdict == ("pass")
+
+
+NAN_TAIL_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def double_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    block = tl.program_id(1)
+    cols = block * BLOCK + tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0)
+    padded = tl.sum((cols >= N).to(tl.float32), axis=0)
+    tl.store(out_ptr + row * N + cols, tl.where(padded > 0, float("nan"), x * 2), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        double_kernel[(x.shape[0], triton.cdiv(x.shape[1], 128))](x, out, x.shape[1], BLOCK=128)
+        return out
+"""
+
+
+def test_outputs_that_are_nan_cannot_show_an_unread_tail():
+    """The last partial block of each row is NaN: NaN stays NaN whatever the tail holds, which is no sign
+    that the kernel ignores the tail (it was counted as 'bit-for-bit the same')."""
+    reference = DOUBLE_REFERENCE.replace("torch.randn(64, 1000)", "torch.randn(40, 300)")
+    run = run_accuracy(
+        RunAccuracyRequest(reference=reference, candidate=NAN_TAIL_CANDIDATE, backend="cpu", num_seeds=1)
+    )
+    assert run.verdict == "fail", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    unread = next((e for e in explained.experiments if e.id == "unread_tail"), None)
+    assert unread is None or not unread.confirms, unread
