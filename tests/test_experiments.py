@@ -618,3 +618,68 @@ def test_outputs_that_are_nan_cannot_show_an_unread_tail():
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     unread = next((e for e in explained.experiments if e.id == "unread_tail"), None)
     assert unread is None or not unread.confirms, unread
+
+
+GROUP_SCALE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, codes, scales):
+        return codes.to(scales.dtype) * scales.repeat_interleave(16)[None, :]
+
+
+def get_inputs():
+    return [torch.randint(-8, 8, (40, 128), dtype=torch.int8), torch.rand(8) + 0.5]
+
+
+def get_init_inputs():
+    return []
+"""
+
+GROUP_SCALE_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dequant_kernel(codes_ptr, scales_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    q = tl.load(codes_ptr + row * N + cols, mask=mask, other=0).to(tl.float32)
+    s = tl.load(scales_ptr + GROUP // 16, mask=mask, other=0.0)
+    tl.store(out_ptr + row * N + cols, q * s, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, codes, scales):
+        out = torch.empty(codes.shape, device=codes.device, dtype=scales.dtype)
+        dequant_kernel[(codes.shape[0],)](codes, scales, out, codes.shape[1], BLOCK=128)
+        return out
+"""
+
+
+def test_an_index_that_never_reaches_the_upper_half_is_no_unread_tail():
+    """The scale group taken from the packed byte index (col // 2 // 16): the last group's scale is never
+    read, and neither is the one before it. A loop or mask that stops short reads all up to the tail."""
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=GROUP_SCALE_REFERENCE,
+            candidate=GROUP_SCALE_CANDIDATE.replace("GROUP", "(cols // 2)"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    assert run.verdict == "fail", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    unread = next((e for e in explained.experiments if e.id == "unread_tail"), None)
+    assert unread is not None and not unread.confirms and "just before it" in unread.finding, unread
+    assert all(d.pattern != "boundary_mask_error" for d in explained.diagnoses), explained.summary
+    correct = GROUP_SCALE_CANDIDATE.replace("GROUP", "cols")
+    assert run_accuracy(
+        RunAccuracyRequest(reference=GROUP_SCALE_REFERENCE, candidate=correct, backend="cpu")
+    ).verdict == ("pass")
