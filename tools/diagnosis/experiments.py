@@ -154,6 +154,14 @@ def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
     )
 
 
+def _logic_shown(target: OutputData, diagnoses: list[Diagnosis]) -> bool:
+    """An experiment (exact_inputs) confirmed a logic error in this output: what the experiments that
+    name its cause (copy_sources, input_layout, padding_value) start from."""
+    return any(
+        d.pattern == "formula_error" and d.tested == "confirmed" and d.output in (target.name, None) for d in diagnoses
+    )
+
+
 def _rows(mask: torch.Tensor, o: OutputData) -> Location:
     m2 = o.as_2d(mask)
     rows = torch.nonzero(m2.any(dim=1)).flatten()
@@ -509,8 +517,7 @@ def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return None
     if any(d.pattern == "layout_mismatch" and d.tested == "confirmed" for d in diagnoses):
         return None
-    logic = any(d.pattern == "formula_error" and d.tested == "confirmed" for d in diagnoses)
-    if not logic or not copies.copies_inputs(floats, target.golden):
+    if not _logic_shown(target, diagnoses) or not copies.copies_inputs(floats, target.golden):
         return None
     tags = copies.tag_pool({t.dtype for t in floats}, sum(t.numel() for t in floats), ctx.primary_seed or 0)
     if tags is None:
@@ -623,10 +630,9 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     if target is None or stored is None or not target.measured.is_floating_point():
         return None
     # Only for a logic error an experiment established: a layout error survives exact arithmetic.
-    logic = any(
-        d.pattern == "formula_error" and d.tested == "confirmed" and d.output in (target.name, None) for d in diagnoses
-    )
-    if not logic or any(d.pattern == "layout_mismatch" and d.tested == "confirmed" for d in diagnoses):
+    if not _logic_shown(target, diagnoses) or any(
+        d.pattern == "layout_mismatch" and d.tested == "confirmed" for d in diagnoses
+    ):
         return None
     if runner.remaining_s < T.INPUT_LAYOUT_RESERVE_S:
         return None  # the rest of the budget is the patch trial's
@@ -685,7 +691,7 @@ def padding_value(
     target = _target(ctx, diagnoses)
     if target is None or not target.measured.is_floating_point():
         return None
-    logic = any(d.pattern == "formula_error" and d.tested == "confirmed" for d in diagnoses)
+    logic = _logic_shown(target, diagnoses)
     settled = any(d.tested in ("confirmed", "proven") and d.pattern != "formula_error" for d in diagnoses)
     loads = padding.padded_loads(ctx.source)
     if not logic or settled or not loads:
