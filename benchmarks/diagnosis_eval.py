@@ -41,14 +41,22 @@ def _pct(value) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
+def _cited(o) -> str:
+    if not o.expected_lines:
+        return "-"
+    mark = "" if o.localized else " **x**"
+    return f"{','.join(map(str, o.cited_lines)) or 'none'} ({','.join(map(str, o.expected_lines))}){mark}"
+
+
 def labelled(backend: str) -> dict:
     from tests.diagnosis_corpus.runner import entries, metrics, run_entry
 
     outcomes = []
     print(
-        "| case | verdict (expected) | primary pattern (expected) | top fix | verified | twin | false diagnoses | s |"
+        "| case | verdict (expected) | primary pattern (expected) | top fix | verified | twin | false diagnoses "
+        "| lines cited (bug's) | explain s | fix s | s |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     from tools.errors import ToolInputError
 
     for entry in entries(backend):
@@ -67,7 +75,8 @@ def labelled(backend: str) -> dict:
             f"({o.expected_pattern})"
             f"{mark(o.top1)} | {o.top_fix} | {'yes' if o.fix_verified else ('-' if not o.patchable else 'no')} | "
             f"{o.fixed_verdict} | "
-            f"{', '.join(o.false_diagnoses) or 'none'} | {time.perf_counter() - start:.1f} |",
+            f"{', '.join(o.false_diagnoses) or 'none'} | {_cited(o)} | {o.explain_s:.1f} | {o.fix_s:.1f} | "
+            f"{time.perf_counter() - start:.1f} |",
             flush=True,
         )
     m = metrics(outcomes)
@@ -75,8 +84,16 @@ def labelled(backend: str) -> dict:
         f"\nlabelled corpus, backend {backend}: {m['cases']} cases; verdict accuracy {m['verdict_accuracy']:.0%}; "
         "primary-pattern "
         f"top-1 {m['top1_accuracy']:.0%}; false diagnoses on correct kernels {m['false_diagnoses_on_correct']}; "
-        f"verified-fix rate {_pct(m['verified_fix_rate'])} over {m['patchable_cases']} patchable cases\n"
+        f"verified-fix rate {_pct(m['verified_fix_rate'])} over {m['patchable_cases']} patchable cases"
     )
+    if m["lined_cases"]:
+        print(
+            f"where (the {m['lined_cases']} cases with the bug's lines): localized {_pct(m['localized'])}, a verified "
+            f"fix {_pct(m['any_verified'])}; logic/indexing ({m['logic_cases']}): localized "
+            f"{_pct(m['logic_localized'])}, a verified fix {_pct(m['logic_any_verified'])}; slowest explain "
+            f"{m['explain_s_max']:.1f} s, fix {m['fix_s_max']:.1f} s"
+        )
+    print()
     return {"metrics": m, "cases": [dataclasses.asdict(o) for o in outcomes]}
 
 

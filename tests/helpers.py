@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 
@@ -19,3 +20,20 @@ def assert_nearly_equal(a, b, rel=1e-6, path="result"):
         assert a == b or math.isclose(a, b, rel_tol=rel), f"{path}: {a} != {b}"
     else:
         assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+@contextlib.contextmanager
+def without_experiments(*ids: str):
+    """Explain without these experiments (to test one that a later-registered, more decisive one would
+    pre-empt: the access trace and the repair search settle most logic errors before unread_tail,
+    input_layout or padding_value run); the registry's order is restored after."""
+    from tools.diagnosis.registry import EXPERIMENTS
+
+    saved = dict(EXPERIMENTS)
+    for id in ids:
+        del EXPERIMENTS[id]
+    try:
+        yield
+    finally:
+        EXPERIMENTS.clear()
+        EXPERIMENTS.update(saved)

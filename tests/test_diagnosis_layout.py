@@ -14,6 +14,8 @@ from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
 
+from .helpers import without_experiments
+
 HEADER = """
 import torch
 import torch.nn as nn
@@ -179,7 +181,10 @@ class ModelNew(nn.Module):
 
 def test_a_weight_read_transposed_is_an_input_layout_error():
     """The kernel walks w as if it were stored (K, M): stored that way, the candidate passes."""
-    explained = _explain(MATVEC_REFERENCE, MATVEC_CANDIDATE.replace("W_INDEX", "k * M + row").replace("TERM", "w * x"))
+    with without_experiments("access_trace", "repair_search"):  # they name the line first; this tests input_layout
+        explained = _explain(
+            MATVEC_REFERENCE, MATVEC_CANDIDATE.replace("W_INDEX", "k * M + row").replace("TERM", "w * x")
+        )
     primary = _primary(explained)
     assert (primary.pattern, primary.tested) == ("layout_mismatch", "confirmed"), explained.summary
     layout = next(e for e in explained.experiments if e.id == "input_layout")

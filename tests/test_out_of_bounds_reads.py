@@ -83,7 +83,9 @@ def test_the_watch_counts_distinct_margin_elements_on_both_sides():
     addresses = [base + k * size for k in (-3, -1, -1, 0, 5, 9, 10, 10, 12)]
     mask = [True, True, True, True, True, True, True, True, False]  # the last lane is disabled
     watch.check(addresses, mask)
-    assert watch.found() == [{"tensor": "input 0", "shape": [10], "elements_before": 2, "elements_after": 1}]
+    assert watch.found() == [
+        {"tensor": "input 0", "shape": [10], "elements_before": 2, "elements_after": 1, "lines": []}
+    ]  # no candidate frame on this stack: no line
     watch.reset()
     watch.check(addresses, None)
     assert watch.found() == []
@@ -104,6 +106,9 @@ def test_an_unmasked_tail_load_is_recorded_though_the_run_passes(tmp_path):
         (1, "input 0", 24, 0),
         (2, "input 0", 24, 0),
     }
+    written = (tmp_path / "candidate.py").read_text().splitlines()
+    unmasked = next(i + 1 for i, line in enumerate(written) if "tl.load(x_ptr + offs)" in line)
+    assert {tuple(r.lines) for r in reads} == {(unmasked,)}  # the line of the load that read past the end
     warning = next(w for w in run.warnings if "out-of-bounds read" in w)
     assert "24 element(s) past the end of input 0" in warning
 

@@ -333,6 +333,23 @@ TAIL_SHARE = 0.9
 #: masked load's constant `other=` replaced by 0, 1, -inf or +inf (the identities of sum, product, max, min),
 #: keeping INPUT_LAYOUT_RESERVE_S of the budget for the patch trial.
 PADDING_MAX_TRIALS = 9
+#: Diagnosis, access_trace: sampled output elements, wrong and right (the control), whose reads are traced; a
+#: claim needs ACCESS_MIN_JUDGED wrong ones judged, at least ACCESS_WRONG_SHARE of them missing reads the
+#: reference's gradient needs, and at most ACCESS_RIGHT_SHARE of the right ones missing any (a right output
+#: that misses a needed read means the reads do not separate right from wrong: no claim).
+ACCESS_WRONG_SAMPLES = 24
+ACCESS_RIGHT_SAMPLES = 8
+ACCESS_MIN_JUDGED = 3
+ACCESS_WRONG_SHARE = 0.5
+ACCESS_RIGHT_SHARE = 0.1
+#: suggest_fix's repair search (verify=true, when no fix verified): its default budget per backend (the
+#: interpreter runs a small kernel in ~1 s, a GPU in ms plus a compile), and how many edits one batch gives each
+#: sandbox slot (a batch stops at the first edit that passes; progress is reported per batch).
+REPAIR_SEARCH_BUDGET_S = {"cpu": 60.0, "cuda": 20.0, "npu": 20.0}
+#: explain_failure's share of that search (its repair_search experiment, once a logic error is shown): enough for
+#: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
+EXPLAIN_SEARCH_BUDGET_S = {"cpu": 12.0, "cuda": 8.0, "npu": 8.0}
+REPAIR_BATCH_PER_SLOT = 4
 #: The coefficient of variation above which a measurement is reported as noisy.
 NOISY_CV = 0.10
 #: CUDA event resolution (about 0.5 us), added in quadrature to each median's standard error.

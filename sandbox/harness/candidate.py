@@ -18,7 +18,7 @@ import time
 import torch
 
 from sandbox import protocol
-from sandbox.harness import common, errors, guards, hooks, inputs, read_watch
+from sandbox.harness import access_trace, common, errors, guards, hooks, inputs, read_watch
 from sandbox.harness import reference as reference_job
 
 
@@ -41,10 +41,16 @@ def _import_candidate(job_dir: str, user_files: dict) -> type:
     return model_cls
 
 
-def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monitor, guard_fill: str | None = "nan"):
+def _forward(
+    model_cls, init, task_inputs, seed, device, dtype, recorder, monitor, guard_fill: str | None = "nan", trace=None
+):
     common.seed_all(seed)
     model = common.cast_model(model_cls(*init), dtype).to(device).eval()
     dev_inputs = common.to_device(task_inputs, device)
+    if trace is not None:
+        for position, t in enumerate(common.tree_tensors(dev_inputs)):
+            trace.add_input(t, position)
+        trace.add_known([t.detach() for t in (*model.parameters(), *model.buffers())])
     monitor.start_forward()
     if guard_fill is not None:
         _guard_model(model, guard_fill, monitor)
@@ -75,6 +81,8 @@ def _forward(model_cls, init, task_inputs, seed, device, dtype, recorder, monito
     }
     if monitor.reads is not None:
         info["out_of_bounds_reads"] = monitor.reads.found()
+    if trace is not None:
+        info["trace"], info["trace_values"] = trace.report(common.tree_tensors(out))
     return common.snapshot(out), info
 
 
@@ -161,9 +169,13 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     stages = {"inputs_s": time.perf_counter() - started}
     recorder = hooks.LaunchRecorder(interpreter=backend.interpreter)
     recorder.install()
-    reads = read_watch.ReadWatch() if backend.interpreter else None
+    reads = read_watch.ReadWatch(f"{job_dir}/candidate.py") if backend.interpreter else None
     if reads is not None:
         reads.install()
+    trace = None
+    if options.get("trace") and backend.interpreter:  # the first seed's forward, traced (explain_failure)
+        trace = access_trace.AccessTrace(f"{job_dir}/candidate.py", [list(s) for s in options["trace"]])
+        trace.install()
     monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True), reads=reads)
     guard_fill = options.get("guard_fill", "nan")  # None: inputs as given, no margins
     monitor.guard_launch(guard_fill)
@@ -177,13 +189,23 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         try:
             init, task_inputs = per_seed[i]
             out, info = _forward(
-                model_cls, init, task_inputs, seed, backend.device, dtype, recorder, monitor, guard_fill
+                model_cls,
+                init,
+                task_inputs,
+                seed,
+                backend.device,
+                dtype,
+                recorder,
+                monitor,
+                guard_fill,
+                trace if i == 0 else None,
             )
         except BaseException as exc:  # noqa: BLE001
             error = errors.describe(exc, user_files, f"forward (seed {seed})")
             meta.update(_summary(recorder, monitor))
             raise common.UserCodeError(error | {"partial_meta": meta}) from None
         values[protocol.key(i, "actual")] = out
+        values.update(info.pop("trace_values", {}))
         seeds_meta.append({"seed": seed, **info})
 
     if options.get("determinism", True) and spec["seeds"]:

@@ -18,6 +18,7 @@ not run (the result says so).
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,6 +37,7 @@ class _Margin:
     element_size: int
     after: bool  # the margin after the tensor's last element (else before its first)
     hit: np.ndarray = field(init=False)  # per margin element: was it read
+    lines: set[int] = field(default_factory=set)  # the candidate's lines whose loads read it
 
     def __post_init__(self):
         self.hit = np.zeros((self.end - self.start) // self.element_size, dtype=bool)
@@ -59,7 +61,8 @@ def margins_of(tensor: torch.Tensor, label: str) -> list[_Margin]:
 class ReadWatch:
     """Counts the distinct margin elements the kernels' enabled load lanes read."""
 
-    def __init__(self):
+    def __init__(self, source_path: str | None = None):
+        self.source_path = source_path  # the candidate's file: its frames give the reading lines
         self.margins: list[_Margin] = []
         self._bounds = np.zeros(0, dtype=np.uint64)  # [start0, end0, start1, end1, ...], sorted
         self._buffers: set[int] = set()  # storage addresses of the guard buffers watched
@@ -95,10 +98,22 @@ class ReadWatch:
         inside = (slot & 1) == 1
         if not inside.any():
             return
+        line = self._line()
         for index in np.unique(slot[inside] // 2):
             margin = self.margins[int(index)]
             hits = lanes[inside & (slot // 2 == index)]
             margin.hit[((hits - np.uint64(margin.start)) // np.uint64(margin.element_size)).astype(np.int64)] = True
+            if line:
+                margin.lines.add(line)
+
+    def _line(self) -> int:
+        """The candidate's line on the stack (its kernel's frame), 0 when there is none."""
+        frame = sys._getframe(2)
+        while frame is not None and self.source_path is not None:
+            if frame.f_code.co_filename == self.source_path:
+                return frame.f_lineno
+            frame = frame.f_back
+        return 0
 
     def found(self) -> list[dict]:
         """Per tensor whose margins were read: how many elements before its start and after its end."""
@@ -108,9 +123,11 @@ class ReadWatch:
             if not count:
                 continue
             entry = per_tensor.setdefault(
-                m.label, {"tensor": m.label, "shape": list(m.shape), "elements_before": 0, "elements_after": 0}
+                m.label,
+                {"tensor": m.label, "shape": list(m.shape), "elements_before": 0, "elements_after": 0, "lines": []},
             )
             entry["elements_after" if m.after else "elements_before"] += count
+            entry["lines"] = sorted(set(entry["lines"]) | m.lines)
         return list(per_tensor.values())
 
     def install(self) -> None:

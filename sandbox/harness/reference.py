@@ -89,6 +89,47 @@ def _golden_on(model, task_inputs, device: str):
     return common.to_cpu(golden)
 
 
+#: Per sampled output element and input: at most this many elements it depends on are returned.
+MAX_DEPENDENCIES = 8192
+
+
+def _dependencies(model, task_inputs, samples: list[list[int]]) -> tuple[list[dict], dict]:
+    """Which elements of each floating input each sampled output element ([output position, flat
+    index]) depends on: the nonzero entries of its gradient, in float64 on the CPU (autograd; a
+    nonzero derivative is a dependency, a zero one proves nothing). For explain_failure's access trace."""
+    model64 = copy.deepcopy(model).to(torch.float64).to("cpu")
+    leaves = [t.detach().to("cpu", torch.float64) for t in common.tree_tensors(common.to_cpu(task_inputs))]
+    floating = [i for i, t in enumerate(leaves) if t.is_floating_point()]
+    for i in floating:
+        leaves[i].requires_grad_(True)
+    position = iter(range(len(leaves)))
+    rebuilt = common.tree_map(lambda _t: leaves[next(position)], task_inputs)
+    with torch.device("cpu"), torch.enable_grad():
+        outputs = common.tree_tensors(model64(*rebuilt))
+    entries, values = [], {}
+    for number, (output, flat) in enumerate(samples):
+        entry: dict = {"output": output, "index": flat, "inputs": []}
+        entries.append(entry)
+        if not (0 <= output < len(outputs)) or not (0 <= flat < outputs[output].numel()):
+            entry["status"] = "no such element"
+            continue
+        if not outputs[output].requires_grad or not floating:
+            entry["status"] = "not differentiable"
+            continue
+        grads = torch.autograd.grad(
+            outputs[output].reshape(-1)[flat], [leaves[i] for i in floating], retain_graph=True, allow_unused=True
+        )
+        entry["status"] = "ok"
+        for i, grad in zip(floating, grads, strict=True):
+            if grad is None:
+                continue
+            needed = torch.nonzero(grad.reshape(-1) != 0).reshape(-1)
+            name = f"deps/{number}/{i}"
+            entry["inputs"].append({"input": i, "count": int(needed.numel()), "key": name})
+            values[name] = needed[:MAX_DEPENDENCIES].clone()
+    return entries, values
+
+
 def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None = None) -> tuple[dict, dict]:
     """`given` (explain_failure's experiments): per seed `s{i}/inputs` (and `s{i}/init`) to use
     instead of making them; the golden and the CPU control are computed on exactly those."""
@@ -124,6 +165,13 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None 
         except BaseException as exc:  # noqa: BLE001
             info = errors.describe(exc, user_files, f"reference forward (seed {seed})")
             raise common.UserCodeError(info) from None
+        if i == 0 and options.get("dependencies"):
+            try:
+                meta_deps, dep_values = _dependencies(model, task_inputs, options["dependencies"])
+            except Exception as exc:  # noqa: BLE001 - a reference autograd cannot follow: no dependencies
+                meta_deps, dep_values = [{"status": f"{type(exc).__name__}: {str(exc)[:200]}"}], {}
+            stamps["dependencies"] = meta_deps
+            values.update(dep_values)
         values[protocol.key(i, "init")] = init
         if options.get("return_inputs") or made_on == "given":
             values[protocol.key(i, "inputs")] = common.to_cpu(task_inputs)

@@ -14,7 +14,17 @@ import torch
 
 from tools import thresholds as T
 from tools.daemon.location import code_version
-from tools.diagnosis import applicable, context, detectors, experiments, fingerprint, heatmap, source  # noqa: F401 - registries
+from tools.diagnosis import (  # noqa: F401 - registries
+    access,
+    applicable,
+    context,
+    detectors,
+    experiments,
+    fingerprint,
+    heatmap,
+    repair,
+    source,
+)
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
 from tools.errors import ToolInputError
@@ -39,12 +49,24 @@ def heatmap_uri(run_id: str) -> str:
 def _rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     """Confirmed first, then by confidence; one diagnosis per (pattern, output), the best."""
     order = {"proven": 0, "confirmed": 0, "untested": 1, "refuted": 2}
+
+    def standing(d: Diagnosis) -> tuple:  # an edit that made the candidate pass outranks an equal finding
+        return (order[d.tested], -d.confidence, "edit_after" not in d.evidence)
+
     best: dict[tuple, Diagnosis] = {}
     for d in diagnoses:
         key = (d.pattern, d.output)
-        if key not in best or (order[d.tested], -d.confidence) < (order[best[key].tested], -best[key].confidence):
+        if key not in best or standing(d) < standing(best[key]):
             best[key] = d
-    return sorted(best.values(), key=lambda d: (order[d.tested], -d.confidence))
+    for d in diagnoses:  # the kept one of a (pattern, output) keeps the source line another of them found
+        kept = best[(d.pattern, d.output)]
+        if d is not kept and d.tested != "refuted" and _line_of(d) and not _line_of(kept):
+            kept.location = d.location
+    return sorted(best.values(), key=standing)
+
+
+def _line_of(d: Diagnosis) -> int | None:
+    return d.location.line if d.location is not None else None
 
 
 def _heatmap(target: context.OutputData, tile: int | None) -> bytes | None:
@@ -121,13 +143,21 @@ def _apply(diagnoses: list[Diagnosis], outcome: ExperimentOutcome) -> None:
 
 
 def run_experiments(
-    ctx: context.RunContext, facts: source.SourceFacts, diagnoses: list[Diagnosis], budget_s: float, report, cancel
+    ctx: context.RunContext,
+    facts: source.SourceFacts,
+    diagnoses: list[Diagnosis],
+    budget_s: float,
+    report,
+    cancel,
+    skip: frozenset[str] = frozenset(),
 ) -> list[ExperimentOutcome]:
     """Every applicable registered experiment, within the budget; their findings applied to `diagnoses`."""
     runner = TrialRunner(ctx, budget_s, cancel, report=lambda label: report(0.5, f"experiment: {label}"))
     outcomes = []
     refuted: set[str] = set()  # what an earlier experiment refuted stays refuted: a later one may not re-find it
     for exp in EXPERIMENTS.values():
+        if exp.id in skip:
+            continue
         try:
             result = exp.fn(ctx, runner, facts, diagnoses)
         except TrialBudgetExceeded:
@@ -139,6 +169,15 @@ def run_experiments(
                 )
             )
             break
+        except Exception as exc:  # noqa: BLE001 - one experiment's fault must not lose the whole explanation
+            outcomes.append(
+                ExperimentOutcome(
+                    id=exp.id,
+                    question=exp.question,
+                    finding=f"{NOT_RUN} the experiment failed ({type(exc).__name__}: {str(exc)[:200]})",
+                )
+            )
+            continue
         if result is None:
             continue
         result.outcome.confirms = [p for p in result.outcome.confirms if p not in refuted]
@@ -146,6 +185,9 @@ def run_experiments(
         _apply(diagnoses, result.outcome)
         refuted.update(result.outcome.refutes)
         outcomes.append(result.outcome)
+        ctx.outcomes[exp.id] = result.outcome
+        if result.settled:
+            break
     return outcomes
 
 
@@ -186,7 +228,8 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     diagnoses = detect(ctx, facts)
     outcomes: list[ExperimentOutcome] = []
     if request.experiments and ctx.result.verdict == "fail" and ctx.tensors_kept:
-        outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel)
+        skip = frozenset() if request.search else frozenset({repair.ID})
+        outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel, skip)
     applicable.apply(ctx, facts, diagnoses, outcomes)
     diagnoses = _rank(diagnoses)
 

@@ -20,6 +20,7 @@ from tools.compare.options import CompareOptions
 from tools.compare.outputs import normalize_outputs
 from tools.models.accuracy import RunAccuracyResult
 from tools.models.compare import CompareResult
+from tools.models.diagnosis import ExperimentOutcome, Location
 from tools.services import services
 from tools.store.runs import RunStore
 
@@ -122,6 +123,8 @@ class RunContext:
     inputs: list = field(default_factory=list)  # the first stored seed's inputs
     fingerprint: list = field(default_factory=list)  # PrecisionModels of the first seed (matmul-like ops)
     fingerprint_seed: int | None = None
+    #: what the experiments run so far found, by experiment id (a later experiment may start from it)
+    outcomes: dict[str, ExperimentOutcome] = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -136,6 +139,17 @@ class RunContext:
         """The first failing seed (the first seed when none failed): what detectors and trials use."""
         seeds = self.result.seeds
         return next((s.seed for s in seeds if not s.passed), seeds[0].seed if seeds else None)
+
+    def line_location(
+        self, line: int, what: str = "", tensor: str | None = None, access: str | None = None
+    ) -> Location:
+        """A location at one line of the candidate, with that line's text."""
+        name = self.task.get("candidate_name") or "candidate.py"
+        lines = self.source.splitlines()
+        code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        return Location(
+            description=f"{name}:{line}: {what or code}", file=name, line=line, code=code, tensor=tensor, access=access
+        )
 
     def inputs_of(self, seed: int | None) -> list | None:
         index = next((i for i, s in enumerate(self.result.seeds) if s.seed == seed), None)

@@ -275,7 +275,7 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     if not reads:
         return []
     r = reads[0]
-    loads = _lines(facts.tail_loads) if facts.tail_loads else None
+    loads = _lines(r.lines) if r.lines else _lines(facts.tail_loads) if facts.tail_loads else None
     where = r.extent()
     passed = ctx.result.verdict == "pass"
     diagnosis = Diagnosis(
@@ -293,8 +293,10 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
         ),
         evidence={"out_of_bounds_reads": [x.model_dump() for x in reads[:4]], "unmasked_loads": loads},
         suggested_fixes=["boundary_mask"],
-        location=Location(description=f"{where} of {r.tensor}"),
+        location=ctx.line_location(r.lines[0], f"{where} of {r.tensor}", r.tensor) if r.lines else None,
     )
+    if diagnosis.location is None:
+        diagnosis.location = Location(description=f"{where} of {r.tensor}")
     if passed:
         diagnosis.tested = "proven"
     return [diagnosis]

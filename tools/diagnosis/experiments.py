@@ -36,10 +36,12 @@ SAME_ERROR_FACTOR = 4.0
 
 @dataclass
 class Result:
-    """What an experiment returns: its outcome, and diagnoses that only it could find."""
+    """What an experiment returns: its outcome, diagnoses that only it could find, and whether it settles
+    the question (a change to the candidate's source made it pass: no later experiment runs)."""
 
     outcome: ExperimentOutcome
     found: list[Diagnosis] = field(default_factory=list)
+    settled: bool = False
 
 
 def _question(id: str) -> str:

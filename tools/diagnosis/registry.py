@@ -61,11 +61,19 @@ def detector(
     return register
 
 
-def experiment(id: str, question: str, tests: tuple[str, ...]):
+def experiment(id: str, question: str, tests: tuple[str, ...], before: str | None = None):
+    """Registers an experiment to run after those registered so far, or just `before` a registered one."""
+
     def register(fn):
         if id in EXPERIMENTS:
             raise ValueError(f"experiment {id!r} registered twice")
-        EXPERIMENTS[id] = Experiment(id, question, tests, fn)
+        if before is not None and before not in EXPERIMENTS:
+            raise ValueError(f"experiment {id!r} is to run before {before!r}, which is not registered")
+        entries = list(EXPERIMENTS.items())
+        at = len(entries) if before is None else [name for name, _ in entries].index(before)
+        entries.insert(at, (id, Experiment(id, question, tests, fn)))
+        EXPERIMENTS.clear()
+        EXPERIMENTS.update(entries)
         return fn
 
     return register

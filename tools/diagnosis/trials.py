@@ -55,12 +55,19 @@ class Trial:
     golden: dict[str, torch.Tensor] = field(default_factory=dict)
     cpu: dict[str, torch.Tensor] = field(default_factory=dict)
     out_of_bounds_writes: int = 0
+    out_of_bounds_reads: int = 0  # elements its loads read in the guard margins (cpu interpreter)
     seconds: float = 0.0
 
     @property
     def passed(self) -> bool:
         """Passes three_dim (whatever standard judged the run: experiments are standard-neutral)."""
         return self.ok and all(o.passed for o in self.neutral.values()) and not self.out_of_bounds_writes
+
+    @property
+    def clean(self) -> bool:
+        """Passes, and no load read outside the tensors: what a repair must do (a patch that passes only by
+        reading past an end is no repair)."""
+        return self.passed and not self.out_of_bounds_reads
 
     def nan_where_golden_finite(self, name: str) -> torch.Tensor | None:
         a, g = self.actual.get(name), self.golden.get(name)
@@ -164,6 +171,36 @@ class TrialRunner:
             done += [t for t in executor.map(one, runs[1:]) if t is not None]
         return done
 
+    def traced(self, samples: list[list[int]]) -> tuple[JobResult, JobResult] | str:
+        """The reference's dependencies and the candidate's access trace for the sampled output
+        elements ([output position, flat index]) on the primary seed's own inputs (cpu interpreter):
+        (reference job, candidate job), or why they did not run. Raises TrialBudgetExceeded."""
+        if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
+            raise TrialBudgetExceeded("access trace")
+        self.report("access trace")
+        stored = self.ctx.inputs_of(self.seed)
+        if stored is None:
+            return "the run kept no inputs for this seed"
+        task = self.ctx.task
+        ref, error = self._job(
+            "reference",
+            {"reference.py": task.get("reference", "")},
+            {"reference.py": task.get("reference_name") or "reference.py"},
+            self.options | {"dependencies": samples, "parts": "golden"},
+            {protocol.key(0, "inputs"): stored},
+        )
+        if ref is None:
+            return f"reference: {error}"
+        given = protocol.given_inputs([(protocol.seed_part(ref.values, 0, "init"), stored)])
+        cand, error = self._job(
+            "candidate",
+            {"candidate.py": self.ctx.source},
+            {"candidate.py": task.get("candidate_name") or "candidate.py"},
+            self.options | {"determinism": False, "poison": True, "guard_fill": None, "trace": samples},
+            given,
+        )
+        return (ref, cand) if cand is not None else f"candidate: {error}"
+
     def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict) -> JobOutcome:
         timeout = max(1.0, min(self.timeout_s, self.remaining_s + 5.0))
         job = (
@@ -258,7 +295,20 @@ class TrialRunner:
             golden={k: v for k, v in golden.items() if isinstance(v, torch.Tensor)},
             cpu={k: v for k, v in cpu.items() if isinstance(v, torch.Tensor)},
             out_of_bounds_writes=overruns,
+            out_of_bounds_reads=_margin_reads(cand.meta),
         )
+
+
+def _margin_reads(meta) -> int:
+    """Elements the job's loads read in the guard margins (0 for a report of the wrong shape)."""
+    try:
+        return sum(
+            int(r.get("elements_before", 0)) + int(r.get("elements_after", 0))
+            for s in (meta or {}).get("seeds", [])
+            for r in s.get("out_of_bounds_reads", [])
+        )
+    except faults.MALFORMED_REPORT:
+        return 0
 
 
 def _overruns(meta) -> int:

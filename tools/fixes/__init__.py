@@ -5,21 +5,27 @@ from __future__ import annotations
 import difflib
 import time
 
-from tools.diagnosis import explain_failure, stored_explanation
+from tools import thresholds as T
+from tools.diagnosis import context, explain_failure, repair, stored_explanation
 from tools.diagnosis.source import analyze as analyze_source
+from tools.diagnosis.trials import TrialRunner
 from tools.errors import ToolInputError
 from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
     Diagnosis,
     ExplainRequest,
+    ExplainResult,
     FixId,
     FixRequest,
     FixResult,
     FixSuggestion,
+    Location,
     Verification,
 )
 from tools.models.task import Timings
+from tools.repair import search
+from tools.repair.edits import Edit
 from tools.services import progress_reporter, services
 
 
@@ -29,6 +35,17 @@ def _diff(before: str, after: str, name: str) -> str:
             before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
         )
     )
+
+
+def _changed_line(before: str, after: str, name: str) -> Location | None:
+    """The one line of `before` a patch rewrites, when it rewrites one line only."""
+    old, new = before.splitlines(), after.splitlines()
+    changes = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(changes) != 1 or changes[0][0] != "replace" or changes[0][2] - changes[0][1] != 1:
+        return None
+    line = changes[0][1] + 1
+    code = old[line - 1].strip()
+    return Location(description=f"{name}:{line}: {code}", file=name, line=line, code=code)
 
 
 def _metrics(result) -> dict:
@@ -118,6 +135,7 @@ def _suggestion(
     if patched is not None:
         suggestion.patch = _diff(source, patched, name)
         suggestion.patched_source = patched
+        suggestion.location = _changed_line(source, patched, name)
     if not verify:
         return suggestion
     report(0.2 + 0.7 * index / max(1, count), f"verifying {fix}")
@@ -136,6 +154,63 @@ def _suggestion(
         if fix == "deterministic_reduction" and patched is not None:
             suggestion.verified &= _atomic_free(suggestion.verification, patched, task)
     return suggestion
+
+
+def _searched_already(explained: ExplainResult) -> int:
+    """How many planned edits explain_failure's repair_search re-ran (0: it did not run)."""
+    return next((o.edits_tried or 0 for o in explained.experiments if o.id == "repair_search"), 0)
+
+
+def _repair(
+    request: FixRequest, explained: ExplainResult, task: dict, name: str, before: dict, cancel, report
+) -> FixSuggestion | None:
+    """The repair search's first edit that passes every seed of the run, as a verified suggestion; it goes on
+    from the edits explain_failure's repair_search re-ran."""
+    ctx = context.load(request.run_id)
+    if not ctx.tensors_kept or not ctx.source:
+        return None
+    backend = task.get("backend_resolved") or task.get("backend") or "cpu"
+    budget = request.search_budget_s or T.REPAIR_SEARCH_BUDGET_S.get(backend, T.REPAIR_SEARCH_BUDGET_S["cuda"])
+    runner = TrialRunner(ctx, budget, cancel)
+    accepted: dict[str, Verification] = {}
+
+    def accept(edit: Edit) -> bool:
+        report(0.9, f"repair search: verifying {edit.describe()}")
+        try:
+            verification, rerun = _verify(task, edit.source, before, cancel)
+        except ToolInputError:
+            return False
+        if verification.verdict == "pass" and not rerun.checks.out_of_bounds_reads:
+            accepted[edit.source] = verification
+            return True
+        return False
+
+    searched = search.search(
+        ctx.source,
+        search.located_lines(explained.diagnoses),
+        repair.batch_runner(runner, runner.deadline),
+        repair.batch_size(runner),
+        accept,
+        skip=_searched_already(explained),
+        report=lambda message: report(0.8, message),
+    )
+    if searched.found is None:
+        return None
+    edit = searched.found
+    primary = next((d for d in explained.diagnoses if d.tested != "refuted"), None)
+    return FixSuggestion(
+        fix=edit.fix,  # type: ignore[arg-type] - a fix id of the registry (tools/repair/edits.py)
+        title=f"{FIXES[edit.fix].title}: {edit.describe()}",
+        for_pattern=primary.pattern if primary is not None else "formula_error",
+        why=f"repair search: of {searched.candidates} single-site edits ({searched.tried} re-run, located lines "
+        f"first), changing {edit.describe()} makes the candidate pass on every seed of the run",
+        guidance=FIXES[edit.fix].guidance(),
+        patch=_diff(ctx.source, edit.source, name),
+        patched_source=edit.source,
+        verified=True,
+        verification=accepted[edit.source],
+        location=_changed_line(ctx.source, edit.source, name),
+    )
 
 
 def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
@@ -167,6 +242,16 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
         if i >= request.max_fixes and any(f.verified for f in fixes):
             break
         fixes.append(_suggestion(fix, diagnosis, source, name, task, before, request.verify, cancel, report, i, budget))
+    if (
+        request.verify
+        and request.search
+        and explained.verdict == "fail"
+        and not any(f.verified for f in fixes)
+        and not repair.numeric_cause_shown(explained.diagnoses)
+    ):
+        repaired = _repair(request, explained, task, name, before, cancel, report)
+        if repaired is not None:
+            fixes.insert(0, repaired)
     fixes.sort(key=lambda f: (f.verified is not True, f.patch is None))
     fixes = fixes[: request.max_fixes]
     if not fixes:

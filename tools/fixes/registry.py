@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tools.fixes import blockwise, formulas, layout, padding, patches, reduction
+from tools.repair.edits import reproduce
 
 Patcher = Callable[[str], "str | None"]
 
@@ -28,6 +29,10 @@ class Fix:
     def patch(self, source: str, evidence: dict | None = None) -> str | None:
         """The candidate with this fix applied, or None when no patcher found its construct. An experiment
         that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
+        if evidence and isinstance(evidence.get("edit_after"), str):  # the edit repair_search found
+            edited = reproduce(source, int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
+            if edited is not None:
+                return edited
         directed = DIRECTED[self.id](source, evidence) if self.id in DIRECTED and evidence else None
         if directed is not None:
             return directed

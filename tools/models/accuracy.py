@@ -107,6 +107,7 @@ class OutOfBoundsRead(Model):
     shape: list[int]
     elements_before: int = Field(description="Distinct elements read before the tensor's first element.")
     elements_after: int = Field(description="Distinct elements read after the tensor's last element.")
+    lines: list[int] = Field(default_factory=list, description="The candidate's lines whose loads read them.")
 
     def extent(self) -> str:
         return _extent(self.elements_after, self.elements_before, "element")

@@ -83,10 +83,23 @@ class ExplainRequest(Model):
     heatmap: bool = Field(
         default=True, description="Render the error heatmap (PNG, returned as an image and kept with the run)."
     )
+    search: bool = Field(
+        default=True,
+        description="Once a logic error is shown, search single-site edits of the candidate (located lines first, "
+        "a few seconds of the budget) for the one that makes it pass: its line is where the bug is. A found edit "
+        "settles the diagnosis (later experiments do not run); suggest_fix verifies it on every seed.",
+    )
 
 
 class Location(Model):
     description: str
+    file: str | None = Field(default=None, description="The candidate file the line is in.")
+    line: int | None = Field(default=None, description="The candidate's source line that is wrong (1-based).")
+    code: str | None = Field(default=None, description="That line's text.")
+    tensor: str | None = Field(default=None, description="The tensor it reads or writes wrongly, e.g. 'input 1'.")
+    access: str | None = Field(
+        default=None, description="What it accesses against what the reference needs, for one wrong element."
+    )
     indices: list[list[int]] = Field(default_factory=list, description="A few element indices that show it.")
     rows: list[int] | None = Field(
         default=None, description="[first, last] row of the region (2-D view of the output)."
@@ -138,6 +151,10 @@ class ExperimentOutcome(Model):
     finding: str = Field(description="What the trials showed, in one line.")
     confirms: list[PatternId] = Field(default_factory=list)
     refutes: list[PatternId] = Field(default_factory=list)
+    edits_tried: int | None = Field(
+        default=None,
+        description="repair_search: how many of the planned edits it re-ran (suggest_fix's search goes on from there).",
+    )
 
 
 class PrecisionModel(Model):
@@ -187,6 +204,18 @@ class FixRequest(Model):
         "patched candidate passes.",
     )
     max_fixes: int = Field(default=3, ge=1, le=10, description="Return at most this many fixes, best first.")
+    search: bool = Field(
+        default=True,
+        description="With verify, when no fix verifies: search single-site edits of the candidate (index and "
+        "stride swaps, // and %, bounds +-1, padding kept out of reductions, ...; located lines first), re-run "
+        "side by side, and return the first that passes on every seed, verified.",
+    )
+    search_budget_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=600,
+        description="Wall-clock budget of the repair search (default: 60 s on cpu, 20 s on cuda).",
+    )
 
 
 #: Verification metrics that count elements (shown as integers, and only when not both zero).
@@ -246,6 +275,7 @@ class FixSuggestion(Model):
     patched_source: str | None = Field(default=None, description="The candidate with the patch applied.")
     verified: bool | None = Field(default=None, description="True only when the patched candidate passed run_accuracy.")
     verification: Verification | None = None
+    location: Location | None = Field(default=None, description="The line the patch changes, when it is one line.")
 
 
 class FixResult(Model):

@@ -1,0 +1,309 @@
+"""Which input elements each output element was computed from, by the candidate's own loads (cpu).
+
+On the Triton interpreter every load and store goes through InterpreterBuilder with the address of
+every lane, while the kernel's Python frame is on the stack: AccessTrace records, per program (one
+launch's grid point), which elements of which forward input each load line read, and per element
+of every tensor a kernel wrote, which program stored it last and from which line. A program that
+reads what another program stored (a workspace, an atomically accumulated output) depends on that
+program: the elements an output element was computed from are the reads of its writer and of the
+writers it read from, transitively. Reads of memory no kernel wrote and no input holds (a tensor
+the forward made with torch ops) are marked unknown: nothing is claimed about such an element.
+
+Programs are the unit: what one lane read is not separated from what its neighbours read, so the
+reads of an output element are a superset of its true dependencies. explain_failure compares them
+with the reference's (autograd in float64, sandbox.harness.reference): an element the reference
+needs that the writing program never read is a read at the wrong address, with the line that read
+instead. The trace is evidence for the diagnosis only; verdicts never depend on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+#: Bounds on what one forward records; past them the trace is marked truncated (no claim is made).
+MAX_RECORDED_ELEMENTS = 30_000_000
+MAX_PROGRAMS = 200_000
+#: Per sampled output element and (input, line): at most this many read elements returned.
+MAX_RETURNED_READS = 8192
+#: The input index of regions that hold known values the comparison ignores (the model's parameters).
+KNOWN = -1
+#: Programs followed back through the workspaces an output's writer read.
+MAX_CLOSURE_PROGRAMS = 4096
+
+
+@dataclass
+class _Region:
+    start: int  # bytes
+    end: int
+    element_size: int
+    key: int  # index into AccessTrace.regions
+    input_index: int | None  # the forward input it holds, KNOWN, or None (a tensor the forward made)
+    #: per element: the program that stored it last (-1: none) and that store's line; made at the first store
+    writer: np.ndarray | None = None
+    line: np.ndarray | None = None
+
+    def written(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.writer is None or self.line is None:
+            count = (self.end - self.start) // self.element_size
+            self.writer, self.line = np.full(count, -1, dtype=np.int64), np.zeros(count, dtype=np.int32)
+        return self.writer, self.line
+
+
+class AccessTrace:
+    """`source_path`: the candidate's file (its frames give the lines); `samples`: the output elements
+    to report, [output position, flat index] each."""
+
+    def __init__(self, source_path: str, samples: list[list[int]]):
+        self.source_path = source_path
+        self.samples = samples
+        self.regions: list[_Region] = []
+        self._starts = np.zeros(0, dtype=np.uint64)
+        self._order: list[int] = []  # region keys sorted by start
+        self.programs: list[tuple[int, tuple[int, int, int], str]] = []  # (launch, grid point, kernel)
+        self.reads: dict[tuple[int, int, int], list[np.ndarray]] = {}  # (program, input, line) -> elements
+        self.parents: dict[int, set[int]] = {}  # program -> programs whose stores it read
+        self.unknown: set[int] = set()  # programs that read memory of unknown provenance
+        self.recorded = 0
+        self.truncated = False
+        self.launches = 0
+        self.stopped = False
+        self._program = -1
+        self._kernel = "?"
+
+    # -- regions ----------------------------------------------------------------------------------
+    def add_input(self, tensor: torch.Tensor, index: int) -> None:
+        self._add(tensor, index)
+
+    def add_known(self, tensors: list[torch.Tensor]) -> None:
+        """Tensors whose values are the task's (the model's parameters): reading them is no unknown read."""
+        for t in tensors:
+            self._add(t, KNOWN)
+
+    def add_launch_arguments(self, args: tuple, kwargs: dict) -> None:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, torch.Tensor) and value.device.type == "cpu":
+                self._add(value, None)
+
+    def _add(self, tensor: torch.Tensor, input_index: int | None) -> None:
+        storage = tensor.untyped_storage()
+        start, size = storage.data_ptr(), tensor.element_size()
+        if storage.nbytes() == 0 or self._find(start) is not None:
+            return  # empty, or known already (an input, a tensor of an earlier launch)
+        end = start + storage.nbytes()
+        if any(r.start < end and start < r.end for r in self.regions):
+            return  # overlaps another region: ambiguous, left out
+        region = _Region(start, end, size, len(self.regions), input_index)
+        self.regions.append(region)
+        self._order = sorted(range(len(self.regions)), key=lambda k: self.regions[k].start)
+        self._starts = np.array([self.regions[k].start for k in self._order], dtype=np.uint64)
+
+    def _find(self, address: int) -> _Region | None:
+        for r in self.regions:
+            if r.start <= address < r.end:
+                return r
+        return None
+
+    def _split(self, addresses: np.ndarray):
+        """(region, element indices) for each region the addresses fall in."""
+        if not self.regions or not addresses.size:
+            return
+        slot = np.searchsorted(self._starts, addresses, side="right") - 1
+        for s in np.unique(slot):
+            if s < 0:
+                continue
+            region = self.regions[self._order[int(s)]]
+            lanes = addresses[slot == s]
+            lanes = lanes[lanes < np.uint64(region.end)]
+            if lanes.size:
+                yield region, ((lanes - np.uint64(region.start)) // np.uint64(region.element_size)).astype(np.int64)
+
+    # -- events -----------------------------------------------------------------------------------
+    def _line(self) -> int:
+        frame = sys._getframe(2)
+        while frame is not None:
+            if frame.f_code.co_filename == self.source_path:
+                return frame.f_lineno
+            frame = frame.f_back
+        return 0
+
+    def start_launch(self, kernel: str) -> None:
+        self.launches += 1
+        self._kernel = kernel
+
+    def stop(self) -> None:
+        """Record nothing more (the forward that was to be traced is over)."""
+        self.stopped = True
+        self._program = -1
+
+    def start_program(self, point: tuple[int, int, int]) -> None:
+        if self.stopped:
+            return
+        if len(self.programs) >= MAX_PROGRAMS:
+            self.truncated = True
+            self._program = -1
+            return
+        self.programs.append((self.launches, point, self._kernel))
+        self._program = len(self.programs) - 1
+
+    @staticmethod
+    def _lanes(ptrs, mask) -> np.ndarray:
+        lanes = np.asarray(ptrs, dtype=np.uint64)
+        if mask is not None:
+            lanes = lanes[np.broadcast_to(np.asarray(mask, dtype=bool), lanes.shape)]
+        return lanes.ravel()
+
+    def load(self, ptrs, mask) -> None:
+        program = self._program
+        if program < 0 or self.truncated or self.stopped:
+            return
+        lanes = self._lanes(ptrs, mask)
+        line = self._line()
+        for region, elements in self._split(lanes):
+            if region.input_index == KNOWN:
+                continue
+            if region.input_index is not None:
+                self._record(program, region.input_index, line, elements)
+                continue
+            writers = region.written()[0][elements]
+            if (writers < 0).any():
+                self.unknown.add(program)
+            self.parents.setdefault(program, set()).update(int(w) for w in np.unique(writers[writers >= 0]))
+
+    def _record(self, program: int, input_index: int, line: int, elements: np.ndarray) -> None:
+        self.recorded += elements.size
+        if self.recorded > MAX_RECORDED_ELEMENTS:
+            self.truncated = True
+            return
+        self.reads.setdefault((program, input_index, line), []).append(np.unique(elements))
+
+    def store(self, ptrs, mask, accumulate: bool = False) -> None:
+        program = self._program
+        if program < 0 or self.stopped:
+            return
+        line = self._line()
+        for region, elements in self._split(self._lanes(ptrs, mask)):
+            writer, lines = region.written()
+            if accumulate:  # an atomic update reads what is there
+                writers = writer[elements]
+                self.parents.setdefault(program, set()).update(int(w) for w in np.unique(writers[writers >= 0]))
+            writer[elements] = program
+            lines[elements] = line
+
+    # -- the answer -------------------------------------------------------------------------------
+    def writer_of(self, tensor: torch.Tensor, flat_index: int) -> tuple[int, int] | None:
+        """(program, store line) of one element of a contiguous output, None if no kernel wrote it."""
+        if not tensor.is_contiguous() or tensor.device.type != "cpu":
+            return None
+        address = tensor.data_ptr() + flat_index * tensor.element_size()
+        region = self._find(address)
+        if region is None:
+            return None
+        element = (address - region.start) // region.element_size
+        if region.writer is None or region.line is None:
+            return None
+        program = int(region.writer[element])
+        return (program, int(region.line[element])) if program >= 0 else None
+
+    def sources(self, program: int) -> tuple[dict[tuple[int, int], np.ndarray], bool]:
+        """The input elements `program` and the programs it read from read, per (input, line), and
+        whether all of it is known (no read of unknown memory, no bound reached)."""
+        seen, todo = {program}, [program]
+        while todo and len(seen) <= MAX_CLOSURE_PROGRAMS:
+            for parent in self.parents.get(todo.pop(), ()):
+                if parent not in seen:
+                    seen.add(parent)
+                    todo.append(parent)
+        complete = not self.truncated and not todo and not (seen & self.unknown)
+        per_line: dict[tuple[int, int], list[np.ndarray]] = {}
+        for (p, input_index, line), chunks in self.reads.items():
+            if p in seen:
+                per_line.setdefault((input_index, line), []).extend(chunks)
+        return {k: np.unique(np.concatenate(v)) for k, v in per_line.items()}, complete
+
+    def install(self) -> None:
+        """Wrap the interpreter's loads, stores, atomics and grid points (after the other patches)."""
+        from triton.runtime import interpreter
+
+        builder = interpreter.InterpreterBuilder
+        trace = self
+        load, store = builder.create_masked_load, builder.create_masked_store
+        rmw, cas, grid_idx = builder.create_atomic_rmw, builder.create_atomic_cas, builder.set_grid_idx
+        launch = interpreter.GridExecutor.__call__
+
+        @functools.wraps(launch)
+        def grid_call(executor, *args, **kwargs):
+            trace.start_launch(getattr(executor.fn, "__name__", "?"))
+            trace.add_launch_arguments(args, kwargs)
+            return launch(executor, *args, **kwargs)
+
+        @functools.wraps(load)
+        def create_masked_load(self, ptrs, mask, *args, **kwargs):
+            trace.load(ptrs.data, None if mask is None else mask.data)
+            return load(self, ptrs, mask, *args, **kwargs)
+
+        @functools.wraps(store)
+        def create_masked_store(self, ptrs, value, mask, *args, **kwargs):
+            trace.store(ptrs.data, None if mask is None else mask.data)
+            return store(self, ptrs, value, mask, *args, **kwargs)
+
+        @functools.wraps(rmw)
+        def create_atomic_rmw(self, op, ptr, val, mask, *args, **kwargs):
+            trace.store(ptr.data, None if mask is None else mask.data, accumulate=True)
+            return rmw(self, op, ptr, val, mask, *args, **kwargs)
+
+        @functools.wraps(cas)
+        def create_atomic_cas(self, ptr, *args, **kwargs):
+            trace.store(ptr.data, None, accumulate=True)
+            return cas(self, ptr, *args, **kwargs)
+
+        @functools.wraps(grid_idx)
+        def set_grid_idx(self, x, y, z):
+            trace.start_program((int(x), int(y), int(z)))
+            return grid_idx(self, x, y, z)
+
+        builder.create_masked_load = create_masked_load  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+        builder.create_masked_store = create_masked_store  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+        builder.create_atomic_rmw = create_atomic_rmw  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+        builder.create_atomic_cas = create_atomic_cas  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+        builder.set_grid_idx = set_grid_idx  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+        interpreter.GridExecutor.__call__ = grid_call  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+
+    def report(self, outputs: list[torch.Tensor]) -> tuple[dict, dict]:
+        """(meta, values) for the sampled output elements: per element its writer and the input
+        elements it was computed from, per (input, line)."""
+        return _report(self, outputs, self.samples)
+
+
+def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[int]]) -> tuple[dict, dict]:
+    entries, values = [], {}
+    for number, (position, flat) in enumerate(samples):
+        entry: dict = {"output": position, "index": flat}
+        entries.append(entry)
+        if not (0 <= position < len(outputs)) or not (0 <= flat < outputs[position].numel()):
+            entry["status"] = "no such element"
+            continue
+        found = trace.writer_of(outputs[position], flat)
+        if found is None:
+            entry["status"] = "not stored by a kernel"
+            continue
+        program, line = found
+        launch, point, kernel = trace.programs[program]
+        reads, complete = trace.sources(program)
+        entry |= {
+            "status": "ok" if complete else "incomplete",
+            "kernel": kernel,
+            "launch": launch,
+            "program": list(point),
+            "store_line": line,
+            "reads": [],
+        }
+        for (input_index, line_read), elements in sorted(reads.items()):
+            name = f"trace/{number}/{input_index}/{line_read}"
+            entry["reads"].append({"input": input_index, "line": line_read, "count": int(elements.size), "key": name})
+            values[name] = torch.from_numpy(elements[:MAX_RETURNED_READS].copy())
+    return {"samples": entries, "truncated": trace.truncated, "programs": len(trace.programs)}, values

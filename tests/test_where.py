@@ -1,0 +1,176 @@
+"""Diagnosis that says where: the access trace, the repair search, and the lines they cite.
+
+Real Triton kernels on the interpreter (tests/where_kernels), real sandboxed jobs: each bug's line is
+known, and a correct kernel must get no diagnosis and no location.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from tools.accuracy import run_accuracy
+from tools.diagnosis import explain_failure
+from tools.diagnosis.registry import EXPERIMENTS, experiment
+from tools.fixes import suggest_fix
+from tools.models.accuracy import RunAccuracyRequest
+from tools.models.diagnosis import ExplainRequest, FixRequest
+from tools.repair import edits, search
+
+KERNELS = Path(__file__).parent / "where_kernels"
+
+
+def _run(task: str, candidate: str, **options):
+    folder = KERNELS / task
+    return run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / candidate),
+            backend="cpu",
+            seeds=[3, 4],
+            **options,
+        )
+    )
+
+
+def _line_of(task: str, candidate: str, text: str) -> int:
+    lines = (KERNELS / task / candidate).read_text().splitlines()
+    return next(i + 1 for i, line in enumerate(lines) if text in line)
+
+
+def _outcome(explained, id: str):
+    return next((o for o in explained.experiments if o.id == id), None)
+
+
+def test_the_access_trace_names_the_load_that_reads_the_wrong_elements_and_the_search_its_cause():
+    run = _run("bias_rows", "bug_col_div.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    load = _line_of("bias_rows", "bug_col_div.py", "tl.load(b_ptr + col")
+    cause = _line_of("bias_rows", "bug_col_div.py", "col = offs // N")
+    traced = _outcome(explained, "access_trace")
+    assert traced is not None and traced.confirms == ["layout_mismatch"], traced
+    assert "input 1" in traced.finding
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "layout_mismatch" and primary.tested == "confirmed"
+    # the repair search pins the cause (the index computed a line earlier), the trace the load that uses it
+    assert primary.location is not None and primary.location.line == cause, primary
+    assert primary.location.code == "col = offs // N"
+    assert f"line {load} reads the wrong elements of input 1" in primary.summary
+    assert primary.evidence["edit_after"] == "offs % N"
+    assert _outcome(explained, "repair_search").edits_tried >= 1
+
+
+def test_suggest_fix_returns_the_searched_edit_verified_on_every_seed():
+    run = _run("row_mean", "bug_divide_block.py")
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixes = fixed.fixes[0]
+    assert top.verified is True and top.verification is not None and top.verification.verdict == "pass", fixes
+    assert top.location is not None and top.location.line == _line_of("row_mean", "bug_divide_block.py", "/ BLOCK")
+    assert "total / N" in (top.patched_source or "") and "-    tl.store(out_ptr + row, total / BLOCK)" in top.patch
+    assert fixed.next_step.startswith("apply the verified patch")
+    # the patch is what passes: re-run it as the agent would
+    again = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(KERNELS / "row_mean" / "reference.py"),
+            candidate=top.patched_source,
+            backend="cpu",
+            seeds=[5, 6],
+        )
+    )
+    assert again.verdict == "pass"
+
+
+def test_reads_through_a_workspace_are_followed_and_claim_nothing():
+    """center_rows computes each row's mean into a workspace, then subtracts it: the output's writer reads
+    one mean, the program that wrote it read the whole row. A sign error there reads everything it needs."""
+    run = _run("center_rows", "bug_sign.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    traced = _outcome(explained, "access_trace")
+    assert traced is not None and not traced.confirms, traced
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == _line_of("center_rows", "bug_sign.py", "x + mean")
+
+
+@pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows"])
+def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
+    run = _run(task, "candidate.py")
+    assert run.verdict == "pass", run.summary
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert explained.diagnoses == [] and explained.experiments == []
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes == [] and fixed.next_step == "nothing to fix"
+
+
+def test_a_precision_failure_gets_no_claim_from_the_trace():
+    corpus = Path(__file__).parent / "diagnosis_corpus" / "rmsnorm"
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(corpus / "reference.py"),
+            candidate=str(corpus / "buggy_fp16_sumsq.py"),
+            backend="cpu",
+            num_seeds=1,
+            input_profile="large_magnitude",
+        )
+    )
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    traced = _outcome(explained, "access_trace")
+    assert traced is None or not traced.confirms
+    assert _outcome(explained, "repair_search") is None  # overflow is shown: no edit search
+    assert explained.diagnoses[0].pattern == "inf_overflow"
+
+
+def test_bad_search_requests_are_refused_with_the_reason():
+    with pytest.raises(ValidationError, match="search_budget_s"):
+        FixRequest(run_id="r-x", verify=True, search_budget_s=0)
+
+
+def test_the_edits_undo_the_slips():
+    source = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
+    found = {(e.operator, e.before, e.after) for e in edits.edits(source)}
+    assert ("floordiv_mod", "offs // N", "offs % N") in found
+    assert ("bound", "offs < total", "offs <= total") in found
+    assert ("program_axis", "tl.program_id(0)", "tl.program_id(1)") in found
+    assert ("name_swap", "N", "total") in found
+    # the address `x_ptr + offs` is no place for a sign flip (it only reads out of bounds)
+    assert not any(op == "sign" and before.startswith("x_ptr") for op, before, _ in found)
+    every = edits.edits(source)
+    assert len({e.source for e in every}) == len(every) and source not in {e.source for e in every}
+    edit = next(e for e in every if e.after == "offs % N")
+    assert edits.reproduce(source, edit.line, edit.before, edit.after) == edit.source
+    assert edits.edits("def broken(:\n") == []
+
+
+def test_the_plan_puts_the_located_line_and_where_its_values_come_from_first():
+    source = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
+    load = _line_of("bias_rows", "bug_col_div.py", "tl.load(b_ptr + col")
+    cause = _line_of("bias_rows", "bug_col_div.py", "col = offs // N")
+    planned = search.plan(source, [load])
+    assert planned[0].line == load
+    assert {e.line for e in planned[:12]} >= {load, cause}
+    assert search.plan(source, []) and len(search.plan(source, [])) == len(planned)
+
+
+def test_the_search_stops_when_its_budget_ends_and_reports_what_it_tried():
+    source = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
+    batches = []
+
+    def run_batch(batch):
+        batches.append(len(batch))
+        return None if len(batches) == 2 else [False] * len(batch)
+
+    searched = search.search(source, [], run_batch, 4)
+    assert (searched.found, searched.stopped, searched.tried) == (None, "budget", 4)
+    skipped = search.search(source, [], lambda b: [False] * len(b), 5, skip=searched.candidates - 3)
+    assert skipped.stopped == "exhausted" and skipped.tried == skipped.candidates
+
+
+def test_experiment_order_is_declared_and_checked():
+    order = list(EXPERIMENTS)
+    assert order.index("access_trace") < order.index("exact_inputs") < order.index("repair_search")
+    assert order.index("repair_search") < order.index("input_layout")
+    with pytest.raises(ValueError, match="not registered"):
+        experiment("x_never", "?", tests=(), before="no_such_experiment")(lambda *a: None)
+    assert "x_never" not in EXPERIMENTS

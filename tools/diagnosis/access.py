@@ -1,0 +1,288 @@
+"""The access trace: which line reads which input elements for a wrong output, against what the reference needs.
+
+Two sandbox jobs on the failing seed's own inputs: the reference, differentiated in float64, says
+which elements of each floating input a sampled output element depends on (a nonzero derivative);
+the candidate, traced on the Triton interpreter (sandbox.harness.access_trace), says which input
+elements the program that stored that element read, per source line, through any workspace another
+program stored. An element the reference needs that the writing program never read is proof that
+the kernel reads the wrong place: the line that reads that input is where. The claim is made only
+where it separates the outputs: most sampled wrong elements miss reads, almost no right one does.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from tools import thresholds as T
+from tools.diagnosis.context import OutputData, RunContext
+from tools.diagnosis.detectors import flat_index
+from tools.diagnosis.experiments import Result
+from tools.diagnosis.experiments import _target as first_failing
+from tools.diagnosis.registry import experiment
+from tools.diagnosis.source import SourceFacts
+from tools.diagnosis.trials import TrialRunner
+from tools.models.diagnosis import Diagnosis, ExperimentOutcome, PatternId
+
+ID = "access_trace"
+QUESTION = (
+    "does the program that stored a wrong output element read the input elements the reference computes it from? "
+    "(the candidate's loads traced on the interpreter, per line, against the reference's float64 gradient)"
+)
+
+
+def _wrong_and_right(o: OutputData) -> tuple[torch.Tensor, torch.Tensor]:
+    """Flat masks of clearly wrong elements (NaN where the golden is a number, never written, or off by
+    more than a percent of the output's scale) and clearly right ones (within 1e-5 of it)."""
+    a, g = o.a.reshape(-1), o.g.reshape(-1)
+    finite = torch.isfinite(g)
+    scale = float(g[finite].abs().median()) if finite.any() else 0.0
+    tolerance = max(scale, float(torch.finfo(torch.float32).tiny))
+    error = (a - g).abs()
+    unwritten = o.unwritten().reshape(-1) if o.unwritten().numel() else torch.zeros_like(finite)
+    wrong = finite & ~unwritten & ((error > 1e-2 * (g.abs() + tolerance)) | torch.isnan(a))
+    right = finite & (error <= 1e-5 * (g.abs() + tolerance))
+    return wrong, right
+
+
+def _spread(mask: torch.Tensor, count: int) -> list[int]:
+    """Up to `count` positions of `mask`, spread evenly over them (first and last included)."""
+    where = torch.nonzero(mask).reshape(-1)
+    if where.numel() <= count:
+        return where.tolist()
+    picks = torch.linspace(0, where.numel() - 1, count).round().long()
+    return where[picks].tolist()
+
+
+def _progression(values: list[int]) -> str:
+    """'63..69', 'every 24th from 9 to 153', or the first few values."""
+    if not values:
+        return "none"
+    if len(values) == 1:
+        return str(values[0])
+    steps = {b - a for a, b in zip(values, values[1:], strict=False)}
+    if len(steps) == 1:
+        step = steps.pop()
+        return f"{values[0]}..{values[-1]}" if step == 1 else f"every {step}th from {values[0]} to {values[-1]}"
+    shown = ", ".join(str(v) for v in values[:6])
+    return f"{shown}, ... ({len(values)} elements)" if len(values) > 6 else shown
+
+
+def _elements(values: list[int], shape: tuple[int, ...]) -> str:
+    """Flat element indices of an input as text: the progression, and the first few as indices."""
+    text = _progression(values)
+    if len(shape) > 1 and values:
+        first = ", ".join(str(flat_index(v, shape)) for v in values[:3])
+        text += f" (i.e. {first}{', ...' if len(values) > 3 else ''})"
+    return text
+
+
+class _Sample:
+    def __init__(self, number: int, position: int, flat: int, wrong: bool, dep: dict, trace: dict, values: dict):
+        self.number, self.position, self.flat, self.wrong = number, position, flat, wrong
+        self.store_line = trace.get("store_line")
+        self.judgeable = dep.get("status") == "ok" and trace.get("status") == "ok"
+        self.needed: dict[int, torch.Tensor] = {}  # input -> the elements the reference's gradient needs (all of them)
+        for e in dep.get("inputs", []):
+            t = values.get(e["key"])
+            if t is not None and e["count"] <= t.numel():
+                self.needed[e["input"]] = t
+        self.reads: dict[int, dict[int, torch.Tensor]] = {}  # input -> line -> elements
+        self.capped: set[int] = set()
+        for e in trace.get("reads", []):
+            t = values.get(e["key"])
+            if t is None or e["count"] > t.numel():
+                self.capped.add(e["input"])
+                continue
+            self.reads.setdefault(e["input"], {})[e["line"]] = t
+
+    def missing(self, index: int) -> torch.Tensor | None:
+        """The needed elements of input `index` the writing program did not read (None: cannot tell)."""
+        needed = self.needed.get(index)
+        if not self.judgeable or needed is None or needed.numel() == 0 or index in self.capped:
+            return None
+        read = self.reads.get(index, {})
+        everything = torch.cat(list(read.values())) if read else torch.zeros(0, dtype=torch.int64)
+        return needed[~torch.isin(needed, everything)]
+
+
+def _samples(runner: TrialRunner, ctx: RunContext, target: OutputData):
+    wrong, right = _wrong_and_right(target)
+    position = _output_position(ctx, target)
+    if position is None or int(wrong.sum()) < T.ACCESS_MIN_JUDGED:
+        return None
+    picks = [(f, True) for f in _spread(wrong, T.ACCESS_WRONG_SAMPLES)] + [
+        (f, False) for f in _spread(right, T.ACCESS_RIGHT_SAMPLES)
+    ]
+    jobs = runner.traced([[position, f] for f, _ in picks])
+    if isinstance(jobs, str):
+        return jobs
+    ref, cand = jobs
+    deps = _seed_meta(ref.meta).get("dependencies") or []
+    traces = (_seed_meta(cand.meta).get("trace") or {}).get("samples") or []
+    if len(deps) != len(picks):
+        why = deps[0].get("status") if deps and isinstance(deps[0], dict) else None
+        return f"the reference could not be differentiated ({why or 'no answer'})"
+    if len(traces) != len(picks):
+        return "the candidate's loads could not be traced"
+    values = {k: v for k, v in {**ref.values, **cand.values}.items() if isinstance(v, torch.Tensor)}
+    return [_Sample(n, position, f, w, deps[n], traces[n], values) for n, (f, w) in enumerate(picks)]
+
+
+def _seed_meta(meta) -> dict:
+    seeds = (meta or {}).get("seeds") or [{}]
+    return seeds[0] if isinstance(seeds[0], dict) else {}
+
+
+def _output_position(ctx: RunContext, target: OutputData) -> int | None:
+    names = [o.name for o in ctx.outputs if o.seed == target.seed]
+    return names.index(target.name) if target.name in names else None
+
+
+def _stops_short(needed: torch.Tensor, missing: torch.Tensor) -> bool:
+    """The missing elements are the last of the needed ones (in memory order): what a loop bound or a mask that
+    ends early leaves out."""
+    kept = needed[~torch.isin(needed, missing)]
+    return bool(missing.numel()) and (not kept.numel() or bool(missing.min() > kept.max()))
+
+
+def _culprit_line(samples: list[_Sample], index: int) -> int | None:
+    """The line that reads input `index` the most elements the reference does not need for the wrong
+    samples (a misaddressed load), else the line that reads it at all, else None."""
+    extra: dict[int, float] = {}
+    for s in samples:
+        needed = s.needed.get(index)
+        for line, read in s.reads.get(index, {}).items():
+            if needed is not None and read.numel():
+                share = float((~torch.isin(read, needed)).float().mean())
+                extra[line] = max(extra.get(line, 0.0), share)
+    if not extra:
+        return None
+    return max(sorted(extra), key=lambda line: extra[line])
+
+
+def _finding(
+    ctx: RunContext, established: PatternId | None, target: OutputData, samples: list[_Sample]
+) -> Diagnosis | None:
+    """The first input whose reads separate wrong from right outputs, as a located diagnosis: of the logic
+    pattern an earlier experiment or proof established (the trace says where, not which), else its own."""
+    inputs = ctx.inputs_of(target.seed) or []
+    for index, tensor in enumerate(inputs):
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_floating_point() or not tensor.is_contiguous():
+            continue
+        judged = [(s, s.missing(index)) for s in samples]
+        judged = [(s, m) for s, m in judged if m is not None]
+        wrong = [(s, m) for s, m in judged if s.wrong]
+        right = [(s, m) for s, m in judged if not s.wrong]
+        missing_wrong = [(s, m) for s, m in wrong if m.numel()]
+        missing_right = sum(1 for _, m in right if m.numel())
+        if len(wrong) < T.ACCESS_MIN_JUDGED or len(missing_wrong) < T.ACCESS_WRONG_SHARE * len(wrong):
+            continue
+        if missing_right > T.ACCESS_RIGHT_SHARE * max(len(right), 1):
+            continue
+        return _diagnosis(ctx, established, target, index, tuple(tensor.shape), missing_wrong, len(wrong))
+    return None
+
+
+def _diagnosis(
+    ctx: RunContext,
+    established: PatternId | None,
+    target: OutputData,
+    index: int,
+    shape: tuple[int, ...],
+    missing: list[tuple[_Sample, torch.Tensor]],
+    judged: int,
+) -> Diagnosis:
+    line = _culprit_line([s for s, _ in missing], index)
+    sample, lost = next(((s, m) for s, m in missing if line in s.reads.get(index, {})), missing[0])
+    needed = sorted(int(v) for v in sample.needed[index].tolist())
+    output_index = flat_index(sample.flat, tuple(target.measured.shape))
+    short = False
+    if line is None:  # the writing program never reads that input
+        line = sample.store_line
+        read_text = f"the program that stores it (line {line}) never reads input {index}"
+        misaddressed = False
+    else:
+        read = sorted(int(v) for v in sample.reads[index][line].tolist())
+        misaddressed = any(v not in set(needed) for v in read)
+        read_text = f"line {line} reads input {index} elements {_elements(read, shape)}"
+        short = not misaddressed and all(_stops_short(s.needed[index], m) for s, m in missing)
+    needs = f"needs input {index} {list(shape)} elements {_elements(needed, shape)}"
+    what = f"{_output_name(target.name)}{output_index} {needs}; {read_text}"
+    summary = (
+        f"line {line} reads the wrong elements of input {index}: {what}"
+        if misaddressed
+        else f"{what}: it stops short, the last {lost.numel()} element(s) the reference needs never enter it (a loop "
+        "bound or mask that ends early)"
+        if short
+        else f"{what}, so {lost.numel()} element(s) the reference needs never enter it"
+    )
+    own: PatternId = "layout_mismatch" if misaddressed else "boundary_mask_error" if short else "formula_error"
+    location = ctx.line_location(line or 0, tensor=f"input {index}", access=what)
+    location.indices = [output_index]
+    return Diagnosis(
+        pattern=established or own,
+        confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
+        seed=target.seed,
+        output=target.name,
+        summary=summary,
+        evidence={
+            "experiment": ID,
+            "input": index,
+            "line": line,
+            "wrong_elements_missing_reads": f"{len(missing)}/{judged}",
+        },
+        location=location,
+        suggested_fixes=["fix_layout" if misaddressed else "boundary_mask" if short else "fix_formula"],
+        tested="confirmed",
+        experiment=f"traced loads: {len(missing)} of {judged} sampled wrong elements miss input {index} reads",
+    )
+
+
+def _established(diagnoses: list[Diagnosis], output: str) -> PatternId | None:
+    """A specific logic cause of this output that a proof or an experiment already established."""
+    return next(
+        (
+            d.pattern
+            for d in diagnoses
+            if d.pattern in ("layout_mismatch", "boundary_mask_error", "unwritten_output")
+            and d.tested in ("proven", "confirmed")
+            and d.output in (output, None)
+        ),
+        None,
+    )
+
+
+def _output_name(name: str) -> str:
+    return name if name.startswith("output") else f"output {name}"
+
+
+def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
+    target = first_failing(ctx, diagnoses)
+    if target is None or not target.measured.is_floating_point() or target.measured.numel() == 0:
+        return None
+    return target
+
+
+@experiment(ID, QUESTION, tests=("layout_mismatch", "formula_error"), before="exact_inputs")
+def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
+    target = _target(ctx, diagnoses)
+    if target is None or not runner.backend.interpreter:
+        return None
+    samples = _samples(runner, ctx, target)
+    if samples is None:
+        return None
+    if isinstance(samples, str):
+        return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=f"not traced: {samples}"))
+    found = _finding(ctx, _established(diagnoses, target.name), target, samples)
+    if found is None:
+        judged = sum(1 for s in samples if s.judgeable)
+        return Result(
+            ExperimentOutcome(
+                id=ID,
+                question=QUESTION,
+                finding=f"every traced element reads what the reference needs, or too few could be traced "
+                f"({judged} of {len(samples)} traced)",
+            )
+        )
+    outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=found.experiment or "", confirms=[found.pattern])
+    return Result(outcome, [found])

@@ -1,0 +1,161 @@
+"""The repair_search experiment: which one-line edit of the candidate makes it pass (an intervention).
+
+Once a logic error is shown (exact arithmetic does not remove it, or an experiment or proof named a
+logic cause), the edits of tools/repair are re-run on the failing seed, the lines the diagnoses
+located first, within EXPLAIN_SEARCH_BUDGET_S. An edit that makes the candidate pass pins the bug to
+its line: the leading logic diagnosis gets that location and the edit as its evidence, and no later
+experiment runs. suggest_fix verifies the edit on every seed (and goes on searching where this
+stopped when none passed).
+"""
+
+from __future__ import annotations
+
+import time
+
+from tools import thresholds as T
+from tools.diagnosis.context import OutputData, RunContext
+from tools.diagnosis.experiments import ROUNDING_FINDING, Result
+from tools.diagnosis.registry import experiment
+from tools.diagnosis.source import SourceFacts
+from tools.diagnosis.trials import UNCHANGED_INPUTS, TrialBudgetExceeded, TrialRunner
+from tools.models.diagnosis import Diagnosis, ExperimentOutcome
+from tools.repair import search
+from tools.repair.edits import Edit
+from tools.services import services
+
+ID = "repair_search"
+QUESTION = (
+    "which single-site edit of the candidate (an index or stride swapped, // for %, a bound +-1, padding kept out "
+    "of a reduction, ...) makes it pass on the failing seed? (located lines first)"
+)
+LOGIC_PATTERNS = ("formula_error", "layout_mismatch", "boundary_mask_error", "unwritten_output", "all_zero_output")
+
+
+#: The pattern an edit's fix stands for, where no logic diagnosis names one.
+EDIT_PATTERN = {"fix_layout": "layout_mismatch", "boundary_mask": "boundary_mask_error", "fix_formula": "formula_error"}
+
+
+def numeric_cause_shown(diagnoses: list[Diagnosis], output: str | None = None) -> bool:
+    """A cause other than logic is established (for this output; None: any): no single-site edit is what it needs."""
+    return any(
+        d.pattern not in LOGIC_PATTERNS
+        and d.tested in ("confirmed", "proven")
+        and (output is None or d.output in (output, None))
+        for d in diagnoses
+    )
+
+
+def _logic(diagnoses: list[Diagnosis], output: str) -> Diagnosis | None:
+    """The logic diagnosis of this output an edit would locate: a confirmed or proven one first (a specific
+    cause before the generic formula_error), else the most confident untested one."""
+    mine = [
+        d for d in diagnoses if d.output in (output, None) and d.tested != "refuted" and d.pattern in LOGIC_PATTERNS
+    ]
+    rank = {"proven": 0, "confirmed": 0, "untested": 1}
+    return min(mine, key=lambda d: (rank[d.tested], d.pattern == "formula_error", -d.confidence), default=None)
+
+
+def _failing(ctx: RunContext) -> OutputData | None:
+    return next(
+        (
+            o
+            for o in ctx.outputs
+            if o.seed == ctx.primary_seed and o.failed and o.actual is not None and o.actual.shape == o.golden.shape
+        ),
+        None,
+    )
+
+
+def _rounding(ctx: RunContext) -> bool:
+    """exact_inputs found that exact arithmetic removes the failure: rounding or range, no logic to edit."""
+    exact = ctx.outcomes.get("exact_inputs")
+    return exact is not None and exact.finding.startswith(ROUNDING_FINDING)
+
+
+def batch_runner(runner: TrialRunner, deadline: float) -> search.RunBatch:
+    """Re-runs a batch of edits on the failing seed, side by side; None once `deadline` or the budget is past."""
+
+    def run_batch(batch: list[Edit]) -> list[bool] | None:
+        if time.monotonic() >= deadline:
+            return None
+        runs = [{"label": e.describe(), "candidate": e.source, "inputs_key": UNCHANGED_INPUTS} for e in batch]
+        try:
+            trials = runner.run_all(runs, stop=lambda trial: trial.clean)
+        except TrialBudgetExceeded:
+            return None
+        return [t.clean for t in trials] + [False] * (len(batch) - len(trials))
+
+    return run_batch
+
+
+def batch_size(runner: TrialRunner) -> int:
+    return max(1, services().pool(runner.backend).slots) * T.REPAIR_BATCH_PER_SLOT
+
+
+def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: OutputData, finding: str) -> Diagnosis:
+    """The leading logic diagnosis with the edit's line as its location (a proof stays a proof), or a new one
+    of the edit's kind (by the role of the code it changes) where none names a specific cause."""
+    where = f"the bug is on line {edit.line}: changing `{edit.before}` to `{edit.after}` makes the candidate pass"
+    evidence = {
+        "experiment": ID,
+        "line": edit.line,
+        "edit_before": edit.before,
+        "edit_after": edit.after,
+        "edit_operator": edit.operator,
+    }
+    kind = EDIT_PATTERN.get(edit.fix, "formula_error")
+    if leading is not None and leading.pattern == "formula_error" and kind != "formula_error":
+        leading = None  # the generic 'logic somewhere' gives way to what the edit's role says (a bound, an address)
+    base = leading or Diagnosis(
+        pattern=kind,  # type: ignore[arg-type] - a pattern id
+        confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
+        seed=target.seed,
+        output=target.name,
+        summary="",
+    )
+    return base.model_copy(
+        update={
+            "confidence": max(base.confidence, T.FOUND_BY_EXPERIMENT_CONFIDENCE),
+            "summary": f"{where}; {base.summary}" if base.summary else where,
+            "evidence": {**base.evidence, **evidence},
+            "location": ctx.line_location(edit.line),
+            "suggested_fixes": [edit.fix, *(f for f in base.suggested_fixes if f != edit.fix)],
+            "tested": "proven" if base.tested == "proven" else "confirmed",
+            "experiment": finding,
+        },
+        deep=True,
+    )
+
+
+@experiment(ID, QUESTION, tests=LOGIC_PATTERNS, before="input_layout")
+def repair_search(
+    ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
+) -> Result | None:
+    target = _failing(ctx)  # a proven cause still leaves its line open: the search runs there too
+    if target is None or not ctx.source or numeric_cause_shown(diagnoses, target.name) or _rounding(ctx):
+        return None
+    budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
+    deadline = time.monotonic() + min(budget, runner.remaining_s)
+    lines = search.located_lines(diagnoses)
+    found = search.search(ctx.source, lines, batch_runner(runner, deadline), batch_size(runner))
+    if found.found is None:
+        finding = (
+            f"no single-site edit passes ({found.tried} of {found.candidates} re-run"
+            f"{', the located lines first' if lines else ''}; "
+            f"{'the budget ended the search' if found.stopped == 'budget' else 'none left'})"
+        )
+        return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
+    edit = found.found
+    leading = _logic(diagnoses, target.name)
+    finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
+    diagnosis = _located(leading, edit, ctx, target, finding)
+    outcome = ExperimentOutcome(
+        id=ID,
+        question=QUESTION,
+        finding=finding,
+        confirms=[diagnosis.pattern],
+        # the one-line logic edit is the cause: the untested numeric hypotheses are not
+        refutes=sorted({d.pattern for d in diagnoses if d.pattern not in LOGIC_PATTERNS and d.tested == "untested"}),  # type: ignore[arg-type] - pattern ids
+        edits_tried=found.tried,
+    )
+    return Result(outcome, [diagnosis], settled=True)

@@ -1,0 +1,599 @@
+"""Single-site edits of a candidate for the repair search: the slips a kernel author makes, inverted.
+
+Each operator finds the sites of one construct in the candidate (inside its @triton.jit kernels, or
+in the host code that launches them) and proposes the few rewrites a slip of that kind would need
+undone: `//` <-> `%`, `<` <-> `<=`, a bound or offset +-1, one index or size name for another of the
+same role, another program-id axis, another broadcast axis, `+` <-> `-`, the operands of a
+non-commutative operation swapped, padding lanes kept out of a reduction, another padding value, two
+adjacent launch arguments swapped, another `.stride(d)`. Nothing here decides which edit is right:
+the search (tools/repair/search.py) re-runs each one and keeps only what passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+
+def _tl(attr: str) -> m.Attribute:
+    return m.Attribute(value=m.Name("tl"), attr=m.Name(attr))
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _kwarg(call: cst.Call, name: str) -> cst.Arg | None:
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+@dataclass(frozen=True)
+class Edit:
+    line: int  # 1-based line of the candidate the edit changes
+    operator: str
+    before: str  # the code that changes, as written
+    after: str  # what it becomes
+    fix: str  # the fix id this kind of edit belongs to
+    source: str = ""  # the whole edited candidate
+
+    def describe(self) -> str:
+        return f"line {self.line}: `{self.before}` -> `{self.after}`"
+
+
+@dataclass(frozen=True)
+class _Site:
+    node: cst.CSTNode
+    replacements: tuple[cst.CSTNode, ...]
+    operator: str
+    fix: str
+    _line_hint: cst.CSTNode | None = None  # the node whose line the edit is reported at (default: `node`)
+    texts: tuple[str, str] | None = None  # what the edit shows as before / after (default: the nodes' code)
+
+
+#: The fix an edit stands for, by the role of the code it changes (_Collector._role): a bound's edit is a mask
+#: or loop fix; in an address, an edit of how the index is decomposed (which stride, which coordinate, // or %)
+#: is a layout fix and one that moves the offset (+-1, a sign) a formula fix; in a value, a formula fix.
+ROLE_FIX = {"bound": "boundary_mask", "address": "fix_layout", "value": "fix_formula"}
+DECOMPOSITION = {
+    "transpose_index",
+    "floordiv_mod",
+    "add_mod",
+    "name_swap",
+    "program_axis",
+    "swap_values",
+    "broadcast_axis",
+}
+
+
+def _fix_for(operator: str, role: str) -> str:
+    if role == "address" and operator not in DECOMPOSITION:
+        return "fix_formula"
+    return ROLE_FIX[role]
+
+
+#: Identity elements of the reductions whose padding lanes must not count.
+_IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
+_PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
+
+
+def _is_jit(decorator: cst.Decorator) -> bool:
+    d = decorator.decorator
+    d = d.func if isinstance(d, cst.Call) else d
+    return m.matches(d, m.Attribute(value=m.Name("triton"), attr=m.Name("jit")) | m.Name("jit"))
+
+
+def _kernels(module: cst.Module) -> list[cst.FunctionDef]:
+    return [
+        node
+        for node in m.findall(module, m.FunctionDef())
+        if isinstance(node, cst.FunctionDef) and any(_is_jit(d) for d in node.decorators)
+    ]
+
+
+def _assigned_names(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
+    """Local name -> the expression first assigned to it."""
+    found: dict[str, cst.BaseExpression] = {}
+    for node in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        if isinstance(node, cst.Assign):
+            target = node.targets[0].target
+            if isinstance(target, cst.Name):
+                found.setdefault(target.value, node.value)
+    return found
+
+
+def _mentions(expr: cst.CSTNode, *calls: str) -> bool:
+    return any(m.findall(expr, m.Call(func=_tl(c))) for c in calls)
+
+
+def _base(expr: cst.BaseExpression) -> str | None:
+    """The leftmost operand of an address `p + a + b`: the pointer, when it is a name."""
+    while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add | cst.Subtract):
+        expr = expr.left
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _pointers(fn: cst.FunctionDef) -> set[str]:
+    """Pointer parameters and the locals made from them (x_row = x_ptr + row * L)."""
+    assigned = _assigned_names(fn)
+    found: set[str] = set()
+    for call in m.findall(fn, m.Call(func=_tl("load") | _tl("store") | _tl("atomic_add"))):
+        if isinstance(call, cst.Call) and call.args:
+            name = _base(call.args[0].value)
+            while name is not None and name not in found:
+                found.add(name)
+                name = _base(assigned[name]) if name in assigned else None
+    return found
+
+
+def _loop_names(fn: cst.FunctionDef) -> set[str]:
+    return {
+        node.target.value
+        for node in m.findall(fn, m.For(target=m.Name()))
+        if isinstance(node, cst.For) and isinstance(node.target, cst.Name)
+    }
+
+
+def _index_names(fn: cst.FunctionDef, pointers: set[str]) -> set[str]:
+    """Locals computed from tl.arange, program ids or loop variables (offsets, rows, channels), not masks."""
+    assigned = _assigned_names(fn)
+    found = _loop_names(fn)
+    changed = True
+    while changed:
+        changed = False
+        for name, expr in assigned.items():
+            if name in found or name in pointers or m.findall(expr, m.Comparison()) or _mentions(expr, "load", "where"):
+                continue  # a pointer, a mask, or a value
+            used = {n.value for n in m.findall(expr, m.Name()) if isinstance(n, cst.Name)}
+            if _mentions(expr, "arange", "program_id") or used & found:
+                found.add(name)
+                changed = True
+    return found
+
+
+def _roles(fn: cst.FunctionDef, pointers: set[str]) -> list[set[str]]:
+    """Groups of names that one slip can confuse: index values (from tl.arange, program ids, loops)
+    and the scalar parameters (sizes, strides, constexpr blocks)."""
+    params = [p.name.value for p in fn.params.params]
+    scalars = {p for p in params if p not in pointers}
+    return [g for g in (_index_names(fn, pointers), scalars) if len(g) >= 2]
+
+
+class _Collector(cst.CSTVisitor):
+    """Every site of every operator, in one walk of a module."""
+
+    METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider)
+
+    def __init__(self, kernels: list[cst.FunctionDef]):
+        super().__init__()
+        self.sites: list[_Site] = []
+        self._kernels = {id(k): k for k in kernels}
+        self._roles: list[set[str]] = []
+        self._pointers: set[str] = set()
+        self._masks: set[str] = set()
+        self._in_kernel = 0
+        self._kernel: cst.FunctionDef | None = None
+        self._in_forward = 0
+        self._tensors: set[str] = set()
+
+    def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
+        options = tuple(r for r in replacements if r is not None)
+        if options:
+            # host edits, padding and dtypes keep their own fix; the rest is named by the role of what they change
+            role_based = self._in_kernel and fix in ROLE_FIX.values() and operator not in ("padding", "pad_reduction")
+            self.sites.append(
+                _Site(node, options, operator, _fix_for(operator, self._role(node)) if role_based else fix)
+            )
+
+    def _role(self, node: cst.CSTNode) -> str:
+        """What the edited code does in the kernel: a bound (a mask's comparison, a loop's range, the grid), an
+        address (a load's or store's pointer, an index it is made of), or a value. It names the edit's fix."""
+        child, parent = None, node
+        while parent is not None and not isinstance(parent, cst.SimpleStatementLine | cst.FunctionDef):
+            if isinstance(parent, cst.Comparison):
+                return "bound"
+            if isinstance(parent, cst.Call):
+                if m.matches(parent.func, m.Name("range") | _tl("static_range") | m.Attribute(attr=m.Name("cdiv"))):
+                    return "bound"
+                memory = m.matches(parent.func, _tl("load") | _tl("store") | _tl("atomic_add"))
+                if memory and parent.args and child is parent.args[0]:
+                    return "address"
+            if isinstance(parent, cst.Assign) and m.matches(parent.targets[0].target, m.Name()):
+                name = parent.targets[0].target.value  # type: ignore[attr-defined]
+                if any(name in g for g in self._roles[:1]) and name not in self._params():
+                    return "address"
+            child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        if isinstance(node, cst.For):
+            return "bound"
+        return "value"
+
+    def _params(self) -> set[str]:
+        return _param_names(self._kernel)
+
+    # -- scope --------------------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if id(node) in self._kernels:
+            self._in_kernel += 1
+            self._kernel = node
+            self._pointers = _pointers(node)
+            self._roles = _roles(node, self._pointers)
+            self._masks = _mask_names(node)
+        elif node.name.value == "forward":
+            self._in_forward += 1
+            self._tensors = _forward_tensors(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if id(original_node) in self._kernels:
+            self._in_kernel -= 1
+        elif original_node.name.value == "forward":
+            self._in_forward -= 1
+
+    # -- kernel operators ---------------------------------------------------------------------------
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if not self._in_kernel:
+            if isinstance(node.operator, cst.FloorDivide) and self._in_forward:  # a grid that drops the last tile
+                self._add(
+                    node,
+                    [cst.parse_expression(f"triton.cdiv({_code(node.left)}, {_code(node.right)})")],
+                    "grid_cdiv",
+                    "boundary_mask",
+                )
+            return
+        op = node.operator
+        if isinstance(op, cst.FloorDivide):
+            self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
+        elif isinstance(op, cst.Modulo):
+            self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
+        if isinstance(op, cst.Add | cst.Subtract) and m.matches(node.right, m.Integer("1")):
+            self._add(node, [node.left], "off_by_one", "boundary_mask")
+        if isinstance(op, cst.Add) and isinstance(node.left, cst.BinaryOperation):
+            self._transposed(node)
+        if self._address(node):
+            # p + a: flipping the pointer's own term only reads out of bounds; a later offset's sign may be the slip
+            if isinstance(node.left, cst.BinaryOperation) and isinstance(op, cst.Add | cst.Subtract):
+                flipped = cst.Subtract() if isinstance(op, cst.Add) else cst.Add()
+                self._add(node, [node.with_changes(operator=flipped)], "sign", "fix_layout")
+            return
+        if isinstance(op, cst.Add):
+            self._add(node, [node.with_changes(operator=cst.Subtract())], "sign", "fix_formula")
+        elif isinstance(op, cst.Subtract):
+            swapped = node.with_changes(left=node.right, right=node.left)
+            self._add(node, [node.with_changes(operator=cst.Add()), _paren(swapped)], "sign", "fix_formula")
+        elif isinstance(op, cst.Divide):
+            self._add(node, [_paren(node.with_changes(left=node.right, right=node.left))], "operands", "fix_formula")
+
+    def _address(self, node: cst.BinaryOperation) -> bool:
+        return _base(node) in self._pointers
+
+    def _transposed(self, node: cst.BinaryOperation) -> None:
+        """`... + a * S + b` -> `... + b * S' + a`: an index decomposed in the other order (row-major for
+        column-major), with each scalar parameter as the new stride."""
+        inner = node.left
+        assert isinstance(inner, cst.BinaryOperation)
+        prefix, product = (inner.left, inner.right) if isinstance(inner.operator, cst.Add) else (None, inner)
+        if not (
+            isinstance(product, cst.BinaryOperation)
+            and isinstance(product.operator, cst.Multiply)
+            and isinstance(product.left, cst.Name)
+            and isinstance(node.right, cst.Name)
+        ):
+            return
+        a, b = product.left.value, node.right.value
+        strides = (
+            sorted(next((g for g in self._roles if product.right.value in g), {product.right.value}))
+            if isinstance(product.right, cst.Name)
+            else [_code(product.right)]
+        )
+        edits = []
+        for stride in strides:
+            text = f"{b} * {stride} + {a}"
+            edits.append(cst.parse_expression(f"{_code(prefix)} + {text}" if prefix is not None else text))
+        self._add(node, edits, "transpose_index", "fix_layout")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """An index split by `//` that also needs `% S` (a flat offset's middle coordinate)."""
+        if not self._in_kernel or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+            return
+        value = node.value
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.FloorDivide):
+            scalars = next((g for g in self._roles if g & _param_names(self._kernel)), set())
+            edits = [cst.parse_expression(f"({_code(value)}) % {s}") for s in sorted(scalars)]
+            self._add(value, edits, "add_mod", "fix_layout")
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        """Two neighbouring assignments of the same kind (two program ids, two loads) with their values swapped."""
+        if not self._in_kernel:
+            return
+        body = list(node.body)
+        for first, second in zip(body, body[1:], strict=False):
+            a, b = _single_assign(first), _single_assign(second)
+            if a is None or b is None or _code(a.value) == _code(b.value) or not _same_kind(a.value, b.value):
+                continue
+            swapped = node.with_changes(
+                body=[
+                    _with_value(s, b.value) if s is first else _with_value(s, a.value) if s is second else s
+                    for s in body
+                ]
+            )
+            texts = (
+                f"{_code(a)}; {_code(b)}",
+                f"{_code(a.with_changes(value=b.value))}; {_code(b.with_changes(value=a.value))}",
+            )
+            self.sites.append(_Site(node, (swapped,), "swap_values", "fix_layout", _line_hint=first, texts=texts))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        """A narrow dtype where a wider one is needed (fp16 / bf16 -> fp32, int32 -> int64), kernel or host."""
+        module = node.value
+        if not isinstance(module, cst.Name) or module.value not in ("tl", "torch"):
+            return
+        wider = {"float16": "float32", "bfloat16": "float32", "int32": "int64"}.get(node.attr.value)
+        if wider is not None:
+            self._add(node, [node.with_changes(attr=cst.Name(wider))], "dtype", "fp32_accumulator")
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if not self._in_kernel:
+            return
+        if isinstance(node.operator, cst.AddAssign):
+            self._add(node, [node.with_changes(operator=cst.SubtractAssign())], "sign", "fix_formula")
+        elif isinstance(node.operator, cst.SubtractAssign):
+            self._add(node, [node.with_changes(operator=cst.AddAssign())], "sign", "fix_formula")
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if not self._in_kernel or len(node.comparisons) != 1:
+            return
+        target = node.comparisons[0]
+        flips = {
+            cst.LessThan: cst.LessThanEqual,
+            cst.LessThanEqual: cst.LessThan,
+            cst.GreaterThan: cst.GreaterThanEqual,
+            cst.GreaterThanEqual: cst.GreaterThan,
+        }
+        flip = flips.get(type(target.operator))
+        if flip is None:
+            return
+        edits = [node.with_changes(comparisons=[target.with_changes(operator=flip())])]
+        edits += [
+            node.with_changes(comparisons=[target.with_changes(comparator=_plus(target.comparator, d))])
+            for d in (1, -1)
+        ]
+        self._add(node, edits, "bound", "boundary_mask")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self._in_kernel:
+            self._kernel_call(node)
+        else:
+            self._host_call(node)
+
+    def _kernel_call(self, node: cst.Call) -> None:
+        func = node.func
+        if m.matches(func, m.Name("range")) and node.args:
+            bound = node.args[-1] if len(node.args) <= 2 else node.args[1]
+            edits = [_replace_arg(node, bound, _plus(bound.value, d)) for d in (1, -1)]
+            value = bound.value
+            if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add | cst.Subtract):
+                edits.append(_replace_arg(node, bound, value.left))  # range(0, N - BLOCK, ...) -> range(0, N, ...)
+            if len(node.args) >= 2:
+                start = node.args[0]
+                edits += [_replace_arg(node, start, _plus(start.value, d)) for d in (1, -1)]
+            self._add(node, edits, "loop_bound", "boundary_mask")
+        elif m.matches(func, _tl("program_id")) and node.args and m.matches(node.args[0].value, m.Integer()):
+            axis = int(node.args[0].value.value)  # type: ignore[attr-defined]
+            self._add(
+                node,
+                [_replace_arg(node, node.args[0], cst.Integer(str(a))) for a in (0, 1, 2) if a != axis],
+                "program_axis",
+                "fix_layout",
+            )
+        elif m.matches(func, _tl("sum") | _tl("max") | _tl("min")) and node.args and self._masks:
+            kind = func.attr.value  # type: ignore[attr-defined]
+            value = node.args[0]
+            edits = [
+                _replace_arg(
+                    node,
+                    value,
+                    cst.parse_expression(f"tl.where({mask}, {_code(value.value)}, {_IDENTITY[kind]})"),
+                )
+                for mask in sorted(self._masks)
+            ]
+            self._add(node, edits, "pad_reduction", "boundary_mask")
+        elif m.matches(func, _tl("load")):
+            other = _kwarg(node, "other")
+            if other is not None:
+                now = _code(other.value).replace(" ", "")
+                edits = [
+                    _replace_arg(node, other, cst.parse_expression(p)) for p in _PADDINGS if p.replace(" ", "") != now
+                ]
+                self._add(node, edits, "padding", "boundary_mask")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if not self._in_kernel or len(node.slice) != 2:
+            return
+        a, b = (s.slice for s in node.slice)
+        if isinstance(a, cst.Index) and isinstance(b, cst.Index):
+            return
+        self._add(
+            node,
+            [node.with_changes(slice=[node.slice[0].with_changes(slice=b), node.slice[1].with_changes(slice=a)])],
+            "broadcast_axis",
+            "fix_layout",
+        )
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if not self._in_kernel or not self._roles:
+            return
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.AssignTarget | cst.Param | cst.Attribute | cst.FunctionDef | cst.Arg) and not (
+            isinstance(parent, cst.Arg) and parent.value is node
+        ):
+            return
+        if isinstance(parent, cst.Attribute) and parent.value is not node:
+            return
+        for group in self._roles:
+            if node.value in group:
+                self._add(node, [cst.Name(other) for other in sorted(group - {node.value})], "name_swap", "fix_formula")
+
+    # -- host operators -----------------------------------------------------------------------------
+    def _host_call(self, node: cst.Call) -> None:
+        func = node.func
+        if m.matches(func, m.Attribute(value=m.Name(), attr=m.Name("numel") | m.Name("size") | m.Name("stride"))):
+            name = func.value.value  # type: ignore[attr-defined]
+            others = sorted(self._tensors - {name})
+            self._add(
+                node,
+                [node.with_changes(func=func.with_changes(value=cst.Name(o))) for o in others],
+                "host_tensor",
+                "fix_layout",
+            )
+        if m.matches(func, m.Subscript()) and len(node.args) >= 2:  # kernel[grid](...)
+            edits = []
+            for i in range(len(node.args) - 1):
+                a, b = node.args[i], node.args[i + 1]
+                if a.keyword is None and b.keyword is None and a.star == "" and b.star == "":
+                    args = list(node.args)
+                    args[i], args[i + 1] = b.with_changes(comma=a.comma), a.with_changes(comma=b.comma)
+                    edits.append(node.with_changes(args=args))
+            self._add(node, edits, "launch_order", "fix_layout")
+        elif m.matches(func, m.Attribute(attr=m.Name("stride") | m.Name("size"))) and len(node.args) == 1:
+            arg = node.args[0]
+            if m.matches(arg.value, m.Integer()):
+                d = int(arg.value.value)  # type: ignore[attr-defined]
+                options = [_replace_arg(node, arg, cst.Integer(str(o))) for o in range(4) if o != d]
+                options += [_replace_arg(node, arg, cst.parse_expression(o)) for o in ("-1",) if d != -1]
+                self._add(node, options, "dimension", "fix_layout")
+
+
+def _param_names(fn: cst.FunctionDef | None) -> set[str]:
+    return {p.name.value for p in fn.params.params} if fn is not None else set()
+
+
+def _single_assign(statement: cst.BaseStatement) -> cst.Assign | None:
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        node = statement.body[0]
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            return node
+    return None
+
+
+def _with_value(statement: cst.BaseStatement, value: cst.BaseExpression) -> cst.BaseStatement:
+    assert isinstance(statement, cst.SimpleStatementLine)
+    return statement.with_changes(body=[statement.body[0].with_changes(value=value)])
+
+
+def _same_kind(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
+    """Both calls of the same function (tl.program_id, tl.load, ...)."""
+    return isinstance(a, cst.Call) and isinstance(b, cst.Call) and _code(a.func) == _code(b.func)
+
+
+def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
+    """forward's tensor parameters and the tensors it makes (torch.empty..., x.contiguous())."""
+    found = {p.name.value for p in fn.params.params if p.name.value != "self"}
+    for name, value in _assigned_names(fn).items():
+        if isinstance(value, cst.Call) and m.matches(
+            value.func, m.Attribute(value=m.Name("torch")) | m.Attribute(attr=m.Name("contiguous"))
+        ):
+            found.add(name)
+    return found
+
+
+def _mask_names(fn: cst.FunctionDef) -> set[str]:
+    """Names given as `mask=` to the kernel's loads and stores."""
+    found = set()
+    for call in m.findall(fn, m.Call(func=_tl("load") | _tl("store"))):
+        if isinstance(call, cst.Call):
+            mask = _kwarg(call, "mask")
+            if mask is not None and isinstance(mask.value, cst.Name):
+                found.add(mask.value.value)
+    return found
+
+
+def _paren(node: cst.BinaryOperation) -> cst.BinaryOperation:
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _plus(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
+    if isinstance(expr, cst.Integer):
+        value = int(expr.value, 0) + delta
+        return cst.Integer(str(value)) if value >= 0 else cst.parse_expression(str(value))
+    op = "+" if delta > 0 else "-"
+    return cst.parse_expression(
+        f"({_code(expr)}) {op} {abs(delta)}" if not _simple(expr) else f"{_code(expr)} {op} {abs(delta)}"
+    )
+
+
+def _simple(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name | cst.Attribute | cst.Call | cst.Subscript)
+
+
+def _replace_arg(call: cst.Call, old: cst.Arg, value: cst.BaseExpression) -> cst.Call:
+    return call.with_changes(args=[a.with_changes(value=value) if a is old else a for a in call.args])
+
+
+def edits(source: str) -> list[Edit]:
+    """Every single-site edit of the operators, each with its edited source (unparseable sources give none)."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return []
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    collector = _Collector(_kernels(module))
+    wrapper.visit(collector)
+    positions = wrapper.resolve(PositionProvider)
+    found: list[Edit] = []
+    seen: set[str] = {source}
+    for site in collector.sites:
+        line = positions[site._line_hint or site.node].start.line
+        before = _code(site.node)
+        for replacement in site.replacements:
+            edited = module.deep_replace(site.node, replacement)
+            code = edited.code if isinstance(edited, cst.Module) else ""
+            if code in seen:
+                continue
+            seen.add(code)
+            before, after = site.texts or (before, _code(replacement))
+            found.append(Edit(line, site.operator, before, after, site.fix, code))
+    return found
+
+
+def value_lines(source: str, line: int) -> list[int]:
+    """`line`, then the lines that assign the names it uses (two levels back), nearest first."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return [line]
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    statements = [
+        (positions[s].start.line, positions[s].end.line, s)
+        for s in m.findall(wrapper.module, m.SimpleStatementLine())
+        if isinstance(s, cst.SimpleStatementLine)
+    ]
+    assigns: dict[str, list[int]] = {}
+    uses: dict[int, set[str]] = {}
+    for node in m.findall(wrapper.module, m.For(target=m.Name())):  # `for k in ...` assigns k
+        if isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+            assigns.setdefault(node.target.value, []).append(positions[node].start.line)
+    for start, _end, statement in statements:
+        for node in m.findall(statement, m.Assign() | m.AugAssign()):
+            targets = node.targets if isinstance(node, cst.Assign) else [cst.AssignTarget(target=node.target)]  # type: ignore[attr-defined]
+            for t in targets:
+                for name in m.findall(t.target, m.Name()):
+                    assigns.setdefault(name.value, []).append(start)  # type: ignore[attr-defined]
+        uses[start] = {n.value for n in m.findall(statement, m.Name()) if isinstance(n, cst.Name)}
+    order, frontier = [line], [line]
+    for _ in range(2):
+        nxt = []
+        for at in frontier:
+            for name in sorted(uses.get(at, ())):
+                for assigned in assigns.get(name, []):
+                    if assigned not in order:
+                        order.append(assigned)
+                        nxt.append(assigned)
+        frontier = nxt
+    return order
+
+
+def reproduce(source: str, line: int, before: str, after: str) -> str | None:
+    """The candidate with the edit an earlier search found (by its line and its text) applied again."""
+    return next((e.source for e in edits(source) if (e.line, e.before, e.after) == (line, before, after)), None)

@@ -1,0 +1,107 @@
+"""The search: edits of the candidate re-run in batches, the located lines first, until one passes.
+
+A logic error (a stride for the wrong dimension, `//` for `%`, a bound one short, a row index used
+for a column, padding lanes in a reduction) has no construct a fixed patcher could find: what fixes
+it is a small edit somewhere. The search orders the edits of tools/repair/edits.py (those at the
+lines a diagnosis located, and at the lines their values come from, first), hands them to the
+caller's `run_batch` (re-runs on the failing seed, side by side) and offers each that passes to
+`accept` (the caller's verification on every seed) until one is accepted, the caller's budget ends
+or the edits run out. The plan is deterministic: a later search can skip what an earlier one tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tools.models.diagnosis import Diagnosis
+from tools.repair.edits import Edit, edits, value_lines
+
+#: Operators tried first where several edit the same line: the slips agents make most, then the rest.
+PRIOR = (
+    "transpose_index",
+    "floordiv_mod",
+    "grid_cdiv",
+    "bound",
+    "off_by_one",
+    "loop_bound",
+    "add_mod",
+    "pad_reduction",
+    "padding",
+    "dimension",
+    "host_tensor",
+    "program_axis",
+    "swap_values",
+    "broadcast_axis",
+    "sign",
+    "operands",
+    "launch_order",
+    "dtype",
+    "name_swap",
+)
+
+#: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
+#: when the budget is spent or the call was cancelled (what ran is lost: the search ends).
+RunBatch = Callable[[list[Edit]], "list[bool] | None"]
+
+
+@dataclass(frozen=True)
+class Searched:
+    """What a search did: the accepted edit (None: none), how many edits it re-ran, of how many, why it ended."""
+
+    found: Edit | None
+    tried: int
+    candidates: int
+    stopped: str  # "found", "exhausted", "budget"
+
+
+def plan(source: str, lines: list[int]) -> list[Edit]:
+    """Every edit: first those at the located lines and at the lines their values come from (nearest
+    first), then the rest; within each, likelier slips first (PRIOR), then top to bottom."""
+    prior = {op: i for i, op in enumerate(PRIOR)}
+    rank: dict[int, int] = {}
+    for line in lines:
+        for at in value_lines(source, line):
+            rank.setdefault(at, len(rank))
+    candidates = edits(source)
+    located = sorted((e for e in candidates if e.line in rank), key=lambda e: (rank[e.line], prior.get(e.operator, 99)))
+    rest = sorted((e for e in candidates if e.line not in rank), key=lambda e: (prior.get(e.operator, 99), e.line))
+    return located + rest
+
+
+def search(
+    source: str,
+    lines: list[int],
+    run_batch: RunBatch,
+    batch_size: int,
+    accept: Callable[[Edit], bool] = lambda _edit: True,
+    skip: int = 0,
+    report: Callable[[str], None] = lambda _message: None,
+) -> Searched:
+    """The planned edits from the `skip`-th on, `batch_size` at a time, until one passes and is accepted."""
+    candidates = plan(source, lines)
+    tried = skip
+    for first in range(skip, len(candidates), max(1, batch_size)):
+        batch = candidates[first : first + batch_size]
+        report(f"repair search: edits {first + 1}-{first + len(batch)} of {len(candidates)}")
+        passed = run_batch(batch)
+        if passed is None:
+            return Searched(None, tried, len(candidates), "budget")
+        tried += len(batch)
+        for edit, ok in zip(batch, passed, strict=False):
+            if ok and accept(edit):
+                return Searched(edit, tried, len(candidates), "found")
+    return Searched(None, tried, len(candidates), "exhausted")
+
+
+def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
+    """The candidate lines the credible diagnoses point at, most credible first."""
+    lines: list[int] = []
+    for d in diagnoses:
+        if d.tested == "refuted":
+            continue
+        line = d.location.line if d.location is not None else None
+        for candidate in (line, d.evidence.get("line")):
+            if isinstance(candidate, int) and candidate > 0 and candidate not in lines:
+                lines.append(candidate)
+    return lines
