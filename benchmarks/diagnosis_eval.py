@@ -62,7 +62,7 @@ def labelled(backend: str) -> dict:
     for entry in entries(backend):
         start = time.perf_counter()
         try:
-            o = run_entry(entry, backend)
+            o = run_entry(entry, backend, verify_all=True)
         except ToolInputError as exc:  # e.g. the reference itself fails on this backend: said, not counted
             print(
                 f"| {Path(entry['task']).name}/{entry['buggy']} | not run: {str(exc)[:160]} | | | | | | |", flush=True

@@ -3,6 +3,7 @@ nothing echoed from outside, and "no such file" only inside the roots."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -102,3 +103,65 @@ def test_unconfined_callers_read_what_they_name(layout):
         os.chdir(cwd)
     with pytest.raises(sources.RootsError, match="not a directory"):
         sources.server_roots([str(outside / "secret.txt")])
+
+
+def test_a_confined_read_never_follows_a_symlink_swapped_in_after_the_check(tmp_path):
+    """The state a racing process leaves between the path check and the read: the checked name (or a
+    directory on its way) is now a symlink to a file outside the roots. The read refuses it."""
+    root = (tmp_path / "root").resolve()
+    (root / "sub").mkdir(parents=True)
+    secret = tmp_path / "secret.py"
+    secret.write_text("SECRET = 'host file'\n")
+    checked = root / "sub" / "candidate.py"
+    checked.write_text("x = 1\n")
+    assert sources._read_once(checked, [root]) == b"x = 1\n"
+    checked.unlink()
+    checked.symlink_to(secret)
+    with pytest.raises(OSError):
+        sources._read_once(checked, [root])
+    checked.unlink()
+    (root / "sub").rmdir()
+    (root / "sub").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / "candidate.py").write_text("SECRET = 'via a directory link'\n")
+    with pytest.raises(OSError):
+        sources._read_once(root / "sub" / "candidate.py", [root])
+
+
+def test_a_symlink_flipped_during_reads_never_leaks_the_target(tmp_path):
+    """A second process flips a name under the root between a .py file and a link to a file outside it
+    (bounded: 2 s); every answer is the file's text or a refusal, never the outside file's."""
+    import threading
+    import time
+
+    root = (tmp_path / "root").resolve()
+    root.mkdir()
+    outside = tmp_path / "outside.py"
+    outside.write_text("LEAKED = 1\n")
+    real, name = root / "real.py", root / "flip.py"
+    real.write_text("x = 1\n")
+    stop = threading.Event()
+
+    def flip():
+        while not stop.is_set():
+            for target in (real, outside):
+                tmp = root / "tmp_link"
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()
+                tmp.symlink_to(target) if target is outside else os.link(target, tmp)
+                os.replace(tmp, name)
+
+    flipper = threading.Thread(target=flip, daemon=True)
+    flipper.start()
+    answers = set()
+    deadline = time.monotonic() + 2.0
+    try:
+        with sources.confined([root]):
+            while time.monotonic() < deadline:
+                try:
+                    answers.add(sources.resolve(str(name), "candidate")[0])
+                except ToolInputError as exc:
+                    answers.add(type(exc).__name__)
+    finally:
+        stop.set()
+        flipper.join(5)
+    assert not any("LEAKED" in a for a in answers), answers

@@ -174,3 +174,63 @@ def test_experiment_order_is_declared_and_checked():
     with pytest.raises(ValueError, match="not registered"):
         experiment("x_never", "?", tests=(), before="no_such_experiment")(lambda *a: None)
     assert "x_never" not in EXPERIMENTS
+
+
+SLIPS = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, m_ptr, out_ptr, n, T, D, BLOCK: tl.constexpr):
+    pid_h = tl.program_id(1)
+    pid_w = tl.program_id(2)
+    offs = pid_h * BLOCK + tl.arange(0, BLOCK)
+    t = offs // D
+    keep = offs > pid_w
+    inside = offs < n
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n - BLOCK, BLOCK):
+        acc += tl.load(x_ptr + offs + start - 1, mask=inside, other=0.0)
+    tl.store(out_ptr + offs, acc * keep.to(tl.float32), mask=inside & keep)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, m):
+        out = torch.empty_like(x)
+        n = x.numel()
+        k[(n // 64, 1, 1)](x, m, out, n, x.stride(1), m.numel(), BLOCK=64)
+        return out
+"""
+
+
+def test_each_operator_finds_its_construct():
+    found = {(e.operator, e.before, e.after, e.fix) for e in edits.edits(SLIPS)}
+    expected = {
+        (
+            "swap_values",
+            "pid_h = tl.program_id(1); pid_w = tl.program_id(2)",
+            "pid_h = tl.program_id(2); pid_w = tl.program_id(1)",
+            "fix_layout",
+        ),
+        ("add_mod", "offs // D", "(offs // D) % T", "fix_layout"),
+        ("loop_bound", "range(0, n - BLOCK, BLOCK)", "range(0, n, BLOCK)", "boundary_mask"),
+        ("sign", "x_ptr + offs + start - 1", "x_ptr + offs + start + 1", "fix_formula"),
+        ("mask_where", "acc * keep.to(tl.float32)", "tl.where(keep, acc, 0.0)", "nan_propagation"),
+        ("drop_conjunct", "inside & keep", "inside", "boundary_mask"),
+        ("grid_cdiv", "n // 64", "triton.cdiv(n, 64)", "boundary_mask"),
+        ("dimension", "x.stride(1)", "x.stride(0)", "fix_layout"),
+        ("host_tensor", "m.numel()", "x.numel()", "fix_layout"),
+        ("bound", "offs > pid_w", "offs >= pid_w", "fix_formula"),  # two indices compared: the formula's
+        ("bound", "offs < n", "offs <= n", "boundary_mask"),  # an index against a size: a bound
+        (
+            "sign",
+            "acc += tl.load(x_ptr + offs + start - 1, mask=inside, other=0.0)",
+            "acc -= tl.load(x_ptr + offs + start - 1, mask=inside, other=0.0)",
+            "fix_formula",
+        ),
+    }
+    assert expected <= found, expected - found
+    # the pointer's own term keeps its sign
+    assert not any(op == "sign" and after.startswith("x_ptr - ") for op, _, after, _ in found)

@@ -5,10 +5,13 @@ column, before any sandbox starts.
 
 Paths are confined when the caller says so (the MCP server always does): a path is read only
 when both its spelling and its real location (symlinks resolved) lie under an allowed root and
-the real file is a .py file. Outside, the error is the same whether the file exists or not, and
-nothing of it is read. Without confinement (the CLI, library calls) any path the user names is
-read: the user is the one whose files they are. A relative path resolves against the caller's
-working directory: the process's, or the one a CLI sent to the daemon (`working_directory`).
+the real file is a .py file. The file is then read once, through one descriptor opened component
+by component from its root with O_NOFOLLOW, and checked by fstat of that descriptor: a name swapped
+for a symlink between the check and the read is refused, never followed. Outside the roots, the
+error is the same whether the file exists or not, and nothing of it is read. Without confinement
+(the CLI, library calls) any path the user names is read: the user is the one whose files they are.
+A relative path resolves against the caller's working directory: the process's, or the one a CLI
+sent to the daemon (`working_directory`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
@@ -96,7 +100,10 @@ def _under(path: Path, roots: Sequence[Path]) -> bool:
 
 def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
     spelled = Path(os.path.normpath(_absolute(Path(stripped))))
-    real = spelled.resolve() if _under(spelled, roots) else None
+    try:
+        real = spelled.resolve() if _under(spelled, roots) else None
+    except (OSError, RuntimeError):  # a link changing under it, or a loop: not a path this server reads
+        real = None
     if real is None or not _under(real, roots):
         raise ToolInputError(
             f"{role}: {stripped!r} is not readable by this server: a path must lie under the server's working "
@@ -104,6 +111,51 @@ def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
             "start the server with --root DIR, or pass the source text itself"
         )
     return real
+
+
+class _NotRegular(Exception):
+    pass
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _read_once(path: Path, roots: Sequence[Path] | None) -> bytes:
+    """The file's bytes, read through one descriptor whose fstat makes the checks (a regular file, not
+    too large): what is checked is what is read, whatever is renamed or linked meanwhile. Confined,
+    the path is walked from its root one component at a time with O_NOFOLLOW, so a component swapped
+    for a symlink after the check (to a file outside the roots) is refused, not followed; O_NONBLOCK,
+    so a FIFO swapped in cannot stall the server."""
+    if roots is None:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    else:
+        root = next(r for r in roots if path == r or path.is_relative_to(r))
+        fd = os.open(root, os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY)
+        parts = path.relative_to(root).parts
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | (os.O_NONBLOCK if last else os.O_DIRECTORY)
+            try:
+                child = os.open(part, flags, dir_fd=fd)
+            finally:
+                os.close(fd)
+            fd = child
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _NotRegular()
+        if info.st_size > MAX_SOURCE_BYTES:
+            raise _TooLarge()
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_SOURCE_BYTES:
+                raise _TooLarge()
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _looks_like_a_path(text: str) -> bool:
@@ -150,13 +202,17 @@ def resolve(value: str, role: str) -> tuple[str, str]:
             raise _not_found(role, stripped)
         if path.suffix != ".py":
             raise ToolInputError(f"{role}: {stripped} is not a .py file; pass a .py file or the Python source itself")
-        if not path.is_file():
-            raise ToolInputError(f"{role}: {stripped} is not a regular file")
-        if path.stat().st_size > MAX_SOURCE_BYTES:
-            raise ToolInputError(f"{role}: {stripped} is larger than {MAX_SOURCE_BYTES} bytes")
         try:
-            return path.read_text(), shown
-        except (OSError, UnicodeDecodeError) as exc:
+            data = _read_once(path, roots)
+        except _NotRegular:
+            raise ToolInputError(f"{role}: {stripped} is not a regular file") from None
+        except _TooLarge:
+            raise ToolInputError(f"{role}: {stripped} is larger than {MAX_SOURCE_BYTES} bytes") from None
+        except OSError as exc:
+            raise ToolInputError(f"{role}: cannot read {stripped}: {exc.strerror or exc}") from None
+        try:
+            return data.decode(), shown
+        except UnicodeDecodeError as exc:
             raise ToolInputError(f"{role}: cannot read {stripped}: {exc}") from None
     if len(value.encode()) > MAX_SOURCE_BYTES:
         raise ToolInputError(f"{role}: source larger than {MAX_SOURCE_BYTES} bytes")

@@ -98,7 +98,10 @@ def _dependencies(model, task_inputs, samples: list[list[int]]) -> tuple[list[di
     index]) depends on: the nonzero entries of its gradient, in float64 on the CPU (autograd; a
     nonzero derivative is a dependency, a zero one proves nothing). For explain_failure's access trace."""
     model64 = copy.deepcopy(model).to(torch.float64).to("cpu")
-    leaves = [t.detach().to("cpu", torch.float64) for t in common.tree_tensors(common.to_cpu(task_inputs))]
+    leaves = [
+        t.detach().to("cpu", torch.float64) if t.is_floating_point() else t.detach().to("cpu")
+        for t in common.tree_tensors(common.to_cpu(task_inputs))
+    ]
     floating = [i for i, t in enumerate(leaves) if t.is_floating_point()]
     for i in floating:
         leaves[i].requires_grad_(True)

@@ -61,7 +61,9 @@ def entries(backend: str) -> list[dict]:
     return [e for e in MANIFEST if backend == "cuda" or not e["gpu_only"]]
 
 
-def run_entry(entry: dict, backend: str, num_seeds: int = 2) -> Outcome:
+def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = False) -> Outcome:
+    """`verify_all`: re-run every case's fixes (and search edits where none passes), as an agent calling
+    suggest_fix(verify=true) would; else only the cases the manifest calls patchable."""
     from tools.accuracy import run_accuracy
     from tools.diagnosis import explain_failure
     from tools.fixes import suggest_fix
@@ -86,7 +88,7 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2) -> Outcome:
     started = time.perf_counter()
     explained = explain_failure(ExplainRequest(run_id=buggy.run_id, heatmap=False))
     explain_s = time.perf_counter() - started
-    fixes = suggest_fix(FixRequest(run_id=buggy.run_id, verify=True))
+    fixes = suggest_fix(FixRequest(run_id=buggy.run_id, verify=verify_all or entry["patchable"]))
     fix_s = time.perf_counter() - started - explain_s
     fixed = run(entry["fixed"])
     fixed_explained = explain_failure(ExplainRequest(run_id=fixed.run_id, heatmap=False))

@@ -234,7 +234,8 @@ def _diagnosis(
         location=location,
         suggested_fixes=["fix_layout" if misaddressed else "boundary_mask" if short else "fix_formula"],
         tested="confirmed",
-        experiment=f"traced loads: {len(missing)} of {judged} sampled wrong elements miss input {index} reads",
+        experiment=f"traced loads: {len(missing)} of {judged} sampled wrong elements miss input {index} reads"
+        + ("" if ctx.task.get("backend_resolved", "cpu") == "cpu" else " (traced on the cpu interpreter)"),
     )
 
 
@@ -266,7 +267,7 @@ def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
 @experiment(ID, QUESTION, tests=("layout_mismatch", "formula_error"), before="exact_inputs")
 def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
     target = _target(ctx, diagnoses)
-    if target is None or not runner.backend.interpreter:
+    if target is None:
         return None
     samples = _samples(runner, ctx, target)
     if samples is None:
@@ -275,14 +276,13 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=f"not traced: {samples}"))
     found = _finding(ctx, _established(diagnoses, target.name), target, samples)
     if found is None:
-        judged = sum(1 for s in samples if s.judgeable)
-        return Result(
-            ExperimentOutcome(
-                id=ID,
-                question=QUESTION,
-                finding=f"every traced element reads what the reference needs, or too few could be traced "
-                f"({judged} of {len(samples)} traced)",
-            )
+        compared = sum(1 for s in samples if s.judgeable and s.needed)
+        finding = (
+            f"the traced elements read what the reference needs ({compared} of {len(samples)} compared)"
+            if compared
+            else "nothing to compare: the reference's output has no gradient in a floating input, or the kernel's "
+            "reads pass through memory the trace cannot follow"
         )
+        return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding))
     outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=found.experiment or "", confirms=[found.pattern])
     return Result(outcome, [found])

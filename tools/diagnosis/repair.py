@@ -35,13 +35,41 @@ LOGIC_PATTERNS = ("formula_error", "layout_mismatch", "boundary_mask_error", "un
 EDIT_PATTERN = {"fix_layout": "layout_mismatch", "boundary_mask": "boundary_mask_error", "fix_formula": "formula_error"}
 
 
+#: Causes no single-site edit repairs (a precision loss spread over an accumulation, nondeterminism, a run the
+#: candidate got rejected for): once one is established, the search does not run. An overflow, a NaN rule or an
+#: output dtype can be one edit (a widened dtype, tl.where for a product with a mask).
+UNEDITABLE = (
+    "low_precision_accumulation",
+    "large_k_accumulation_drift",
+    "reduced_precision_dot",
+    "rounding_mode_bias",
+    "cancellation_error",
+    "small_value_outliers",
+    "nondeterminism",
+    "input_mutation",
+    "threshold_too_strict",
+)
+
+
 def numeric_cause_shown(diagnoses: list[Diagnosis], output: str | None = None) -> bool:
-    """A cause other than logic is established (for this output; None: any): no single-site edit is what it needs."""
+    """A cause no single-site edit repairs is established (for this output; None: any)."""
     return any(
-        d.pattern not in LOGIC_PATTERNS
+        d.pattern in UNEDITABLE
         and d.tested in ("confirmed", "proven")
         and (output is None or d.output in (output, None))
         for d in diagnoses
+    )
+
+
+def _answered(diagnoses: list[Diagnosis], output: str, edit: Edit) -> Diagnosis | None:
+    """An established diagnosis of this output whose own fix the edit is (a NaN rule: nan_propagation)."""
+    return next(
+        (
+            d
+            for d in diagnoses
+            if d.output in (output, None) and d.tested in ("proven", "confirmed") and edit.fix in d.suggested_fixes
+        ),
+        None,
     )
 
 
@@ -104,8 +132,13 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         "edit_operator": edit.operator,
     }
     kind = EDIT_PATTERN.get(edit.fix, "formula_error")
-    if leading is not None and leading.pattern == "formula_error" and kind != "formula_error":
-        leading = None  # the generic 'logic somewhere' gives way to what the edit's role says (a bound, an address)
+    if (
+        leading is not None
+        and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
+        and kind != leading.pattern
+        and (leading.pattern == "formula_error" or leading.tested == "untested")
+    ):  # a symptom (never written, all zero) stays: the edit says why it shows
+        leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
     base = leading or Diagnosis(
         pattern=kind,  # type: ignore[arg-type] - a pattern id
         confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
@@ -113,17 +146,17 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         output=target.name,
         summary="",
     )
-    return base.model_copy(
-        update={
+    return Diagnosis.model_validate(
+        base.model_dump()
+        | {
             "confidence": max(base.confidence, T.FOUND_BY_EXPERIMENT_CONFIDENCE),
             "summary": f"{where}; {base.summary}" if base.summary else where,
             "evidence": {**base.evidence, **evidence},
-            "location": ctx.line_location(edit.line),
+            "location": ctx.line_location(edit.line).model_dump(),
             "suggested_fixes": [edit.fix, *(f for f in base.suggested_fixes if f != edit.fix)],
             "tested": "proven" if base.tested == "proven" else "confirmed",
             "experiment": finding,
-        },
-        deep=True,
+        }
     )
 
 
@@ -137,7 +170,9 @@ def repair_search(
     budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
-    found = search.search(ctx.source, lines, batch_runner(runner, deadline), batch_size(runner))
+    found = search.search(
+        ctx.source, lines, batch_runner(runner, deadline), batch_size(runner), scaled_output=search.scaled(diagnoses)
+    )
     if found.found is None:
         finding = (
             f"no single-site edit passes ({found.tried} of {found.candidates} re-run"
@@ -146,7 +181,7 @@ def repair_search(
         )
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
     edit = found.found
-    leading = _logic(diagnoses, target.name)
+    leading = _answered(diagnoses, target.name, edit) or _logic(diagnoses, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
     diagnosis = _located(leading, edit, ctx, target, finding)
     outcome = ExperimentOutcome(

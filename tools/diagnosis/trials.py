@@ -34,6 +34,8 @@ InputTransform = Callable[[torch.Tensor], torch.Tensor]
 UNCHANGED_INPUTS = "as run"
 #: The whole list of forward inputs in, the list the candidate is given out (one input changed, say).
 InputsChange = Callable[[list], list]
+#: The backend of the access trace: the Triton interpreter sees every load's addresses.
+INTERPRETER = "cpu"
 #: A job that ran and returned status ok, or None and why not.
 JobOutcome = tuple[JobResult, None] | tuple[None, str]
 
@@ -173,7 +175,8 @@ class TrialRunner:
 
     def traced(self, samples: list[list[int]]) -> tuple[JobResult, JobResult] | str:
         """The reference's dependencies and the candidate's access trace for the sampled output
-        elements ([output position, flat index]) on the primary seed's own inputs (cpu interpreter):
+        elements ([output position, flat index]) on the primary seed's own inputs, both on the cpu
+        interpreter whatever the run's backend (only the interpreter shows each load's addresses):
         (reference job, candidate job), or why they did not run. Raises TrialBudgetExceeded."""
         if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
             raise TrialBudgetExceeded("access trace")
@@ -188,6 +191,7 @@ class TrialRunner:
             {"reference.py": task.get("reference_name") or "reference.py"},
             self.options | {"dependencies": samples, "parts": "golden"},
             {protocol.key(0, "inputs"): stored},
+            INTERPRETER,
         )
         if ref is None:
             return f"reference: {error}"
@@ -198,14 +202,17 @@ class TrialRunner:
             {"candidate.py": task.get("candidate_name") or "candidate.py"},
             self.options | {"determinism": False, "poison": True, "guard_fill": None, "trace": samples},
             given,
+            INTERPRETER,
         )
         return (ref, cand) if cand is not None else f"candidate: {error}"
 
-    def _job(self, kind: str, files: dict, names: dict, options: dict, inputs: dict) -> JobOutcome:
+    def _job(
+        self, kind: str, files: dict, names: dict, options: dict, inputs: dict, backend: str | None = None
+    ) -> JobOutcome:
         timeout = max(1.0, min(self.timeout_s, self.remaining_s + 5.0))
         job = (
             services()
-            .pool(self.backend)
+            .pool(resolve_backend(backend) if backend else self.backend)
             .run(
                 JobRequest(kind, files, names, [self.seed], options, inputs=inputs, memory_mb=self.memory_mb),
                 timeout,

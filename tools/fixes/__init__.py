@@ -193,6 +193,7 @@ def _repair(
         accept,
         skip=_searched_already(explained),
         report=lambda message: report(0.8, message),
+        scaled_output=search.scaled(explained.diagnoses),
     )
     if searched.found is None:
         return None
@@ -210,6 +211,32 @@ def _repair(
         verified=True,
         verification=accepted[edit.source],
         location=_changed_line(ctx.source, edit.source, name),
+    )
+
+
+def _next_step(request: FixRequest, fixes: list[FixSuggestion], explained: ExplainResult) -> str:
+    """'apply' only for a patch that passed; otherwise what the evidence shows and what to try."""
+    if any(f.verified for f in fixes):
+        return "apply the verified patch (patched_source) and continue"
+    if not fixes and explained.verdict == "pass":
+        return "nothing to fix"
+    patched = [f for f in fixes if f.patch]
+    if patched and not request.verify:
+        return (
+            "call suggest_fix with verify=true: it re-runs each patch (and searches one-line edits where none "
+            "passes); or apply the top patch yourself and call run_accuracy"
+        )
+    located = next((d.location for d in explained.diagnoses if d.location is not None and d.location.line), None)
+    tried = (
+        "no fix applies to this failure"
+        if not fixes
+        else "no patch passed its re-run and no single-site edit made the candidate pass"
+        if request.verify
+        else "no patch could be made"
+    )
+    where = f"look at {located.description}, " if located is not None else ""
+    return (
+        f"{tried}. The evidence: {explained.summary[:300]}. So {where}change the code by hand, then call run_accuracy"
     )
 
 
@@ -268,14 +295,7 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
             else "guidance only"
         )
         summary = f"{top.fix} for {top.for_pattern} ({state})"
-    verified = next((f for f in fixes if f.verified), None)
-    next_step = (
-        "apply the verified patch (patched_source) and continue"
-        if verified
-        else "apply the top patch and call run_accuracy, or call suggest_fix with verify=true"
-        if fixes
-        else "nothing to fix"
-    )
+    next_step = _next_step(request, fixes, explained)
     report(1.0, "done")
     return FixResult(
         run_id=request.run_id,

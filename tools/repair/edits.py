@@ -173,6 +173,7 @@ class _Collector(cst.CSTVisitor):
         self._roles: list[set[str]] = []
         self._pointers: set[str] = set()
         self._masks: set[str] = set()
+        self._loaded_scalars: set[str] = set()
         self._in_kernel = 0
         self._kernel: cst.FunctionDef | None = None
         self._in_forward = 0
@@ -192,8 +193,10 @@ class _Collector(cst.CSTVisitor):
         address (a load's or store's pointer, an index it is made of), or a value. It names the edit's fix."""
         child, parent = None, node
         while parent is not None and not isinstance(parent, cst.SimpleStatementLine | cst.FunctionDef):
-            if isinstance(parent, cst.Comparison):
+            if isinstance(parent, cst.Arg) and parent.keyword is not None and parent.keyword.value == "mask":
                 return "bound"
+            if isinstance(parent, cst.Comparison) and self._against_a_size(parent):
+                return "bound"  # offs < n, t < length: a comparison of two indices (c > r) is the formula's
             if isinstance(parent, cst.Call):
                 if m.matches(parent.func, m.Name("range") | _tl("static_range") | m.Attribute(attr=m.Name("cdiv"))):
                     return "bound"
@@ -209,6 +212,12 @@ class _Collector(cst.CSTVisitor):
             return "bound"
         return "value"
 
+    def _against_a_size(self, comparison: cst.Comparison) -> bool:
+        """One side names a scalar parameter of the kernel (a size, a length, an offset given by the host) or a
+        scalar the kernel loaded (a row's length)."""
+        sizes = (_param_names(self._kernel) - self._pointers) | self._loaded_scalars
+        return any(isinstance(n, cst.Name) and n.value in sizes for n in m.findall(comparison, m.Name()))
+
     def _params(self) -> set[str]:
         return _param_names(self._kernel)
 
@@ -220,6 +229,7 @@ class _Collector(cst.CSTVisitor):
             self._pointers = _pointers(node)
             self._roles = _roles(node, self._pointers)
             self._masks = _mask_names(node)
+            self._loaded_scalars = _loaded_scalars(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -248,6 +258,18 @@ class _Collector(cst.CSTVisitor):
             self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
         if isinstance(op, cst.Add | cst.Subtract) and m.matches(node.right, m.Integer("1")):
             self._add(node, [node.left], "off_by_one", "boundary_mask")
+        if isinstance(op, cst.Multiply):  # x * mask.to(float): NaN * 0 is NaN where tl.where gives 0
+            for value, mask in ((node.left, node.right), (node.right, node.left)):
+                if m.matches(mask, m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("to")))):
+                    flag = _code(mask.func.value)  # type: ignore[attr-defined]
+                    self._add(
+                        node,
+                        [cst.parse_expression(f"tl.where({flag}, {_code(value)}, 0.0)")],
+                        "mask_where",
+                        "nan_propagation",
+                    )
+        if isinstance(op, cst.BitAnd) and self._in_mask(node):  # a mask with one condition too many
+            self._add(node, [_bare(node.left), _bare(node.right)], "drop_conjunct", "boundary_mask")
         if isinstance(op, cst.Add) and isinstance(node.left, cst.BinaryOperation):
             self._transposed(node)
         if self._address(node):
@@ -263,6 +285,17 @@ class _Collector(cst.CSTVisitor):
             self._add(node, [node.with_changes(operator=cst.Add()), _paren(swapped)], "sign", "fix_formula")
         elif isinstance(op, cst.Divide):
             self._add(node, [_paren(node.with_changes(left=node.right, right=node.left))], "operands", "fix_formula")
+
+    def _in_mask(self, node: cst.CSTNode) -> bool:
+        """`node` is (part of) a `mask=` argument, or of the value of a name used as one."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, cst.SimpleStatementLine | cst.FunctionDef):
+            if isinstance(parent, cst.Arg) and parent.keyword is not None and parent.keyword.value == "mask":
+                return True
+            if isinstance(parent, cst.Assign) and m.matches(parent.targets[0].target, m.Name()):
+                return parent.targets[0].target.value in self._masks  # type: ignore[attr-defined]
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        return False
 
     def _address(self, node: cst.BinaryOperation) -> bool:
         return _base(node) in self._pointers
@@ -497,6 +530,27 @@ def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
     return found
 
 
+def _loaded_scalars(fn: cst.FunctionDef) -> set[str]:
+    """Locals loaded from one address (no tl.arange lane in it): a length, a label, a scale of the row."""
+    assigned = _assigned_names(fn)
+    lanes = {n for n, e in assigned.items() if _mentions(e, "arange")}
+    changed = True
+    while changed:  # names computed from lane vectors are lane vectors
+        changed = False
+        for name, expr in assigned.items():
+            used = {x.value for x in m.findall(expr, m.Name()) if isinstance(x, cst.Name)}
+            if name not in lanes and used & lanes:
+                lanes.add(name)
+                changed = True
+    found = set()
+    for name, expr in assigned.items():
+        if isinstance(expr, cst.Call) and m.matches(expr.func, _tl("load")) and expr.args:
+            used = {x.value for x in m.findall(expr.args[0].value, m.Name()) if isinstance(x, cst.Name)}
+            if not used & lanes:
+                found.add(name)
+    return found
+
+
 def _mask_names(fn: cst.FunctionDef) -> set[str]:
     """Names given as `mask=` to the kernel's loads and stores."""
     found = set()
@@ -506,6 +560,11 @@ def _mask_names(fn: cst.FunctionDef) -> set[str]:
             if mask is not None and isinstance(mask.value, cst.Name):
                 found.add(mask.value.value)
     return found
+
+
+def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node` without the parentheses it had as an operand."""
+    return node.with_changes(lpar=[], rpar=[]) if isinstance(node, cst.BinaryOperation | cst.Comparison) else node
 
 
 def _paren(node: cst.BinaryOperation) -> cst.BinaryOperation:

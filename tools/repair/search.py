@@ -24,10 +24,12 @@ PRIOR = (
     "grid_cdiv",
     "bound",
     "off_by_one",
+    "drop_conjunct",
     "loop_bound",
     "add_mod",
     "pad_reduction",
     "padding",
+    "mask_where",
     "dimension",
     "host_tensor",
     "program_axis",
@@ -55,18 +57,38 @@ class Searched:
     stopped: str  # "found", "exhausted", "budget"
 
 
-def plan(source: str, lines: list[int]) -> list[Edit]:
+#: Where the output is the golden times one constant factor, the edits that can change a factor: another name
+#: or operand order in a product or a quotient (`total / BLOCK` for `total / N`).
+SCALE_OPERATORS = ("name_swap", "operands", "off_by_one")
+
+
+def plan(source: str, lines: list[int], scaled: bool = False) -> list[Edit]:
     """Every edit: first those at the located lines and at the lines their values come from (nearest
-    first), then the rest; within each, likelier slips first (PRIOR), then top to bottom."""
+    first), then the rest; within each, likelier slips first (PRIOR), then top to bottom. `scaled`: the
+    output is the golden scaled by a constant, so the edits of factors in products and quotients go first."""
     prior = {op: i for i, op in enumerate(PRIOR)}
     rank: dict[int, int] = {}
     for line in lines:
         for at in value_lines(source, line):
             rank.setdefault(at, len(rank))
     candidates = edits(source)
+    if scaled:
+        text = source.splitlines()
+        factors = [e for e in candidates if e.operator in SCALE_OPERATORS and _in_product(text[e.line - 1], e.before)]
+        candidates = factors + [e for e in candidates if e not in factors]
+        prior = {op: 0 for op in SCALE_OPERATORS} | {
+            op: i + 1 for i, op in enumerate(PRIOR) if op not in SCALE_OPERATORS
+        }
     located = sorted((e for e in candidates if e.line in rank), key=lambda e: (rank[e.line], prior.get(e.operator, 99)))
-    rest = sorted((e for e in candidates if e.line not in rank), key=lambda e: (prior.get(e.operator, 99), e.line))
+    rest = [e for e in candidates if e.line not in rank]
+    if not scaled:
+        rest.sort(key=lambda e: (prior.get(e.operator, 99), e.line))
     return located + rest
+
+
+def _in_product(code: str, name: str) -> bool:
+    """`name` is a factor or divisor on this line (`x / name`, `name * y`)."""
+    return any(f"{op} {name}" in code or f"{name} {op}" in code for op in ("*", "/"))
 
 
 def search(
@@ -77,9 +99,10 @@ def search(
     accept: Callable[[Edit], bool] = lambda _edit: True,
     skip: int = 0,
     report: Callable[[str], None] = lambda _message: None,
+    scaled_output: bool = False,
 ) -> Searched:
     """The planned edits from the `skip`-th on, `batch_size` at a time, until one passes and is accepted."""
-    candidates = plan(source, lines)
+    candidates = plan(source, lines, scaled_output)
     tried = skip
     for first in range(skip, len(candidates), max(1, batch_size)):
         batch = candidates[first : first + batch_size]
@@ -92,6 +115,11 @@ def search(
             if ok and accept(edit):
                 return Searched(edit, tried, len(candidates), "found")
     return Searched(None, tried, len(candidates), "exhausted")
+
+
+def scaled(diagnoses: list[Diagnosis]) -> bool:
+    """A credible diagnosis found the output to be the golden times one constant."""
+    return any(d.tested != "refuted" and isinstance(d.evidence.get("scale"), float) for d in diagnoses)
 
 
 def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
