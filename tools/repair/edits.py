@@ -173,7 +173,7 @@ class _Collector(cst.CSTVisitor):
         self._roles: list[set[str]] = []
         self._pointers: set[str] = set()
         self._masks: set[str] = set()
-        self._loaded_scalars: set[str] = set()
+        self._positions: set[str] = set()
         self._in_kernel = 0
         self._kernel: cst.FunctionDef | None = None
         self._in_forward = 0
@@ -213,10 +213,15 @@ class _Collector(cst.CSTVisitor):
         return "value"
 
     def _against_a_size(self, comparison: cst.Comparison) -> bool:
-        """One side names a scalar parameter of the kernel (a size, a length, an offset given by the host) or a
-        scalar the kernel loaded (a row's length)."""
-        sizes = (_param_names(self._kernel) - self._pointers) | self._loaded_scalars
-        return any(isinstance(n, cst.Name) and n.value in sizes for n in m.findall(comparison, m.Name()))
+        """A position compared with something that is no position (a size, a length the host gave or the kernel
+        loaded, a diagonal offset, a constant): `offs < n`, `t < length`, `pos >= 0`. Two positions compared
+        (`c > r`) make part of a formula, not a bound."""
+        sides = [comparison.left, *(c.comparator for c in comparison.comparisons)]
+        placed = [
+            bool({n.value for n in m.findall(side, m.Name()) if isinstance(n, cst.Name)} & self._positions)
+            for side in sides
+        ]
+        return any(placed) and not all(placed)
 
     def _params(self) -> set[str]:
         return _param_names(self._kernel)
@@ -229,7 +234,7 @@ class _Collector(cst.CSTVisitor):
             self._pointers = _pointers(node)
             self._roles = _roles(node, self._pointers)
             self._masks = _mask_names(node)
-            self._loaded_scalars = _loaded_scalars(node)
+            self._positions = _index_names(node, self._pointers)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -527,27 +532,6 @@ def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
             value.func, m.Attribute(value=m.Name("torch")) | m.Attribute(attr=m.Name("contiguous"))
         ):
             found.add(name)
-    return found
-
-
-def _loaded_scalars(fn: cst.FunctionDef) -> set[str]:
-    """Locals loaded from one address (no tl.arange lane in it): a length, a label, a scale of the row."""
-    assigned = _assigned_names(fn)
-    lanes = {n for n, e in assigned.items() if _mentions(e, "arange")}
-    changed = True
-    while changed:  # names computed from lane vectors are lane vectors
-        changed = False
-        for name, expr in assigned.items():
-            used = {x.value for x in m.findall(expr, m.Name()) if isinstance(x, cst.Name)}
-            if name not in lanes and used & lanes:
-                lanes.add(name)
-                changed = True
-    found = set()
-    for name, expr in assigned.items():
-        if isinstance(expr, cst.Call) and m.matches(expr.func, _tl("load")) and expr.args:
-            used = {x.value for x in m.findall(expr.args[0].value, m.Name()) if isinstance(x, cst.Name)}
-            if not used & lanes:
-                found.add(name)
     return found
 
 
