@@ -95,14 +95,20 @@ def test_verification_looks_past_the_first_fixes_when_none_passes():
     """attention/swap_strides#3 stores with swapped output strides: the proven unwritten output ranks
     other fixes first, which do not help; with max_fixes=1 the verification goes on down the line and
     returns the layout fix that makes the candidate pass."""
+    from tests.helpers import without_experiments
     from tests.mutation_corpus.runner import SEEDS, _request
     from tools.accuracy import run_accuracy
+    from tools.diagnosis import explain_failure
     from tools.fixes import suggest_fix
-    from tools.models.diagnosis import FixRequest
+    from tools.models.diagnosis import ExplainRequest, FixRequest
 
     (case,) = [c for c in plan("cpu", ["attention"], ["swap_strides"]) if c.site == 3]
     run = run_accuracy(_request(case.kernel, case.source, case.exposures[0], "cpu", len(SEEDS)))
     assert run.verdict == "fail"
+    # explained without the access trace and the repair search, which name the stride first: this tests the
+    # line of fixes a diagnosis without them gives
+    with without_experiments("access_trace", "repair_search"):
+        explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     unverified = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=False))
     assert [f.fix for f in unverified.fixes] != ["fix_layout"]  # not first in the diagnoses' order
     fixed = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=True))
