@@ -107,9 +107,9 @@ def test_verification_looks_past_the_first_fixes_when_none_passes():
     assert run.verdict == "fail"
     # explained without the access trace and the repair search, which name the stride first: this tests the
     # line of fixes a diagnosis without them gives
-    with without_experiments("access_trace", "repair_search"):
+    with without_experiments("access_trace", "repair_search"):  # suggest_fix too, should it explain again
         explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
-    unverified = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=False))
-    assert [f.fix for f in unverified.fixes] != ["fix_layout"]  # not first in the diagnoses' order
-    fixed = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=True))
+        unverified = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=False))
+        assert [f.fix for f in unverified.fixes] != ["fix_layout"]  # not first in the diagnoses' order
+        fixed = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=True, search=False))
     assert [(f.fix, f.verified) for f in fixed.fixes] == [("fix_layout", True)], fixed.summary

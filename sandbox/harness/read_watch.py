@@ -128,7 +128,8 @@ class ReadWatch:
             )
             entry["elements_after" if m.after else "elements_before"] += count
             entry["lines"] = sorted(set(entry["lines"]) | m.lines)
-        return list(per_tensor.values())
+        # by tensor ('input 0' before 'input 1', whatever their addresses): the first is what a report names
+        return sorted(per_tensor.values(), key=lambda e: [int(t) if t.isdigit() else t for t in e["tensor"].split()])
 
     def install(self) -> None:
         """Wrap the interpreter's load (call after the other interpreter patches)."""
