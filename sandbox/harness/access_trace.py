@@ -19,11 +19,12 @@ instead. The trace is evidence for the diagnosis only; verdicts never depend on 
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 import torch
+
+from sandbox.harness import common
 
 #: Bounds on what one forward records; past them the trace is marked truncated (no claim is made).
 MAX_RECORDED_ELEMENTS = 30_000_000
@@ -124,12 +125,7 @@ class AccessTrace:
 
     # -- events -----------------------------------------------------------------------------------
     def _line(self) -> int:
-        frame = sys._getframe(2)
-        while frame is not None:
-            if frame.f_code.co_filename == self.source_path:
-                return frame.f_lineno
-            frame = frame.f_back
-        return 0
+        return common.candidate_line(self.source_path, depth=3)
 
     def start_launch(self, kernel: str) -> None:
         self.launches += 1

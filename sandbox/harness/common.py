@@ -190,3 +190,14 @@ def synchronize(device_type: str) -> None:
         torch.cuda.synchronize()
     elif device_type == "npu":
         torch.npu.synchronize()  # type: ignore[attr-defined]  # torch_npu
+
+
+def candidate_line(source_path: str | None, depth: int = 2) -> int:
+    """The line of the candidate's file (`source_path`) running on this stack (a kernel's frame under the
+    interpreter's load or store), 0 when there is none; `depth` frames up from the caller of this."""
+    frame = sys._getframe(depth)
+    while frame is not None and source_path is not None:
+        if frame.f_code.co_filename == source_path:
+            return frame.f_lineno
+        frame = frame.f_back
+    return 0

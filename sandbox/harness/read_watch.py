@@ -18,11 +18,12 @@ not run (the result says so).
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
+
+from sandbox.harness import common
 
 #: Regions watched at once (two margins per guarded tensor); allocations past it go unwatched.
 MAX_REGIONS = 1024
@@ -108,12 +109,7 @@ class ReadWatch:
 
     def _line(self) -> int:
         """The candidate's line on the stack (its kernel's frame), 0 when there is none."""
-        frame = sys._getframe(2)
-        while frame is not None and self.source_path is not None:
-            if frame.f_code.co_filename == self.source_path:
-                return frame.f_lineno
-            frame = frame.f_back
-        return 0
+        return common.candidate_line(self.source_path, depth=3)
 
     def found(self) -> list[dict]:
         """Per tensor whose margins were read: how many elements before its start and after its end."""

@@ -145,11 +145,7 @@ class RunContext:
     ) -> Location:
         """A location at one line of the candidate, with that line's text."""
         name = self.task.get("candidate_name") or "candidate.py"
-        lines = self.source.splitlines()
-        code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        return Location(
-            description=f"{name}:{line}: {what or code}", file=name, line=line, code=code, tensor=tensor, access=access
-        )
+        return Location.at_line(name, line, self.source, what, tensor=tensor, access=access)
 
     def inputs_of(self, seed: int | None) -> list | None:
         index = next((i for i, s in enumerate(self.result.seeds) if s.seed == seed), None)

@@ -43,9 +43,7 @@ def _changed_line(before: str, after: str, name: str) -> Location | None:
     changes = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace" or changes[0][2] - changes[0][1] != 1:
         return None
-    line = changes[0][1] + 1
-    code = old[line - 1].strip()
-    return Location(description=f"{name}:{line}: {code}", file=name, line=line, code=code)
+    return Location.at_line(name, changes[0][1] + 1, before)
 
 
 def _metrics(result) -> dict:

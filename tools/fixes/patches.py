@@ -14,13 +14,12 @@ import libcst as cst
 import libcst.matchers as m
 
 from tools.diagnosis import source as source_facts
+from tools.repair.syntax import TL
+from tools.repair.syntax import code as _code
+from tools.repair.syntax import kwarg as _kwarg
+from tools.repair.syntax import tl_attr as _tl
 
 LOW = ("float16", "bfloat16")
-TL = m.Name("tl")
-
-
-def _tl(attr: str):
-    return m.Attribute(value=TL, attr=m.Name(attr))
 
 
 def _is_low(node) -> bool:
@@ -38,14 +37,6 @@ def _find(node: cst.CSTNode, matcher: m.BaseMatcherNode, kind: type[N]) -> list[
 def _names(node: cst.CSTNode) -> set[str]:
     """Every identifier used in `node`."""
     return {n.value for n in _find(node, m.Name(), cst.Name)}
-
-
-def _code(node) -> str:
-    return cst.Module(body=[]).code_for_node(node)
-
-
-def _kwarg(call: cst.Call, name: str):
-    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
 
 def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:

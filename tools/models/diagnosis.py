@@ -107,6 +107,13 @@ class Location(Model):
     cols: list[int] | None = Field(default=None, description="[first, last] column of the region.")
     tile: list[int] | None = Field(default=None, description="Block size the region lines up with, when it does.")
 
+    @classmethod
+    def at_line(cls, file: str, line: int, source: str, what: str = "", **fields) -> Location:
+        """One line of the candidate `source` (named `file`), with that line's text."""
+        lines = source.splitlines()
+        code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        return cls(description=f"{file}:{line}: {what or code}", file=file, line=line, code=code, **fields)
+
 
 #: A diagnosis's evidence: named facts, each a number, text, flag or list.
 Evidence = dict[str, Number | str | bool | list | None]

@@ -17,17 +17,9 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-
-def _tl(attr: str) -> m.Attribute:
-    return m.Attribute(value=m.Name("tl"), attr=m.Name(attr))
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
-
-
-def _kwarg(call: cst.Call, name: str) -> cst.Arg | None:
-    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+from tools.repair.syntax import code as _code
+from tools.repair.syntax import kwarg as _kwarg
+from tools.repair.syntax import tl_attr as _tl
 
 
 @dataclass(frozen=True)
@@ -49,7 +41,7 @@ class _Site:
     replacements: tuple[cst.CSTNode, ...]
     operator: str
     fix: str
-    _line_hint: cst.CSTNode | None = None  # the node whose line the edit is reported at (default: `node`)
+    line_of: cst.CSTNode | None = None  # the node whose line the edit is reported at (default: `node`)
     texts: tuple[str, str] | None = None  # what the edit shows as before / after (default: the nodes' code)
 
 
@@ -359,7 +351,7 @@ class _Collector(cst.CSTVisitor):
                 f"{_code(a)}; {_code(b)}",
                 f"{_code(a.with_changes(value=b.value))}; {_code(b.with_changes(value=a.value))}",
             )
-            self.sites.append(_Site(node, (swapped,), "swap_values", "fix_layout", _line_hint=first, texts=texts))
+            self.sites.append(_Site(node, (swapped,), "swap_values", "fix_layout", line_of=first, texts=texts))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         """A narrow dtype where a wider one is needed (fp16 / bf16 -> fp32, int32 -> int64), kernel or host."""
@@ -586,7 +578,7 @@ def edits(source: str) -> list[Edit]:
     found: list[Edit] = []
     seen: set[str] = {source}
     for site in collector.sites:
-        line = positions[site._line_hint or site.node].start.line
+        line = positions[site.line_of or site.node].start.line
         before = _code(site.node)
         for replacement in site.replacements:
             edited = module.deep_replace(site.node, replacement)

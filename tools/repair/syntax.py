@@ -1,0 +1,23 @@
+"""Small libcst helpers shared by the repair edits and the fix patches (tools/fixes/patches.py)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+TL = m.Name("tl")
+
+
+def tl_attr(attr: str) -> m.Attribute:
+    """Matches `tl.<attr>`."""
+    return m.Attribute(value=TL, attr=m.Name(attr))
+
+
+def code(node: cst.CSTNode) -> str:
+    """A node's source text."""
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def kwarg(call: cst.Call, name: str) -> cst.Arg | None:
+    """The keyword argument `name` of a call, if given."""
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
