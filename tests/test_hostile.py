@@ -325,6 +325,38 @@ return triton_add(x, y)
     assert "UNSHARE -1 1" in r.stdout and "PTRACE -1 1" in r.stdout  # EPERM
 
 
+def test_socket_families_but_unix_and_unaccounted_memory_are_refused():
+    """vsock reaches the hypervisor and netlink the host's kernel whatever the network namespace;
+    a memfd or a SysV segment holds pages no address-space limit counts. At most 64 MiB is written
+    if the refusal failed."""
+    body = """
+import ctypes, os, socket
+for name, family in (("VSOCK", 40), ("NETLINK", 16), ("INET6", 10), ("PACKET", 17)):
+    try:
+        socket.socket(family, socket.SOCK_DGRAM if family == 16 else socket.SOCK_STREAM).close()
+        print(name, "OPEN")
+    except OSError as e:
+        print(name, "REFUSED", e.errno)
+a, b = socket.socketpair()  # AF_UNIX stays: nothing outside the job is reachable through it
+a.close(); b.close()
+try:
+    fd = os.memfd_create("hoard")
+    for _ in range(64):  # bounded: 64 MiB
+        os.write(fd, bytes(1 << 20))
+    print("MEMFD WROTE")
+except OSError as e:
+    print("MEMFD REFUSED", e.errno)
+libc = ctypes.CDLL(None, use_errno=True)
+print("SHMGET", libc.shmget(0, 1 << 20, 0o1600), ctypes.get_errno())
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body))
+    assert r.verdict == "pass", r.summary
+    for name in ("VSOCK", "NETLINK", "INET6", "PACKET"):
+        assert f"{name} REFUSED 1" in r.stdout, r.stdout
+    assert "MEMFD REFUSED 1" in r.stdout and "SHMGET -1 1" in r.stdout, r.stdout
+
+
 # --- faking a pass ---------------------------------------------------------------------------------
 
 
@@ -418,6 +450,7 @@ def test_isolation_report_lists_every_mechanism_active():
         "rlimit_address_space",
         "rlimit_processes",
         "rlimit_file_size",
+        "memory_limit",
     }
     assert expected <= {name for name, item in r.isolation.items() if item.active}, r.isolation
 

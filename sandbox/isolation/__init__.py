@@ -220,12 +220,29 @@ def _apply_rlimits(limits: JobLimits, report: Report) -> None:
             report.ok(f"rlimit_{name}", str(value))
         except (ValueError, OSError) as exc:
             report.no(f"rlimit_{name}", str(exc))
+
+
+def report_memory_limit(limits: JobLimits, seccomp_filter: bool, isolated_fs: bool, report: Report) -> None:
+    """Which bound holds the job's host memory, said as it is: the address-space limit counts what
+    the job maps; pages of a memory file or SysV segment it would not count are refused by seccomp;
+    the tmpfs places are sized."""
+    parts = []
+    if "address_space" in limits.rlimits:
+        parts.append(f"address space {limits.rlimits['address_space'] >> 20} MiB (zygote's mappings included)")
+    if seccomp_filter:
+        parts.append("memfd_create and SysV shmget refused")
+    if isolated_fs:
+        parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm 64 MiB tmpfs")
     if "address_space" not in limits.rlimits:
         report.no(
             "memory_limit",
-            "no address-space limit on this backend (GPU drivers reserve huge ranges) "
-            "and no cgroup: a job can use all host memory",
+            "no address-space limit on this backend (GPU drivers reserve huge ranges) and no cgroup: "
+            "a job can use all host memory" + (f" ({'; '.join(parts)})" if parts else ""),
         )
+    elif not (seccomp_filter and isolated_fs):
+        report.no("memory_limit", "; ".join(parts) + ": without root or seccomp, shared memory the limit does not count is open")
+    else:
+        report.ok("memory_limit", "; ".join(parts))
 
 
 class Prepared:
@@ -301,9 +318,14 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
     else:
         try:
             scope = seccomp.load_filter(plan.seccomp_program)
-            report.ok("seccomp", f"network sockets, ptrace, namespaces, mounts, bpf, ... denied ({scope})")
+            report.ok(
+                "seccomp",
+                f"sockets but AF_UNIX, memfd/SysV shared memory, ptrace, namespaces, mounts, bpf, ... denied ({scope})",
+            )
         except OSError as exc:
             report.no("seccomp", str(exc))
+    seccomp_active = report.items.get("seccomp", {}).get("active", False)
+    report_memory_limit(limits, seccomp_active, prepared.isolated_fs, report)
     return job_dir
 
 

@@ -1,8 +1,10 @@
 """A seccomp filter, assembled by hand as classic BPF (no libseccomp needed).
 
-Denied with EPERM: network sockets (AF_INET, AF_INET6, AF_PACKET), ptrace, and the calls that
-reach kernel attack surface a job never needs: new namespaces (unshare, setns, clone with
-CLONE_NEWUSER), mounts, keyrings, bpf, perf events, userfaultfd, io_uring, cross-process memory,
+Denied with EPERM: every socket family but AF_UNIX (no AF_INET/INET6/PACKET network, no AF_VSOCK to
+the hypervisor, no AF_NETLINK to the host's kernel), ptrace, memory no address-space limit counts
+(memfd_create, memfd_secret, SysV shmget: the job's result file is made by the pool, outside), and
+the calls that reach kernel attack surface a job never needs: new namespaces (unshare, setns, clone
+with CLONE_NEWUSER), mounts, keyrings, bpf, perf events, userfaultfd, io_uring, cross-process memory,
 module and kexec loading. clone3 gets ENOSYS: its flags live in memory a filter cannot read, and
 glibc then falls back to clone (threads and subprocesses keep working). On x86_64 the x32 ABI is
 refused. Everything else is allowed: the namespaces and the read-only root do the rest; this is
@@ -53,6 +55,9 @@ _ARCH = {  # audit arch, syscall numbers
             "init_module": 175,
             "finit_module": 313,
             "delete_module": 176,
+            "memfd_create": 319,
+            "memfd_secret": 447,
+            "shmget": 29,
         },
     ),
     "aarch64": (
@@ -89,6 +94,9 @@ _ARCH = {  # audit arch, syscall numbers
             "init_module": 105,
             "finit_module": 273,
             "delete_module": 106,
+            "memfd_create": 279,
+            "memfd_secret": 447,
+            "shmget": 194,
         },
     ),
 }
@@ -121,8 +129,11 @@ _ALWAYS_DENIED = [
     "init_module",
     "finit_module",
     "delete_module",
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
 ]
-_DENIED_SOCKET_FAMILIES = (2, 10, 17)  # AF_INET, AF_INET6, AF_PACKET
+_ALLOWED_SOCKET_FAMILY = 1  # AF_UNIX: within the job's own namespaces; every other family is refused
 
 _LD_ABS_W, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _RET_ALLOW = 0x7FFF0000
@@ -180,8 +191,8 @@ def build_filter() -> bytes | None:
     a.op(_RET, _RET_ALLOW)
     a.label("socket")
     a.op(_LD_ABS_W, _OFF_ARG0)
-    for family in _DENIED_SOCKET_FAMILIES:
-        a.op(_JEQ, family, jt="eperm")
+    a.op(_JEQ, _ALLOWED_SOCKET_FAMILY, jt="allow", jf="eperm")
+    a.label("allow")
     a.op(_RET, _RET_ALLOW)
     a.label("clone")
     a.op(_LD_ABS_W, _OFF_ARG0)
