@@ -23,12 +23,11 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox import backends, result_channel, tensorio
+from sandbox import backends, result_channel, tensorio, uid_range
 from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
 TRITON_CACHE_INSIDE = "/triton-cache"
-UID_BASE = 61000
 ZYGOTE_START_TIMEOUT = 180.0
 #: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
 PASSTHROUGH_ENV = (
@@ -132,6 +131,7 @@ class Pool:
         self.ready_info: dict = {}
         self.starts = 0
         self.jobs_run = 0  # jobs handed a slot (retries of a job whose zygote died not counted again)
+        self._uids: uid_range.UidRange | None = None  # this pool's own block, claimed at the first start
 
     # --- zygote ----------------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
@@ -156,6 +156,11 @@ class Pool:
             if self._proc is not None:  # dead, or dying: its events ended (it may not be reapable yet)
                 self._proc.kill()
                 self._proc.wait(10)
+            if self._uids is None:
+                try:
+                    self._uids = uid_range.claim(self.slots)
+                except (uid_range.NoUidRange, ValueError) as exc:
+                    raise PoolError(f"the sandbox for backend {self.backend.name!r} cannot start: {exc}") from exc
             self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             (self.state_dir / "jobs").mkdir(exist_ok=True, mode=0o700)
             log = open(self.state_dir / "zygote.log", "ab")
@@ -337,7 +342,7 @@ class Pool:
             "env": request.env,
             "limits": {
                 "tmp_mb": request.tmp_mb,
-                "uid_base": UID_BASE,
+                "uid_base": self._uids.first if self._uids else uid_range.FIRST_UID,
                 "rlimits": self._rlimits(request),
                 "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {},
             },
@@ -418,6 +423,9 @@ class Pool:
                 proc.wait(10)
             except Exception:  # noqa: BLE001
                 proc.kill()
+        if self._uids is not None:  # after the zygote: none of its jobs runs under these uids any more
+            self._uids.release()
+            self._uids = None
 
 
 def _zygote_vmsize(pid: int) -> int:

@@ -74,6 +74,12 @@ return triton_add(x, y)
     assert "memory" in (r.error.message + (r.error.hint or "")).lower()
 
 
+def _sandbox_uid(uid: int) -> bool:
+    from sandbox import uid_range
+
+    return uid_range.FIRST_UID <= uid < uid_range.FIRST_UID + uid_range.RANGE_SIZE * uid_range.RANGE_COUNT
+
+
 @needs_root
 def test_fork_bomb_is_capped_and_cleaned_up():
     body = """
@@ -100,7 +106,7 @@ return triton_add(x, y)
     deadline = time.monotonic() + 10
     while True:
         rows = subprocess.run(["ps", "-e", "-o", "uid=,pid=,stat=,args="], capture_output=True, text=True).stdout
-        left = [row for row in rows.splitlines() if 61000 <= int(row.split()[0]) < 62000 and sys.executable in row]
+        left = [row for row in rows.splitlines() if _sandbox_uid(int(row.split()[0])) and sys.executable in row]
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.1)

@@ -12,6 +12,7 @@ import torch
 
 from sandbox import backends
 from sandbox.pool import JobRequest, Pool, PoolBusy, PoolError
+from tests.conftest import needs_root
 from tests.tasks import VECTOR_ADD_CANDIDATE, candidate_with
 
 
@@ -158,3 +159,73 @@ def test_run_accuracy_reports_a_recurring_sandbox_death_as_the_servers_error():
     thread.join()
     assert len(killed) == 2
     assert run_accuracy(request(VECTOR_ADD_CANDIDATE)).verdict == "pass"
+
+
+def test_every_pool_holds_its_own_uid_block_until_closed(tmp_path):
+    from sandbox import uid_range
+
+    first, second = uid_range.claim(4), uid_range.claim(4)
+    try:
+        if os.geteuid() == 0:
+            assert first.first != second.first and abs(first.first - second.first) >= uid_range.RANGE_SIZE
+            held = first.first
+            first.release()
+            third = uid_range.claim(1)  # the released block is free again
+            assert third.first == held
+            third.release()
+        with pytest.raises(ValueError, match="at most 64 sandbox slots"):
+            uid_range.claim(uid_range.RANGE_SIZE + 1)
+    finally:
+        first.release()
+        second.release()
+
+
+@needs_root
+def test_a_fork_loop_in_one_pool_leaves_another_pools_jobs_alone(tmp_path):
+    """RLIMIT_NPROC counts per uid machine-wide: with both pools' slot 0 on one uid, the second pool's
+    job could not start a thread while the first's children lived. Bounded: 400 forks, 15 s."""
+    hog = job(
+        candidate_with(
+            """
+import os, time
+for _ in range(400):
+    try:
+        if os.fork() == 0:
+            time.sleep(15)
+            os._exit(0)
+    except OSError:
+        break
+print("FULL", flush=True)
+time.sleep(15)
+return triton_add(x, y)
+"""
+        )
+    )
+    threads = job(
+        candidate_with(
+            """
+import threading
+ts = [threading.Thread(target=lambda: None) for _ in range(8)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+return triton_add(x, y)
+"""
+        )
+    )
+    a = Pool(backends.CPU, slots=1, state_dir=tmp_path / "a")
+    b = Pool(backends.CPU, slots=1, state_dir=tmp_path / "b")
+    cancel = threading.Event()
+    try:
+        b.run(job(), timeout_s=60)  # warm, so the job below starts while the fork loop holds its uid full
+        hogging = threading.Thread(target=lambda: a.run(hog, timeout_s=30, cancel=cancel))
+        hogging.start()
+        time.sleep(4)
+        result = b.run(threads, timeout_s=30)
+        cancel.set()
+        hogging.join()
+    finally:
+        a.close()
+        b.close()
+    assert result.meta and result.meta["status"] == "ok", result.stderr[-2000:]

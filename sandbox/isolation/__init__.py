@@ -302,7 +302,7 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
             os.setgroups([])
             os.setresgid(limits.gid, limits.gid, limits.gid)  # glibc applies these to every thread
             os.setresuid(limits.uid, limits.uid, limits.uid)
-            report.ok("unprivileged_uid", f"uid {limits.uid} (one per pool slot)")
+            report.ok("unprivileged_uid", f"uid {limits.uid} (one per slot, from a block no other pool on the machine uses)")
         except OSError as exc:
             report.no("unprivileged_uid", str(exc))
     else:
