@@ -46,6 +46,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="a directory whose .py files tools may read by path, besides the working directory; repeatable",
     )
+    parser.add_argument(
+        "--max-memory-mb",
+        type=int,
+        metavar="MiB",
+        help="the most memory a client may give a sandboxed job; more is lowered to it, and the result says so "
+        "(default $KERNEL_EVAL_MAX_MEMORY_MB, else half of this machine's memory)",
+    )
+    parser.add_argument(
+        "--max-timeout-s",
+        type=float,
+        metavar="S",
+        help="the longest wall time a client may give a sandboxed job (default $KERNEL_EVAL_MAX_TIMEOUT_S, else 900)",
+    )
 
 
 def serve(
@@ -56,20 +69,23 @@ def serve(
     allowed_hosts: list[str] | None = None,
     allowed_origins: list[str] | None = None,
     roots: list[str] | None = None,
+    max_memory_mb: int | None = None,
+    max_timeout_s: float | None = None,
 ) -> int:
     from mcp_server import http
     from mcp_server.app import build_server
     from sandbox.pool import Pool
-    from tools import sources
+    from tools import ceilings, sources
 
     try:
+        ceilings.configure(max_memory_mb, max_timeout_s)
         server_roots = sources.server_roots(roots or [])
         security = (
             http.HttpSecurity.configure(host, auth_token_file, allowed_hosts, allowed_origins)
             if transport == "http"
             else None
         )
-    except (http.ServeConfigError, sources.RootsError) as exc:
+    except (http.ServeConfigError, sources.RootsError, ceilings.CeilingError) as exc:
         print(f"kernel-eval-mcp: error: {exc}", file=sys.stderr)
         return 2
     server = build_server(roots=server_roots, client_roots=transport == "stdio")
@@ -88,7 +104,17 @@ def serve(
 
 def serve_from(ns: argparse.Namespace) -> int:
     """serve() with the arguments add_arguments() defined."""
-    return serve(ns.transport, ns.host, ns.port, ns.auth_token_file, ns.allowed_host, ns.allowed_origin, ns.root)
+    return serve(
+        ns.transport,
+        ns.host,
+        ns.port,
+        ns.auth_token_file,
+        ns.allowed_host,
+        ns.allowed_origin,
+        ns.root,
+        ns.max_memory_mb,
+        ns.max_timeout_s,
+    )
 
 
 def _unshadow() -> None:

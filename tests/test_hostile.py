@@ -80,6 +80,39 @@ def _sandbox_uid(uid: int) -> bool:
     return uid_range.FIRST_UID <= uid < uid_range.FIRST_UID + uid_range.RANGE_SIZE * uid_range.RANGE_COUNT
 
 
+def test_a_caller_cannot_raise_memory_or_time_past_the_operators_ceilings(monkeypatch):
+    """memory_mb up to 1 TiB and timeout_s up to an hour were the caller's to choose. At most 3 GiB is
+    touched and 20 s slept if the ceilings failed."""
+    monkeypatch.setenv("KERNEL_EVAL_MAX_MEMORY_MB", "1024")
+    monkeypatch.setenv("KERNEL_EVAL_MAX_TIMEOUT_S", "4")
+    hoard = """
+import torch
+hoard = []
+for _ in range(12):
+    hoard.append(torch.ones(64 << 20))  # 256 MiB each, touched
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(hoard), memory_mb=1 << 20)
+    assert r.verdict in ("runtime_error", "crashed"), r.summary
+    assert any("memory_mb 1048576 is above this server's ceiling" in w for w in r.warnings), r.warnings
+    start = time.monotonic()
+    r = attack(candidate_with("import time\ntime.sleep(20)\nreturn triton_add(x, y)"), timeout_s=3600)
+    assert r.verdict == "timeout" and time.monotonic() - start < 15, r.summary
+    assert any("timeout_s 3600 is above" in w and "got 4 s" in w for w in r.warnings), r.warnings
+
+
+def test_the_server_refuses_a_ceiling_no_job_could_run_under():
+    out = subprocess.run(
+        [sys.executable, "-m", "mcp_server", "--max-memory-mb", "100"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.returncode == 2 and "KERNEL_EVAL_MAX_MEMORY_MB='100' must be a finite number >= 256" in out.stderr
+
+
 @needs_root
 def test_fork_bomb_is_capped_and_cleaned_up():
     body = """

@@ -192,7 +192,9 @@ def _conclude(
         error=error,
         isolation=ran.isolation if ran is not None else {},
         timings=timings,
-        warnings=(ran.warnings if ran is not None else []) + (judged.warnings if judged is not None else []),
+        warnings=call.request.limit_notes
+        + (ran.warnings if ran is not None else [])
+        + (judged.warnings if judged is not None else []),
         stdout=_tail(ran.stdout) if ran is not None else "",
         stderr=_tail(ran.stderr) if ran is not None else "",
         next_step=_next_step(outcome.verdict, error),

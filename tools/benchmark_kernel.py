@@ -107,12 +107,14 @@ def _task(request: BenchmarkRequest, svc: Services) -> _Task:
     return _Task(accuracy, None, [], None)
 
 
-def _finisher(svc: Services, backend, started: float):
-    """finish(verdict, summary, **fields): the result, with the backend, total time and next step."""
+def _finisher(svc: Services, backend, started: float, limit_notes: list[str]):
+    """finish(verdict, summary, **fields): the result, with the backend, total time, next step and
+    the notes of limits lowered to the server's ceilings."""
 
     def finish(verdict: BenchVerdict, summary: str, **fields) -> BenchmarkResult:
         fields.setdefault("timings", Timings(total_s=0.0))
         fields["timings"].total_s = time.perf_counter() - started
+        fields["warnings"] = limit_notes + fields.get("warnings", [])
         return BenchmarkResult(
             verdict=verdict,
             summary=summary,
@@ -134,7 +136,7 @@ def benchmark_kernel(
     task = _task(request, svc)
     backend = resolve_backend(request.backend)  # a run made elsewhere (e.g. on cpu) is re-run here first
 
-    finish = _finisher(svc, backend, started)
+    finish = _finisher(svc, backend, started, request.limit_notes)
     failed = _given_run_failed(task, svc, finish)
     if failed is not None:  # on every backend: a failing run is never timed (nor estimated)
         return failed

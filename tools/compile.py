@@ -33,6 +33,13 @@ def _cache_key(request: CompileKernelRequest, candidate: str, reference: str | N
 def compile_kernel(
     request: CompileKernelRequest, progress=None, cancel: threading.Event | None = None
 ) -> CompileKernelResult:
+    result = _compile_kernel(request, progress, cancel)
+    if request.limit_notes:  # limits lowered to the server's ceilings: said on every answer, cached or not
+        result = result.model_copy(update={"warnings": request.limit_notes + result.warnings})
+    return result
+
+
+def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.Event | None) -> CompileKernelResult:
     report = progress_reporter(progress)
     started = time.perf_counter()
     candidate, candidate_name = sources.resolve(request.candidate, "candidate")

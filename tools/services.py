@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import secrets
 import threading
@@ -13,6 +14,7 @@ from typing import get_args
 
 from sandbox import backends
 from sandbox.pool import JobRequest, JobResult, Pool, PoolError
+from tools import ceilings
 from tools.bench import device_lock
 from tools.errors import ServerFault, ToolInputError
 from tools.models.task import BackendInfo, ReportedBackend
@@ -69,6 +71,9 @@ class _Sandbox:
         return self._pool.jobs_run
 
     def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
+        # the requests are clamped when made (and say so); this holds for every job whatever made it
+        memory_mb, timeout_s, _ = ceilings.clamp(request.memory_mb, timeout_s)
+        request = dataclasses.replace(request, memory_mb=memory_mb)
         if self._lock_home is None:
             held = contextlib.nullcontext()
         else:

@@ -13,6 +13,7 @@ from tools.models.task import (
     Dtype,
     ErrorInfo,
     IsolationItem,
+    JobLimitFields,
     MemoryMegabytes,
     Profile,
     TimeoutSeconds,
@@ -72,7 +73,7 @@ class BenchmarkOptions(Model):
     )
 
 
-class BenchmarkRequest(BenchmarkOptions):
+class BenchmarkRequest(BenchmarkOptions, JobLimitFields):
     """Time the candidate against the reference on the device, on the same inputs, with checks that the speedup
     is real (timed outputs checked, inputs varied, L2 flushed, roofline)."""
 

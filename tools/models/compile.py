@@ -13,6 +13,7 @@ from tools.models.task import (
     Dtype,
     ErrorInfo,
     IsolationItem,
+    JobLimitFields,
     MemoryMegabytes,
     Profile,
     TimeoutSeconds,
@@ -20,7 +21,7 @@ from tools.models.task import (
 )
 
 
-class CompileKernelRequest(Model):
+class CompileKernelRequest(JobLimitFields):
     """Does the candidate import and compile? Errors mapped to its own lines; per-kernel resources."""
 
     candidate: str = Field(

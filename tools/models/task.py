@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, PrivateAttr, field_validator, model_validator
 
+from tools import ceilings
 from tools.models.common import Model
 
 BackendName = Literal["auto", "cpu", "cuda", "npu"]
@@ -39,7 +40,26 @@ MemoryMegabytes = Annotated[
 ]
 
 
-class TaskFields(Model):
+class JobLimitFields(Model):
+    """A request that starts sandboxed jobs: its memory_mb and timeout_s are lowered to the operator's
+    ceilings (tools.ceilings) when it is made, and limit_notes says what was lowered."""
+
+    _limit_notes: list[str] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="after")
+    def _within_ceilings(self):
+        memory_mb, timeout_s, notes = ceilings.clamp(self.memory_mb, self.timeout_s)
+        if notes:
+            self.memory_mb, self.timeout_s = memory_mb, timeout_s
+            self._limit_notes = notes
+        return self
+
+    @property
+    def limit_notes(self) -> list[str]:
+        return list(self._limit_notes)
+
+
+class TaskFields(JobLimitFields):
     """A KernelBench-style task: the reference, the candidate, and how to make inputs."""
 
     reference: str = Field(
