@@ -25,6 +25,8 @@ MAX_HEADER = 32 << 20
 MAX_DEPTH = 32
 MAX_NODES = 100_000
 MAX_NDIM = 16
+MAX_ELEMENTS = 1 << 48  # of a tensor, its zero-length dimensions counted as 1: torch's sizes are int64
+SCALAR_INT_RANGE = (-(2**63), 2**64 - 1)
 ALIGN = 64
 
 DTYPES: dict[str, torch.dtype] = {
@@ -129,6 +131,11 @@ def _write_all(fd: int, data) -> int:
 # --- reading (in the trusted parent) ------------------------------------------------------------
 
 
+def _is_count(value) -> bool:
+    """A non-negative int (JSON true is no count, though Python calls bool an int)."""
+    return type(value) is int and value >= 0
+
+
 def _check_entry(i: int, e, data_len: int) -> tuple[torch.dtype, list[int], int, int]:
     if not isinstance(e, dict) or set(e) != {"dtype", "shape", "offset", "nbytes"}:
         raise BundleError(f"tensor {i}: malformed entry")
@@ -136,11 +143,11 @@ def _check_entry(i: int, e, data_len: int) -> tuple[torch.dtype, list[int], int,
     shape, offset, nbytes = e["shape"], e["offset"], e["nbytes"]
     if dtype is None:
         raise BundleError(f"tensor {i}: dtype {e['dtype']!r} not allowed")
-    if not (isinstance(shape, list) and len(shape) <= MAX_NDIM and all(isinstance(s, int) and s >= 0 for s in shape)):
-        raise BundleError(f"tensor {i}: bad shape")
-    if not (
-        isinstance(offset, int) and isinstance(nbytes, int) and offset >= 0 and nbytes >= 0 and offset % ALIGN == 0
-    ):
+    if not (isinstance(shape, list) and len(shape) <= MAX_NDIM and all(_is_count(s) for s in shape)):
+        raise BundleError(f"tensor {i}: bad shape {shape!r}")
+    if math.prod(max(s, 1) for s in shape) > MAX_ELEMENTS:  # [0, 2**63] holds no bytes yet no tensor has it
+        raise BundleError(f"tensor {i}: shape {shape} out of range")
+    if not (_is_count(offset) and _is_count(nbytes) and offset % ALIGN == 0):
         raise BundleError(f"tensor {i}: bad offset")
     if math.prod(shape) * dtype.itemsize != nbytes or offset + nbytes > data_len:
         raise BundleError(f"tensor {i}: size does not match its shape or the file")
@@ -164,13 +171,15 @@ def _decode(node, tensors: list[torch.Tensor], state: list[int], depth: int = 0)
         raise BundleError("malformed value tree")
     ((kind, body),) = node.items()
     if kind == "t":
-        if not isinstance(body, int) or not 0 <= body < len(tensors):
+        if not _is_count(body) or body >= len(tensors):
             raise BundleError("tensor reference out of range")
         return tensors[body]
     if kind == "none":
         return None
     if kind == "scalar":
-        if not isinstance(body, bool | int | float):
+        if not isinstance(body, bool | int | float) or (
+            type(body) is int and not SCALAR_INT_RANGE[0] <= body <= SCALAR_INT_RANGE[1]
+        ):
             raise BundleError("bad scalar")
         return body
     if kind in ("list", "tuple") and isinstance(body, list):
@@ -233,7 +242,10 @@ def parse_bundle(buffer, size: int) -> tuple[dict, dict]:
         raise BundleError("malformed header")
     base = start + header_len
     data_len = size - base
-    tensors = [_tensor(buffer, base, *_check_entry(i, e, data_len)) for i, e in enumerate(header["tensors"])]
+    try:
+        tensors = [_tensor(buffer, base, *_check_entry(i, e, data_len)) for i, e in enumerate(header["tensors"])]
+    except (RuntimeError, TypeError, OverflowError) as exc:  # whatever the checks missed is still malformed
+        raise BundleError(f"a tensor entry torch refuses: {exc}") from None
     values_node = header.get("values", {})
     meta = header.get("meta", {})
     if not isinstance(values_node, dict) or not isinstance(meta, dict):

@@ -68,7 +68,9 @@ def claim(slots: int) -> UidRange:
     if directory is None:
         raise NoUidRange(f"no root-owned directory for the uid locks could be made ({', '.join(LOCK_DIRS)})")
     for index in range(RANGE_COUNT):
-        fd = os.open(os.path.join(directory, f"{index}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        fd = os.open(
+            os.path.join(directory, f"{index}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
+        )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -259,3 +259,36 @@ async def test_mcp_run_accuracy_batch_cancellation_kills_every_job(anyio_backend
             {"reference": VECTOR_ADD_REFERENCE, "candidates": [VECTOR_ADD_CANDIDATE], "backend": "cpu"},
         )
         assert again.structured_content["verdicts"] == {"pass": 1}
+
+
+def test_a_request_that_fails_inside_the_server_is_reported_and_the_batch_finishes(monkeypatch):
+    """A fault of this server on one request (a bundle the reader choked on was one) must not kill the
+    engine's worker thread: the batch reports every request. The fault is injected: no input reaches it."""
+    import tools.batch.jobs as jobs
+
+    real = jobs.run_accuracy
+
+    def faulty(request, *args):
+        if "FAULT" in request.candidate:
+            raise TypeError("an internal fault")
+        return real(request, *args)
+
+    monkeypatch.setattr(jobs, "run_accuracy", faulty)
+    candidates = [VECTOR_ADD_CANDIDATE, "# FAULT\n" + VECTOR_ADD_CANDIDATE, VECTOR_ADD_CANDIDATE]
+    done = threading.Event()
+    report = {}
+
+    def batch():
+        report["r"] = run_batch(
+            [
+                RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=c, backend="cpu", num_seeds=1)
+                for c in candidates
+            ]
+        )
+        done.set()
+
+    threading.Thread(target=batch, daemon=True).start()
+    assert done.wait(300), "the batch never finished"
+    items = report["r"].items
+    assert [i.result.verdict if i.result else i.error.kind for i in items] == ["pass", "server_fault", "pass"]
+    assert "an internal fault" in items[1].error.message

@@ -158,3 +158,33 @@ def test_a_candidate_that_says_done_before_its_result_is_written_does_not_pass()
     assert said.verdict != "pass", said.summary
     junk = run_accuracy(RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=_say_on_fd3(b"junk" * 100)))
     assert junk.verdict == "pass", junk.summary  # anything else is ignored: reported when it exits
+
+
+def _forged(entries: list, values: dict, data: bytes = b"") -> tuple:
+    import json
+    import struct
+
+    header = json.dumps({"meta": {}, "values": values, "tensors": entries}).encode()
+    blob = tensorio.MAGIC + struct.pack("<Q", len(header)) + header + data
+    buffer = tensorio._aligned_buffer(len(blob))
+    buffer[:] = blob
+    return buffer, len(blob)
+
+
+@pytest.mark.parametrize(
+    "entry, tree",
+    [
+        ({"dtype": "float32", "shape": [0, 2**63], "offset": 0, "nbytes": 0}, {"t": 0}),  # no bytes, no tensor
+        ({"dtype": "float32", "shape": [0, 2**40, 2**40], "offset": 0, "nbytes": 0}, {"t": 0}),
+        ({"dtype": "float32", "shape": [True], "offset": 0, "nbytes": 4}, {"t": 0}),  # a bool is no size
+        ({"dtype": "float32", "shape": [1], "offset": False, "nbytes": 4}, {"t": 0}),
+        ({"dtype": "float32", "shape": [1], "offset": 0, "nbytes": 4}, {"t": True}),
+        ({"dtype": "float32", "shape": [1], "offset": 0, "nbytes": 4}, {"scalar": 10**400}),
+    ],
+    ids=["zero-by-2**63", "zero-by-huge", "bool-dim", "bool-offset", "bool-index", "huge-int"],
+)
+def test_a_forged_bundle_is_a_bundle_error_never_a_traceback(entry, tree):
+    """A candidate can write its own bundle into the result file: every field is checked."""
+    buffer, size = _forged([entry], {"out": tree}, bytes(64))
+    with pytest.raises(tensorio.BundleError):
+        tensorio.parse_bundle(buffer, size)

@@ -240,7 +240,10 @@ def report_memory_limit(limits: JobLimits, seccomp_filter: bool, isolated_fs: bo
             "a job can use all host memory" + (f" ({'; '.join(parts)})" if parts else ""),
         )
     elif not (seccomp_filter and isolated_fs):
-        report.no("memory_limit", "; ".join(parts) + ": without root or seccomp, shared memory the limit does not count is open")
+        report.no(
+            "memory_limit",
+            "; ".join(parts) + ": without root or seccomp, shared memory the limit does not count is open",
+        )
     else:
         report.ok("memory_limit", "; ".join(parts))
 
@@ -302,7 +305,9 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
             os.setgroups([])
             os.setresgid(limits.gid, limits.gid, limits.gid)  # glibc applies these to every thread
             os.setresuid(limits.uid, limits.uid, limits.uid)
-            report.ok("unprivileged_uid", f"uid {limits.uid} (one per slot, from a block no other pool on the machine uses)")
+            report.ok(
+                "unprivileged_uid", f"uid {limits.uid} (one per slot, from a block no other pool on the machine uses)"
+            )
         except OSError as exc:
             report.no("unprivileged_uid", str(exc))
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from dataclasses import dataclass, field
 from typing import Literal
@@ -21,6 +22,8 @@ from tools.models.batch import BatchError, BatchItem
 from tools.models.bench import BenchmarkOptions, BenchmarkRequest
 from tools.services import resolve_backend, services
 from tools.store.seeds import POOL_SIZE
+
+log = logging.getLogger("kernel_eval.batch")
 
 Provided = dict[str, tuple[str, str]]  # source value -> (text, name), as sources.resolve returns them
 
@@ -138,6 +141,9 @@ def evaluate(
         except ToolInputError as exc:
             kind = "cancelled" if cancel is not None and cancel.is_set() else "input"
             return BatchItem(index=0, error=BatchError(kind=kind, message=str(exc)))
+        except Exception as exc:  # noqa: BLE001 - a fault of this server: reported as the item's, the batch goes on
+            log.exception("batch request failed inside the server")
+            return BatchItem(index=0, error=BatchError(kind="server_fault", message=f"internal error: {exc!r}"))
 
 
 def _timed(run_id: str, timing: BenchmarkOptions, cancel: threading.Event | None):
@@ -174,6 +180,17 @@ def warm(
         return True
     except ToolInputError:
         return False
+    except Exception:  # noqa: BLE001 - warming is an optimisation: its requests run and report on their own
+        log.exception("warming a batch task's goldens failed")
+        return False
+
+
+def failure_reply(kind: str, message: str) -> dict:
+    """The reply for a job its worker could not run (what run_payload would return had it failed cleanly):
+    every request of a batch is reported, whatever its worker met."""
+    if kind == "warm":
+        return {"warmed": False}
+    return {"item": BatchItem(index=0, error=BatchError(kind="server_fault", message=message)).model_dump(mode="json")}
 
 
 def run_payload(payload: dict, cancel: threading.Event | None) -> dict:

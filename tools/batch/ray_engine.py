@@ -14,7 +14,7 @@ import os
 import threading
 
 from sandbox.pool import Pool
-from tools.batch.jobs import Job, run_payload
+from tools.batch.jobs import Job, failure_reply, run_payload
 from tools.batch.scheduler import Done, Outcome, outcome_of
 from tools.errors import ToolInputError
 from tools.services import services
@@ -99,6 +99,9 @@ class RayWorker:
             return
         except ray.exceptions.TaskCancelledError:
             done(self, job, Outcome(lost=f"Ray task on {self.name} cancelled"))
+            return
+        except Exception as exc:  # noqa: BLE001 - the task raised inside the actor: reported, the batch goes on
+            done(self, job, outcome_of(failure_reply(job.kind, f"internal error on {self.name}: {exc!r}"), self.name))
             return
         if "run" in reply:  # judged on another node: keep the run in this store too
             services().runs.save(reply["item"]["result"]["run_id"], *reply["run"])

@@ -15,7 +15,7 @@ import sys
 import threading
 
 from sandbox.pool import Pool
-from tools.batch.jobs import run_payload
+from tools.batch.jobs import failure_reply, run_payload
 from tools.services import services
 
 
@@ -34,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     def work(number: int, payload: dict, cancel: threading.Event) -> None:
         try:
             reply = run_payload(payload, cancel)
+        except Exception as exc:  # noqa: BLE001 - every request gets a reply, whatever it met here
+            reply = failure_reply(str(payload.get("kind")), f"internal error in the batch worker: {exc!r}")
         finally:
             cancels.discard(cancel)
         with write_lock:
