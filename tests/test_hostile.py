@@ -438,6 +438,12 @@ def test_returning_a_cached_output_across_seeds_fails():
     assert [s.passed for s in r.seeds].count(True) == 1
 
 
+def test_a_complex_output_is_the_candidates_fail_not_a_bad_call():
+    r = attack(candidate_with("out = triton_add(x, y)\nreturn torch.complex(out, out)"))
+    assert r.verdict == "fail" and r.run_id, r.summary
+    assert "complex64 vs expected float32" in r.summary
+
+
 def test_nan_filled_output_fails():
     r = attack(candidate_with("triton_add(x, y)\nreturn torch.full_like(x, float('nan'))"))
     assert r.verdict == "fail" and r.seeds[0].outputs[0].dimensions.nan_positions is False
