@@ -113,7 +113,7 @@ def main() -> int:
     env = {**os.environ, "KERNEL_EVAL_HOME": home, "PYTHONUNBUFFERED": "1"}
     env.pop("KERNEL_EVAL_TOKEN", None)
     server = subprocess.Popen(
-        [sys.executable, "-m", "mcp_server", "--transport", "http", "--port", str(port)],
+        [sys.executable, "-m", "mcp_server", "--transport", "http", "--port", str(port), "--no-token"],
         cwd=str(ROOT),
         env=env,
         stdout=subprocess.DEVNULL,

@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="HTTP: require 'Authorization: Bearer <the token in FILE>' (or set $KERNEL_EVAL_TOKEN)",
     )
     parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help="HTTP on loopback: serve without a token (any local user can then use the server and read the "
+        "files under its roots); by default one is generated into the home",
+    )
+    parser.add_argument(
         "--allowed-host",
         action="append",
         default=[],
@@ -71,17 +77,20 @@ def serve(
     roots: list[str] | None = None,
     max_memory_mb: int | None = None,
     max_timeout_s: float | None = None,
+    no_token: bool = False,
 ) -> int:
     from mcp_server import http
     from mcp_server.app import build_server
     from sandbox.pool import Pool
-    from tools import ceilings, sources
+    from tools import ceilings, sources, store
 
     try:
         ceilings.configure(max_memory_mb, max_timeout_s)
         server_roots = sources.server_roots(roots or [])
         security = (
-            http.HttpSecurity.configure(host, auth_token_file, allowed_hosts, allowed_origins)
+            http.HttpSecurity.configure(
+                host, auth_token_file, allowed_hosts, allowed_origins, home=store.home(), no_token=no_token
+            )
             if transport == "http"
             else None
         )
@@ -91,6 +100,8 @@ def serve(
     server = build_server(roots=server_roots, client_roots=transport == "stdio")
     try:
         if security is not None:
+            if security.note:
+                print(f"kernel-eval-mcp: {security.note}", file=sys.stderr, flush=True)
             http.run(server, host, port, security)
         else:
             from mcp_server import stdio_limit
@@ -114,6 +125,7 @@ def serve_from(ns: argparse.Namespace) -> int:
         ns.root,
         ns.max_memory_mb,
         ns.max_timeout_s,
+        ns.no_token,
     )
 
 

@@ -8,9 +8,11 @@ the SDK's app checks, for every request:
   domain here);
 - Origin (browsers send it): absent, a loopback or `localhost` origin, or an `--allowed-origin`;
   anything else is 403;
-- Authorization: `Bearer <token>` when a token is configured (KERNEL_EVAL_TOKEN or
-  --auth-token-file), compared in constant time; 401 otherwise. A non-loopback bind without a
-  token refuses to start.
+- Authorization: `Bearer <token>`, compared in constant time; 401 otherwise. The token is
+  KERNEL_EVAL_TOKEN or --auth-token-file; without either, one is generated once into the home
+  (`http-token`, mode 0600, readable only by the owner) and its path printed: on a shared machine
+  every local user reaches a loopback port, so loopback is no authentication. `--no-token`
+  serves loopback without one (said on start); a non-loopback bind never does.
 It also notices a client that drops a tools/call while it runs, and cancels that call's job
 (`disconnects`), which the SDK does not do on its own.
 """
@@ -97,17 +99,60 @@ def read_token(token_file: str | None) -> str | None:
     return token
 
 
+GENERATED_TOKEN_FILE = "http-token"
+
+
+def generated_token(home: Path) -> str:
+    """The token in `home`/http-token, made there (0600, created exclusively) when it is not yet: the
+    same token across restarts, so a configured client keeps working. ServeConfigError when the file
+    is not one only its owner (this user) can read and write."""
+    path = home / GENERATED_TOKEN_FILE
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(32) + "\n")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise ServeConfigError(
+            f"{path}: cannot read the server's token ({exc.strerror}); remove it to make a new one"
+        ) from None
+    with os.fdopen(fd) as f:
+        info = os.fstat(f.fileno())
+        if info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            raise ServeConfigError(
+                f"{path}: the token file must be yours and mode 0600 (it is {oct(info.st_mode & 0o777)}); "
+                "remove it to make a new one"
+            )
+        token = f.read(4096).strip()
+    if len(token) < MIN_TOKEN_CHARS or any(c.isspace() for c in token):
+        raise ServeConfigError(f"{path}: not a token this server made; remove it to make a new one")
+    return token
+
+
 @dataclass
 class HttpSecurity:
     bind_host: str
     token: str | None = None
     allowed_hosts: list[str] = field(default_factory=list)  # "name" or "name:port"
     allowed_origins: list[str] = field(default_factory=list)  # "scheme://name[:port]"
+    note: str = ""  # said on start: where a generated token is, or that there is none
 
     @classmethod
     def configure(
-        cls, host: str, token_file: str | None, allowed_hosts: list[str] | None, allowed_origins: list[str] | None
+        cls,
+        host: str,
+        token_file: str | None,
+        allowed_hosts: list[str] | None,
+        allowed_origins: list[str] | None,
+        home: Path | None = None,
+        no_token: bool = False,
     ) -> HttpSecurity:
+        """`home`: where a token is generated when none is given (None: none is, as before)."""
         token = read_token(token_file)
         if token is None and not is_loopback_bind(host):
             raise ServeConfigError(
@@ -117,11 +162,21 @@ class HttpSecurity:
                 "(or --auth-token-file FILE), and give it to clients as the header 'Authorization: Bearer <token>'. "
                 "Or bind loopback only (--host 127.0.0.1)."
             )
+        note = ""
+        if token is None and not no_token and home is not None:
+            token = generated_token(home)
+            note = (
+                f"clients send 'Authorization: Bearer <token>'; the token is in {home / GENERATED_TOKEN_FILE} "
+                f"(readable only by you; or set ${TOKEN_ENV})"
+            )
+        elif token is None:
+            note = "no token (--no-token): every local user can call this server and read the .py files under its roots"
         return cls(
             host,
             token,
             [h.lower() for h in allowed_hosts or []],
             [o.lower().rstrip("/") for o in allowed_origins or []],
+            note,
         )
 
     def host_allowed(self, header: str) -> bool:

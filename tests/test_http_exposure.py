@@ -102,7 +102,7 @@ def test_dns_rebinding_is_refused_under_any_bind(server, headers):
     assert status == (421 if "Host" in headers else 403)
 
 
-@pytest.mark.parametrize("server", [("127.1", None)], indirect=True)
+@pytest.mark.parametrize("server", [("127.1", None, "--no-token")], indirect=True)  # Host/Origin alone
 def test_loopback_host_and_origin_spellings_are_served(server):
     for headers in (
         {"Host": f"127.1:{server}"},
@@ -217,7 +217,7 @@ def _result(response) -> dict:
     raise AssertionError("no result in the response")
 
 
-@pytest.mark.parametrize("server", [("127.0.0.1", None)], indirect=True)
+@pytest.mark.parametrize("server", [("127.0.0.1", None, "--no-token")], indirect=True)
 def test_a_dropped_call_frees_its_slot_within_a_second(server):
     session = _session(server)
     warm = {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
@@ -244,7 +244,7 @@ def test_a_dropped_call_frees_its_slot_within_a_second(server):
     assert time.monotonic() - dropped_at < 30
 
 
-@pytest.mark.parametrize("server", [("127.0.0.1", None)], indirect=True)
+@pytest.mark.parametrize("server", [("127.0.0.1", None, "--no-token")], indirect=True)
 def test_one_clients_cancellation_never_cancels_anothers_call(server):
     """Clients without a session id number their requests alike: a drop is tied to its own HTTP request."""
     url = f"http://127.0.0.1:{server}/mcp"
@@ -281,3 +281,24 @@ def test_one_clients_cancellation_never_cancels_anothers_call(server):
 
     anyio.run(main)
     assert verdicts == ["pass"], verdicts
+
+
+def test_a_loopback_server_without_a_token_generates_one_only_its_owner_reads(tmp_path):
+    """Any local user reaches a loopback port: the default is a token, made once into the home."""
+    security = HttpSecurity.configure("127.0.0.1", None, [], [], home=tmp_path)
+    path = tmp_path / "http-token"
+    assert security.token and path.read_text().strip() == security.token
+    assert os.stat(path).st_mode & 0o777 == 0o600 and str(path) in security.note
+    assert HttpSecurity.configure("127.0.0.1", None, [], [], home=tmp_path).token == security.token  # kept
+    os.chmod(path, 0o644)  # readable by others: no longer a secret, refused with what to do
+    with pytest.raises(ServeConfigError, match="mode 0600"):
+        HttpSecurity.configure("127.0.0.1", None, [], [], home=tmp_path)
+    opted_out = HttpSecurity.configure("127.0.0.1", None, [], [], home=tmp_path, no_token=True)
+    assert opted_out.token is None and "every local user" in opted_out.note
+    with pytest.raises(ServeConfigError, match="without authentication"):
+        HttpSecurity.configure("0.0.0.0", None, [], [], home=tmp_path, no_token=True)
+
+
+@pytest.mark.parametrize("server", [("127.0.0.1", None)], indirect=True)
+def test_the_default_loopback_server_refuses_a_request_without_the_token(server):
+    assert post(server, INIT)[0] == 401

@@ -269,11 +269,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def http_server():
+def http_server(request, tmp_path):
+    """A loopback HTTP server in its own home: (url, port, token); the token it generated there, or
+    None when the test asks for --no-token (param)."""
+    no_token = getattr(request, "param", False)
     port = _free_port()
+    env = {k: v for k, v in _server_env().items() if k != "KERNEL_EVAL_TOKEN"} | {"KERNEL_EVAL_HOME": str(tmp_path)}
+    argv = ["serve", "--transport", "http", "--port", str(port)] + (["--no-token"] if no_token else [])
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tools.cli", "serve", "--transport", "http", "--port", str(port)],
-        env=_server_env(),
+        [sys.executable, "-m", "tools.cli", *argv],
+        env=env,
         cwd=str(ROOT),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -285,20 +290,30 @@ def http_server():
             break
         except OSError:
             time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}/mcp", port
+    token_file = tmp_path / "http-token"
+    yield f"http://127.0.0.1:{port}/mcp", port, None if no_token else token_file.read_text().strip()
     proc.terminate()
     proc.wait(30)
 
 
-async def test_streamable_http(http_server):
-    url, port = http_server
-    async with Client(url) as c:
-        data = structured(
-            await c.call_tool(
-                "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+async def test_streamable_http_needs_the_token_it_generated_even_on_loopback(http_server):
+    """Every local user reaches a loopback port: without a token of its own the server refuses them."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    url, port, token = http_server
+    assert token
+    with pytest.raises(Exception):  # noqa: B017 - the SDK wraps the 401 in its own error types
+        async with Client(url) as c:
+            await c.list_tools()
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as c:
+            data = structured(
+                await c.call_tool(
+                    "run_accuracy", {"reference": VECTOR_ADD_REFERENCE, "candidate": VECTOR_ADD_CANDIDATE, **FAST}
+                )
             )
-        )
-        assert data["verdict"] == "pass"
+            assert data["verdict"] == "pass"
     assert _listening_addresses(port) == {"127.0.0.1"}  # loopback unless told otherwise
 
 
@@ -361,8 +376,9 @@ async def test_inspector_over_stdio():
 
 
 @needs_inspector
+@pytest.mark.parametrize("http_server", [True], indirect=True, ids=["no-token"])  # inspector 0.15 sends no header
 async def test_inspector_over_http(http_server):
-    url, _ = http_server
+    url, _, _ = http_server
     listed = inspector(url, "--transport", "http", "--method", "tools/list")
     assert {t["name"] for t in listed["tools"]} >= {"run_accuracy", "compile_kernel"}
     called = inspector(url, "--transport", "http", *_inspector_call_args())

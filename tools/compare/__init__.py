@@ -120,8 +120,8 @@ def compare_tensors(
             f"{name}: complex outputs are not supported; compare real and imaginary parts as two outputs"
         )
     complex_actual = isinstance(actual, torch.Tensor) and actual.is_complex()
-    real_actual = isinstance(actual, torch.Tensor) and not complex_actual
-    default = cpu.dtype if cpu is not None else actual.dtype if real_actual else golden.dtype
+    real_actual = actual if isinstance(actual, torch.Tensor) and not complex_actual else None
+    default = cpu.dtype if cpu is not None else real_actual.dtype if real_actual is not None else golden.dtype
     try:
         dtype_name = T.canonical_dtype_name(dtype if dtype is not None else default)
     except ValueError as exc:
