@@ -23,11 +23,14 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox import backends, result_channel, tensorio, uid_range
+from sandbox import backends, disk, result_channel, tensorio, uid_range
 from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
 TRITON_CACHE_INSIDE = "/triton-cache"
+TRITON_CACHE_CAP_MB = 256  # one source's compiled kernels: a few MiB; over this, a job filled it on purpose
+TRITON_CACHES_CAP_MB = 2048  # every source's together
+TRITON_CACHES_TRIM_EVERY_S = 60.0
 ZYGOTE_START_TIMEOUT = 180.0
 #: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
 PASSTHROUGH_ENV = (
@@ -132,6 +135,7 @@ class Pool:
         self.starts = 0
         self.jobs_run = 0  # jobs handed a slot (retries of a job whose zygote died not counted again)
         self._uids: uid_range.UidRange | None = None  # this pool's own block, claimed at the first start
+        self._caches_trimmed_at = float("-inf")
 
     # --- zygote ----------------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
@@ -329,6 +333,9 @@ class Pool:
             if channel is not None:
                 channel.close()
             shutil.rmtree(host_dir, ignore_errors=True)
+            cache = self._triton_cache_path(request)
+            if cache is not None and cache.exists():
+                self._trim_triton_cache(cache)
 
     def _write_job(self, host_dir: Path, request: JobRequest) -> None:
         cache = self._triton_cache(request)
@@ -345,6 +352,7 @@ class Pool:
                 "uid_base": self._uids.first if self._uids else uid_range.FIRST_UID,
                 "rlimits": self._rlimits(request),
                 "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {},
+                "writable_cap_mb": TRITON_CACHE_CAP_MB,
             },
         }
         (host_dir / "job.json").write_text(json.dumps(spec))
@@ -355,18 +363,41 @@ class Pool:
             finally:
                 os.close(fd)
 
-    def _triton_cache(self, request: JobRequest) -> Path | None:
+    def _triton_cache_path(self, request: JobRequest) -> Path | None:
         """A Triton cache per source text: the second job of the same candidate skips compiling
         (and building Triton's launcher). Shared only by jobs of identical code, so a hostile
         candidate can only spoil its own cache. The interpreter compiles nothing."""
         if self.backend.interpreter:
             return None
         digest = hashlib.sha256("\0".join(sorted(request.files.values())).encode()).hexdigest()[:24]
-        path = self.state_dir / "triton-cache" / digest
-        if not path.exists():
-            path.mkdir(parents=True, exist_ok=True)
-            os.chmod(path, 0o777)  # every slot's uid writes here; files stay read-only to others
+        return self.state_dir / "triton-cache" / digest
+
+    def _triton_cache(self, request: JobRequest) -> Path | None:
+        """_triton_cache_path, made: writable by the pool's slots (one group) and nobody else."""
+        path = self._triton_cache_path(request)
+        if path is None:
+            return None
+        if path.exists():
+            os.utime(path)  # in use: the last to be evicted
+            return path
+        path.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0 and self._uids is not None:
+            os.chown(path, 0, self._uids.first)
+            os.chmod(path, 0o2770)  # setgid: what the jobs make inside stays the pool's group
+        else:  # the jobs run as this user
+            os.chmod(path, 0o700)
         return path
+
+    def _trim_triton_cache(self, path: Path) -> None:
+        """After a job: its source's cache emptied when over TRITON_CACHE_CAP_MB, and every source's
+        together cut to TRITON_CACHES_CAP_MB, least recently used first. A job can fill its cache
+        while it runs; what stays on disk after it is bounded."""
+        if disk.tree_bytes(path, TRITON_CACHE_CAP_MB << 20) > TRITON_CACHE_CAP_MB << 20:
+            shutil.rmtree(path, ignore_errors=True)
+        now = time.monotonic()
+        if now - self._caches_trimmed_at >= TRITON_CACHES_TRIM_EVERY_S:  # a walk of every source's cache
+            self._caches_trimmed_at = now
+            disk.evict_oldest(path.parent, TRITON_CACHES_CAP_MB << 20)
 
     def _rlimits(self, request: JobRequest) -> dict[str, int]:
         cores = os.cpu_count() or 1

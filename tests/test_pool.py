@@ -229,3 +229,35 @@ return triton_add(x, y)
         a.close()
         b.close()
     assert result.meta and result.meta["status"] == "ok", result.stderr[-2000:]
+
+
+def test_what_a_job_writes_into_its_triton_cache_is_bounded_after_it(tmp_path, monkeypatch):
+    """The one host directory a job writes (its source's Triton cache, on compiled backends) took 1 GiB
+    that stayed. Bounded: 24 MiB written."""
+    from sandbox import pool as pool_module
+
+    monkeypatch.setattr(pool_module, "TRITON_CACHE_CAP_MB", 8)
+    hog = candidate_with(
+        """
+import os
+d = os.environ["TRITON_CACHE_DIR"]
+for i in range(24):
+    with open(os.path.join(d, f"junk{i}"), "wb") as f:
+        f.write(bytes(1 << 20))
+print("WROTE", flush=True)
+return triton_add(x, y)
+"""
+    )
+    p = Pool(backends.COMPILER, slots=1, state_dir=tmp_path)
+    try:
+        result = p.run(job(hog), timeout_s=120)
+        cache = p._triton_cache_path(job(hog))
+    finally:
+        p.close()
+    assert "WROTE" in result.stdout, result.stderr[-2000:]
+    assert not cache.exists() or sum(f.stat().st_size for f in cache.rglob("*")) <= 8 << 20
+    isolation = (result.meta or {}).get("isolation", {})
+    if os.geteuid() == 0:
+        assert "the pool cuts it to 8 MiB" in isolation["triton_cache"]["detail"], isolation
+        assert "only writable place" not in isolation["private_tmp"]["detail"]
+        assert (cache.parent.stat().st_mode & 0o007) == 0 or not cache.exists()

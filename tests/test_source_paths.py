@@ -165,3 +165,18 @@ def test_a_symlink_flipped_during_reads_never_leaks_the_target(tmp_path):
         stop.set()
         flipper.join(5)
     assert not any("LEAKED" in a for a in answers), answers
+
+
+async def test_the_servers_home_is_never_a_source_even_under_a_root(tmp_path, monkeypatch):
+    """Sandboxed jobs write into the home (their Triton caches): a job could plant a file or flip a link
+    there that a client then names. A root holding the home does not open it."""
+    home = tmp_path / "home"
+    cache = home / "sandbox-cuda" / "triton-cache" / "abc"
+    cache.mkdir(parents=True)
+    (cache / "planted.py").write_text(VECTOR_ADD_CANDIDATE)
+    (tmp_path / "ref.py").write_text(VECTOR_ADD_REFERENCE)
+    monkeypatch.setenv("KERNEL_EVAL_HOME", str(home))
+    with sources.confined((tmp_path,)):
+        assert sources.resolve(str(tmp_path / "ref.py"), "reference")[0] == VECTOR_ADD_REFERENCE
+        with pytest.raises(ToolInputError, match="not readable by this server"):
+            sources.resolve(str(cache / "planted.py"), "candidate")

@@ -4,9 +4,10 @@ compile() parses without running anything, so a syntax error is reported here, w
 column, before any sandbox starts.
 
 Paths are confined when the caller says so (the MCP server always does): a path is read only
-when both its spelling and its real location (symlinks resolved) lie under an allowed root and
-the real file is a .py file. The file is then read once, through one descriptor opened component
-by component from its root with O_NOFOLLOW, and checked by fstat of that descriptor: a name swapped
+when both its spelling and its real location (symlinks resolved) lie under an allowed root, not
+in the server's home (whose caches sandboxed jobs write), and the real file is a .py file. The
+file is then read once, through one descriptor opened component by component from its root with
+O_NOFOLLOW, and checked by fstat of that descriptor: a name swapped
 for a symlink between the check and the read is refused, never followed. Outside the roots, the
 error is the same whether the file exists or not, and nothing of it is read. Without confinement
 (the CLI, library calls) any path the user names is read: the user is the one whose files they are.
@@ -24,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 
+from sandbox.state import default_state_dir
 from tools.errors import ToolInputError
 from tools.models.task import ErrorInfo
 
@@ -98,13 +100,24 @@ def _under(path: Path, roots: Sequence[Path]) -> bool:
     return any(path == root or path.is_relative_to(root) for root in roots)
 
 
+def _in_the_home(real: Path) -> bool:
+    """The server's own state ($KERNEL_EVAL_HOME): its store, tokens and the directories sandboxed jobs
+    write into (their Triton caches). Never a source, whatever the roots hold: a job could plant
+    what a client then names there."""
+    try:
+        home = default_state_dir().resolve()
+    except (OSError, RuntimeError):
+        return False
+    return _under(real, (home,))
+
+
 def _confined_path(stripped: str, role: str, roots: Sequence[Path]) -> Path:
     spelled = Path(os.path.normpath(_absolute(Path(stripped))))
     try:
         real = spelled.resolve() if _under(spelled, roots) else None
     except (OSError, RuntimeError):  # a link changing under it, or a loop: not a path this server reads
         real = None
-    if real is None or not _under(real, roots):
+    if real is None or not _under(real, roots) or _in_the_home(real):
         raise ToolInputError(
             f"{role}: {stripped!r} is not readable by this server: a path must lie under the server's working "
             "directory, a --root directory or a root the client declared (symlinks resolved). Move the file there, "

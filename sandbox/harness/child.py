@@ -81,8 +81,9 @@ def run_job(
             tmp_mb=spec["limits"]["tmp_mb"],
             rlimits=spec["limits"]["rlimits"],
             uid=spec["limits"]["uid_base"] + slot,
-            gid=spec["limits"]["uid_base"] + slot,
+            gid=spec["limits"]["uid_base"],  # the pool's group: what its slots share (the Triton cache)
             writable=writable,
+            writable_cap_mb=spec["limits"].get("writable_cap_mb", 0),
         )
         backend = backends.by_name(spec["backend"])
         report = prepared.report
@@ -92,10 +93,10 @@ def run_job(
             isolated = report.items.get("readonly_root", {}).get("active")
             extra_env["TRITON_CACHE_DIR"] = inside if isolated else host
             if isolated:
-                # Jobs of the same source on other slots (other uids and gids) write the same cache
-                # directories: Triton makes them with the process's umask, so open them to the other
-                # slots. Nothing else the job writes is visible to anyone (a private /tmp).
-                os.umask(0)
+                # Jobs of the same source on the pool's other slots (other uids, one group) write the
+                # same cache directories: Triton makes them with the process's umask, so open them to
+                # the group, never to other users. Nothing else the job writes is visible (a private /tmp).
+                os.umask(0o007)
         _clean_environment(backend, extra_env)
         os.chdir("/tmp" if report.items.get("private_tmp", {}).get("active") else job_dir)
         setup_s = time.perf_counter() - started

@@ -58,6 +58,7 @@ class JobLimits:
     gid: int = 60000
     #: host directory -> path inside, bound writable (the Triton cache of this candidate's source)
     writable: dict[str, str] = field(default_factory=dict)
+    writable_cap_mb: int = 0  # what the pool trims each writable directory to after the job
 
 
 def _python_paths() -> list[str]:
@@ -294,7 +295,14 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
         try:
             _finish_root(limits, files)
             report.ok("readonly_root", f"{len(plan.readonly_paths)} read-only binds; secrets masked")
-            report.ok("private_tmp", f"/tmp tmpfs of {limits.tmp_mb} MiB, the only writable place")
+            only = "" if limits.writable else ", the only writable place"
+            report.ok("private_tmp", f"/tmp tmpfs of {limits.tmp_mb} MiB{only}")
+            for inside in limits.writable.values():
+                report.ok(
+                    "triton_cache",
+                    f"{inside}: a host directory, writable, shared with the pool's jobs of the same source (its "
+                    f"group only); the pool cuts it to {limits.writable_cap_mb} MiB after each job",
+                )
         except OSError as exc:  # never run the job with the host still reachable
             raise RuntimeError(f"the sandbox's root could not be finished: {exc}") from exc
     else:
