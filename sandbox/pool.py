@@ -295,10 +295,17 @@ class Pool:
     def _run_in_slot(self, request, slot, timeout_s, cancel, on_start, queued_s) -> JobResult:
         job_id = uuid.uuid4().hex[:16]
         host_dir = self.state_dir / "jobs" / job_id
-        host_dir.mkdir(mode=0o700)
-        channel = result_channel.ResultChannel(job_id) if result_channel.available() else None
+        channel = None
         try:
-            self._write_job(host_dir, request)
+            try:
+                host_dir.mkdir(mode=0o700)
+                channel = result_channel.ResultChannel(job_id) if result_channel.available() else None
+                self._write_job(host_dir, request)
+            except OSError as exc:  # a full disk or a broken home: the server's fault, said as such
+                raise PoolError(
+                    f"the sandbox cannot write the job's files under {self.state_dir} ({exc.strerror or exc}); "
+                    "free space there (or set KERNEL_EVAL_HOME to another disk) and retry"
+                ) from exc
             pending = self._pending[job_id] = _Pending()
             pending.proc = self._proc
             command = {

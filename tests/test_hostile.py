@@ -546,3 +546,56 @@ def test_a_checkout_under_host_tmp_is_bound_inside_the_private_tmp(tmp_path_fact
     assert seen["report"]["readonly_root"] and seen["report"]["private_tmp"], seen
     assert seen["marker"] == "bound" and not seen["secret_visible"]
     assert seen["tmp_writable"] and not seen["pkg_writable"]
+
+
+@needs_root
+def test_a_full_disk_costs_the_run_record_not_the_verdict_and_a_full_sandbox_dir_is_the_servers_fault():
+    """Once the home was full, every call of every client died writing its files. Bounded: two 1 MiB
+    tmpfs mounted over the store's and the sandbox's directories, removed after."""
+    from sandbox.isolation import linux
+    from tools.errors import ServerFault
+    from tools.services import services
+
+    svc = services()
+    assert_healthy()  # the pool has started, its directories exist
+    mounted = []
+    try:
+        for target in (svc.runs.root, svc.home / "sandbox-cpu" / "jobs"):
+            linux.mount("tmpfs", str(target), "tmpfs", 0, "size=1m")
+            mounted.append(target)
+            with open(target / "filler", "wb") as f:
+                try:
+                    f.write(bytes(2 << 20))
+                except OSError:
+                    pass  # full: what the test wants
+            if len(mounted) == 1:
+                r = attack(VECTOR_ADD_CANDIDATE)
+                assert r.verdict == "pass" and any("was not stored" in w for w in r.warnings), r.warnings
+        with pytest.raises(ServerFault, match="a fault of this server, not of the kernel"):
+            attack(VECTOR_ADD_CANDIDATE)  # the log says what: "cannot write the job's files ... No space left"
+        from tools.cli.commands import main
+
+        sources = {"--reference": VECTOR_ADD_REFERENCE, "--candidate": VECTOR_ADD_CANDIDATE}
+        argv = ["run", "--backend", "cpu", "--num-seeds", "1"]
+        with tempfile.TemporaryDirectory() as directory:
+            for flag, text in sources.items():
+                path = pathlib.Path(directory) / f"{flag.strip('-')}.py"
+                path.write_text(text)
+                argv += [flag, str(path)]
+            assert main(argv) == 3  # the server's fault, not a usage error (2) nor a failing kernel (1)
+    finally:
+        for target in reversed(mounted):
+            linux.umount2(str(target), linux.MNT_DETACH)
+
+
+def test_seed_zeros_tensors_count_against_the_per_run_cap(monkeypatch):
+    """Seed 0's tensors skipped the cap (1.34 GB stored for one failing run). The cap is lowered to 1 KiB
+    here so that a 1000-element output passes it."""
+    import tools.accuracy as accuracy
+    from tools.services import services
+
+    monkeypatch.setattr(accuracy, "MAX_STORED_BYTES", 1024)
+    r = attack(candidate_with("return triton_add(x, y) * 2"))
+    assert r.verdict == "fail"
+    store = services().runs
+    assert store.tensors(r.run_id) == {} and "seed 0's tensors" in store.tensors_note(r.run_id)

@@ -113,7 +113,7 @@ def test_a_torn_golden_reads_as_missing(tmp_path):
 
 
 def _save_runs(home: str, i: int) -> list[str]:
-    store = RunStore(Path(home), max_bytes=64 << 10, min_keep_s=3600)
+    store = RunStore(Path(home), max_runs=10, min_keep_s=3600)
     ids = []
     for n in range(30):
         run_id = f"r-20261201-0000{i:02d}-{n:06x}"
@@ -126,7 +126,7 @@ def _save_runs(home: str, i: int) -> list[str]:
 def test_runs_saved_from_several_processes_are_whole_and_recent_ones_kept(tmp_path):
     ids = [run_id for batch in _in_processes(_save_runs, tmp_path) for run_id in batch]
     store = RunStore(tmp_path)
-    for run_id in ids:  # over the byte cap, but all younger than min_keep_s: none evicted
+    for run_id in ids:  # over the count limit, but all younger than min_keep_s: none evicted
         assert store.result(run_id)["run_id"] == run_id and store.task(run_id)["candidate"] == "x" * 4000
     assert not [p for p in (tmp_path / "runs").iterdir() if p.name.startswith(".incoming-")]
 
@@ -142,8 +142,20 @@ def test_eviction_by_age_and_bytes_spares_young_runs(tmp_path):
     removed = store.evict(now)
     assert removed == ["r-20261201-000000-000000", "r-20261201-000000-000001", "r-20261201-000000-000002"]
     assert (store.root / ".incoming-r-20261201-000000-ffffff-1").exists()
+    few = RunStore(tmp_path, max_runs=1, min_keep_s=600)
+    assert few.evict(now) == ["r-20261201-000000-000003"]  # the 60 s old run stays, over the count or not
     tiny = RunStore(tmp_path, max_bytes=1, min_keep_s=600)
-    assert tiny.evict(now) == ["r-20261201-000000-000003"]  # the 60 s old run stays, over the cap or not
+    assert tiny.evict(now) == ["r-20261201-000000-000004"]  # bytes are a hard cap: young or not
+
+
+def test_a_loop_of_runs_never_holds_more_than_the_byte_cap_young_or_not(tmp_path):
+    store = RunStore(tmp_path, max_bytes=100_000, min_keep_s=3600)
+    for n in range(40):  # 40 x ~17 KB, all seconds old
+        store.save(f"r-20261201-000000-{n:06x}", {}, {"blob": "x" * 1000}, {"t": torch.zeros(4096)})
+        store._last_evict = 0.0
+    held = sum(f.stat().st_size for f in store.root.rglob("*") if f.is_file())
+    assert held <= 100_000 + 20_000  # the cap, plus the run saved after the last eviction
+    assert store.result("r-20261201-000000-000027") == {}  # the newest are readable
 
 
 def test_damaged_or_malformed_runs_are_clear_errors(tmp_path):

@@ -598,7 +598,14 @@ def _store(
         "candidate_name": src.candidate_name,
     }
     keep = call.request.store_tensors and judged is not None and bool(judged.actual)
-    call.services.runs.save(call.run_id, result.model_dump(mode="json"), task, tensors=None, tensors_pending=keep)
+    try:
+        call.services.runs.save(call.run_id, result.model_dump(mode="json"), task, tensors=None, tensors_pending=keep)
+    except OSError as exc:  # a full or broken disk: the verdict stands, the run cannot be used later
+        result.warnings.append(
+            f"this run was not stored ({exc.strerror or exc}: {call.services.runs.root}): the verdict stands, but "
+            f"explain_failure, suggest_fix and benchmark_kernel cannot use run_id {call.run_id}; free the disk"
+        )
+        return
     if keep:
         assert prepared is not None and gold is not None and ran is not None and judged is not None
         # not a daemon: a CLI process that returns at once still writes them before it exits
@@ -633,8 +640,13 @@ def _store_tensors(
                 entry, (_, parts["inputs"]) = made[seed]
                 parts |= {"golden": entry.golden, "cpu": entry.cpu}
             size = sum(t.numel() * t.element_size() for t in tree_tensors(list(parts.values())))
-            if tensors and used + size > MAX_STORED_BYTES:
+            if used + size > MAX_STORED_BYTES:  # every stored byte counts, seed 0's too
                 note = f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: seeds from index {i} on not stored"
+                if not tensors:
+                    note = (
+                        f"seed 0's tensors ({size >> 20} MiB) exceed the {MAX_STORED_BYTES >> 20} MiB a run may "
+                        "store: none stored; explain_failure works on a run with smaller shapes"
+                    )
                 break
             used += size
             tensors |= {protocol.key(i, part): value for part, value in parts.items()}

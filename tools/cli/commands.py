@@ -14,7 +14,7 @@ import sys
 from tools import cli as cli_package
 from tools.cli.args import UsageError, add_model_arguments, model_from_args
 from tools.cli.dispatch import add_dispatch_arguments, call_tool
-from tools.errors import ToolInputError
+from tools.errors import ServerFault, ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.bench import BenchmarkRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
@@ -441,12 +441,15 @@ def main(argv: list[str] | None = None, local_reason: str | None = None, columns
     ns.local_reason = local_reason
     try:
         return ns.handler(ns)
+    except ServerFault as exc:  # the server's machinery, not the request: before the input errors it extends
+        print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
     except _input_errors() as exc:
         print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except _sandbox_errors() as exc:
         print(f"kernel-eval {ns.command}: error: {_sandbox_error_text(exc)}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         print(f"kernel-eval {ns.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

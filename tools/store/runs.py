@@ -5,9 +5,12 @@ Shared by every server on the same home, so:
   exists is complete, and eviction never sees a run being written;
 - files added later (the heatmap) are written atomically;
 - eviction (at most once a second per process, one process at a time) removes runs older than
-  the age limit, then the oldest until the store fits its byte and count limits, but never a run
-  younger than MIN_KEEP_S: a burst of cheap calls cannot flush the run another client is about
-  to explain;
+  the age limit, then the oldest until the store fits its count limit, but never a run younger
+  than MIN_KEEP_S there: a burst of cheap calls cannot flush the run another client is about to
+  explain. The byte limit and the disk's free space are hard: over the bytes, or with less than
+  FREE_RESERVE_BYTES free on the disk, the oldest go whatever their age (on a disk full of other
+  things, all but the newest KEEP_NEWEST_ON_A_FULL_DISK): a loop of failing candidates cannot
+  fill the disk, which would fail every call of every client;
 - a run that is gone or damaged reads as "missing", with a message saying what to do.
 """
 
@@ -34,7 +37,9 @@ MAX_AGE_ENV = "KERNEL_EVAL_RUNS_MAX_AGE_DAYS"
 DEFAULT_MAX_BYTES = 4 << 30
 DEFAULT_MAX_AGE_DAYS = 7.0
 MAX_RUNS = 20_000  # inodes, whatever their size
-MIN_KEEP_S = 900.0  # runs this young are never evicted
+MIN_KEEP_S = 900.0  # runs this young are evicted only for bytes or disk space
+FREE_RESERVE_BYTES = 1 << 30  # the disk keeps at least this free (or 5% of it, the lower), runs go first
+KEEP_NEWEST_ON_A_FULL_DISK = 8
 EVICT_EVERY_S = 1.0
 #: a run's tensors are written after its result is returned; readers wait this long for them
 PENDING_WAIT_S = 120.0
@@ -205,6 +210,14 @@ class RunStore:
         finally:
             os.close(fd)
 
+    def _free_bytes_short(self) -> int:
+        """How many bytes the disk lacks of its reserve (FREE_RESERVE_BYTES, or 5% of a small disk)."""
+        try:
+            usage = shutil.disk_usage(self.root)
+        except OSError:
+            return 0
+        return min(FREE_RESERVE_BYTES, usage.total // 20) - usage.free
+
     def evict(self, now: float | None = None) -> list[str]:
         """Remove what the limits say; returns the removed run ids (oldest first)."""
         now = now or time.time()
@@ -222,13 +235,15 @@ class RunStore:
                 runs.append((mtime, entry.name, _dir_bytes(Path(entry.path))))
         runs.sort()
         total, count = sum(r[2] for r in runs), len(runs)
+        short = self._free_bytes_short()
         for mtime, name, size in runs:
             age = now - mtime
-            if age < self.min_keep_s:
+            # a disk full of other things: the newest runs stay (each is capped), every older one goes
+            over_bytes = total > self.max_bytes or (short > 0 and count > KEEP_NEWEST_ON_A_FULL_DISK)
+            if not over_bytes and (age < self.min_keep_s or (age <= self.max_age_s and count <= self.max_runs)):
                 break  # sorted by age: everything after is younger still
-            if age <= self.max_age_s and total <= self.max_bytes and count <= self.max_runs:
-                break
             shutil.rmtree(self.root / name, ignore_errors=True)
+            short -= size
             removed.append(name)
             total -= size
             count -= 1
