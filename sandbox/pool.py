@@ -53,6 +53,20 @@ class PoolError(RuntimeError):
     """The sandbox itself failed (zygote could not start or died)."""
 
 
+class Deferred(PoolBusy):
+    """A background job found the pool busy with (or owed to) clients' calls: it does not wait."""
+
+
+class _Either:
+    """Set when either event is: the caller's cancel, or the pool's preemption of a background job."""
+
+    def __init__(self, first: threading.Event | None, second: threading.Event):
+        self.first, self.second = first, second
+
+    def is_set(self) -> bool:
+        return self.second.is_set() or (self.first is not None and self.first.is_set())
+
+
 @dataclass
 class JobRequest:
     kind: str  # reference | candidate | compile
@@ -127,6 +141,7 @@ class Pool:
         self._free = list(range(self.slots))
         self._slot_cv = threading.Condition()
         self._waiting = 0
+        self._background: set[threading.Event] = set()  # preemption events of the background jobs running
         self._lock = threading.Lock()  # zygote start / stdin writes
         self._proc: subprocess.Popen | None = None
         self._pending: dict[str, _Pending] = {}
@@ -244,8 +259,19 @@ class Pool:
             self._proc.stdin.flush()
 
     # --- slots -----------------------------------------------------------------------------------
+    def _acquire_background(self, preempt: threading.Event) -> int:
+        """A free slot nobody waits for, else Deferred: background work never queues before a call."""
+        with self._slot_cv:
+            if self._waiting or not self._free:
+                raise Deferred(f"the {self.slots} sandbox slots are busy with calls: background work deferred")
+            self._background.add(preempt)
+            return self._free.pop(0)
+
     def _acquire(self, cancel: threading.Event | None) -> int:
         with self._slot_cv:
+            if not self._free:
+                for preempt in self._background:  # a call waits: the background jobs give their slots back
+                    preempt.set()
             if not self._free and self._waiting >= self.queue_limit:
                 raise PoolBusy(
                     f"{self._waiting} jobs already wait for {self.slots} sandbox slots; retry later "
@@ -272,10 +298,24 @@ class Pool:
 
     # --- jobs ------------------------------------------------------------------------------------
     def run(
-        self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, on_start=None
+        self,
+        request: JobRequest,
+        timeout_s: float,
+        cancel: threading.Event | None = None,
+        on_start=None,
+        background: bool = False,
     ) -> JobResult:
+        """background: work no client waits for (filling a task's goldens ahead of need): it takes a slot
+        only when one is free and no call waits (else Deferred), and is killed (reason "cancelled")
+        as soon as a call has to wait for a slot."""
         queued_at = time.monotonic()
-        slot = self._acquire(cancel)
+        preempt = None
+        if background:
+            preempt = threading.Event()
+            slot = self._acquire_background(preempt)
+            cancel = _Either(cancel, preempt)  # type: ignore[assignment] - polled with is_set() only
+        else:
+            slot = self._acquire(cancel)
         self.jobs_run += 1
         try:
             for attempt in (1, 2):
@@ -290,6 +330,9 @@ class Pool:
                     )
             raise AssertionError("unreachable")
         finally:
+            if preempt is not None:
+                with self._slot_cv:
+                    self._background.discard(preempt)
             self._release(slot)
 
     def _run_in_slot(self, request, slot, timeout_s, cancel, on_start, queued_s) -> JobResult:

@@ -261,3 +261,26 @@ return triton_add(x, y)
         assert "the pool cuts it to 8 MiB" in isolation["triton_cache"]["detail"], isolation
         assert "only writable place" not in isolation["private_tmp"]["detail"]
         assert (cache.parent.stat().st_mode & 0o007) == 0 or not cache.exists()
+
+
+def test_background_work_never_holds_a_slot_a_call_waits_for(pool):
+    """Background golden fills ran with the call's timeout in the slots: two slow references held both
+    and an honest call waited 43 s. Bounded: the background job sleeps at most 20 s."""
+    from sandbox.pool import Deferred
+
+    slow = job(candidate_with("import time\ntime.sleep(20)\nreturn triton_add(x, y)"))
+    pool.run(job(), timeout_s=60)  # warm
+    background = []
+    started = threading.Event()
+    worker = threading.Thread(
+        target=lambda: background.append(pool.run(slow, timeout_s=60, on_start=started.set, background=True))
+    )
+    worker.start()
+    assert started.wait(30)
+    with pytest.raises(Deferred):  # the one slot is taken: background work does not queue
+        pool.run(job(), timeout_s=60, background=True)
+    begun = time.monotonic()
+    result = pool.run(job(), timeout_s=60)  # a call: the background job gives its slot back
+    worker.join(30)
+    assert result.meta["status"] == "ok" and time.monotonic() - begun < 10
+    assert background[0].reason == "cancelled"

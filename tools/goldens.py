@@ -3,9 +3,11 @@ cache or a sandboxed reference job; and the seeds' inputs as tensors, only when 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -22,6 +24,8 @@ log = logging.getLogger("kernel_eval.goldens")
 #: seeds per background reference job while a task's pool fills: short, so that a call drawing one
 #: of them waits little for its lock
 FILL_BATCH = 4
+FILL_JOB_TIMEOUT_S = 60.0  # a fill's job: a reference slower than this is filled by the calls themselves
+FILL_MAX_S = 300.0  # a whole fill
 
 
 @dataclass
@@ -94,11 +98,17 @@ def key_for(reference_text: str, options: dict, backend: backends.Backend) -> st
 
 
 def ensure(
-    services: Services, task: ReferenceTask, seeds: list[int], cancel: threading.Event | None, cpu_later: bool = False
+    services: Services,
+    task: ReferenceTask,
+    seeds: list[int],
+    cancel: threading.Event | None,
+    cpu_later: bool = False,
+    background: bool = False,
 ) -> Goldens:
     """The goldens of `seeds`. cpu_later: a reference job computes the missing ones' FP64 goldens
     on the device, and a second job their CPU controls meanwhile (Goldens.wait_cpu), so that on a
-    first call the CPU control runs beside the candidate's job instead of before it."""
+    first call the CPU control runs beside the candidate's job instead of before it. background:
+    work no call waits for (Pool.run's background: deferred and preempted by calls)."""
     key = task.key
     per_seed = {s: v for s in seeds if (v := services.goldens.get(key, s)) is not None}
     missing = [s for s in seeds if s not in per_seed]
@@ -116,7 +126,7 @@ def ensure(
             per_seed |= fresh
             pending = _cpu_controls_later(services, task, missing, fresh, cancel)
         elif missing:
-            job, golden_device = _reference_job(services, task, missing, cancel)
+            job, golden_device = _reference_job(services, task, missing, cancel, background=background)
             seconds = job.wall_s
             per_seed |= _store(services, key, missing, job)
     return Goldens(key, per_seed, seconds, not missing, golden_device, cpu_pending=pending)
@@ -182,7 +192,13 @@ def _cpu_threads(services: Services, backend) -> int:
 
 
 def _reference_job(
-    services: Services, task: ReferenceTask, seeds, cancel, return_inputs: bool = False, parts: str = "all"
+    services: Services,
+    task: ReferenceTask,
+    seeds,
+    cancel,
+    return_inputs: bool = False,
+    parts: str = "all",
+    background: bool = False,
 ):
     """parts: all | golden (no CPU control) | cpu (the CPU control only)."""
     options = task.options | {
@@ -202,6 +218,7 @@ def _reference_job(
         ),
         task.timeout_s,
         cancel,
+        background=background,
     )
     fault = faults.process_fault(job, task.timeout_s, "reference")
     if fault is not None:
@@ -271,7 +288,9 @@ def filling(key: str) -> bool:
 
 def fill_pool_in_background(services: Services, task: ReferenceTask) -> threading.Thread | None:
     """Compute the goldens of the task's secret seeds not cached yet, a few per job, in a daemon
-    thread (one per task at a time), so that the next calls find them."""
+    thread, so that the next calls find them. Below every call: one fill in the process at a time,
+    its jobs run only on a free slot nobody waits for and are killed when a call must wait (the
+    next call resumes the fill), each within FILL_JOB_TIMEOUT_S and all within FILL_MAX_S."""
     if os.environ.get(FILL_ENV, "1").strip() == "0":
         return None
     key = task.key
@@ -279,14 +298,18 @@ def fill_pool_in_background(services: Services, task: ReferenceTask) -> threadin
     if not missing:
         return None
     with _filling_lock:
-        if key in _filling:
+        if _filling:
             return None
         _filling.add(key)
+    bounded = dataclasses.replace(task, timeout_s=min(task.timeout_s, FILL_JOB_TIMEOUT_S))
 
     def fill() -> None:
+        deadline = time.monotonic() + FILL_MAX_S
         try:
             for start in range(0, len(missing), FILL_BATCH):
-                ensure(services, task, missing[start : start + FILL_BATCH], None)
+                if time.monotonic() > deadline:
+                    break
+                ensure(services, bounded, missing[start : start + FILL_BATCH], None, background=True)
         except Exception as exc:  # noqa: BLE001 - a failed fill only means later calls compute their goldens
             log.info("filling the seed pool of %s stopped: %s", key, exc)
         finally:
