@@ -415,6 +415,32 @@ def test_calling_the_torch_op_is_rejected():
     assert r.verdict == "rejected" and r.error.type == "no_kernel_launched" and "torch.add" in r.summary
 
 
+def test_a_token_kernel_beside_a_hidden_torch_op_is_rejected():
+    """One launch of a Triton kernel on one element, and the output from torch with the torch-function
+    hooks switched off: no element of the output depends on what the kernel stored."""
+    body = "triton_add(x[:1], y[:1])\nwith torch._C.DisableTorchFunction():\n    return torch.add(x, y)"
+    r = attack(candidate_with(body))
+    assert r.verdict == "rejected" and r.error.type == "output_not_from_kernels", r.summary
+    assert r.checks.provenance.dependent_elements == 0 and r.checks.provenance.nudged_elements > 0
+
+
+@pytest.mark.parametrize(
+    "finish",
+    [
+        "return out",
+        "return (out.to(torch.float64) * 1.0).to(torch.float32).contiguous()",  # torch finishes it: still its value
+        "res = x + y\nres[:10] = out[:10]\nreturn res",  # mostly torch's: passes, with a warning
+    ],
+    ids=["kernel", "torch-epilogue", "mostly-torch"],
+)
+def test_outputs_computed_from_the_kernels_stores_are_not_rejected(finish):
+    r = attack(candidate_with("out = triton_add(x, y)\n" + finish))
+    assert r.verdict == "pass", r.summary
+    fraction = r.checks.provenance.dependent_fraction
+    assert fraction == (0.01 if "res" in finish else 1.0)
+    assert any("only 1% of the output" in w for w in r.warnings) == ("res" in finish)
+
+
 def test_importing_the_reference_fails():
     body = """
 try:

@@ -37,6 +37,7 @@ from tools.models.accuracy import (
     Determinism,
     OutOfBoundsRead,
     OutOfBoundsWrite,
+    Provenance,
     RunAccuracyRequest,
     RunAccuracyResult,
     SeedResult,
@@ -47,6 +48,7 @@ from tools.services import Services, progress_reporter, resolve_backend, service
 from tools.store.golden import GoldenEntry
 
 MAX_STORED_BYTES = 512 << 20
+PARTLY_FROM_KERNELS = 0.5  # below this share of the output depending on the kernels' stores: a warning
 MAX_WORST_PER_OUTPUT = 3
 TAIL = 2000
 
@@ -272,7 +274,11 @@ def _candidate_job(
     request, task, seeds = call.request, prepared.task, prepared.seeds
     files = {"candidate.py": prepared.sources.candidate_text}
     names = {"candidate.py": prepared.sources.candidate_name}
-    options = task.options | {"determinism": request.determinism != "off", "poison": True}
+    options = task.options | {
+        "determinism": request.determinism != "off",
+        "poison": True,
+        "provenance": request.require_kernel_launch,
+    }
     given, sent = None, {}
     if plan is not None:  # the job makes the inputs from the seeds, as the reference job did
         options |= plan.to_options()
@@ -326,6 +332,12 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
     if failed is not None:
         verdict, error = failed
         return replace(run, stop=_Stop(verdict, faults.user_error_summary(verdict, error), error))
+    fraction = run.checks.provenance.dependent_fraction if run.checks.provenance is not None else None
+    if fraction is not None and 0 < fraction < PARTLY_FROM_KERNELS:
+        warnings.append(
+            f"only {fraction:.0%} of the output depends on what the Triton kernels stored (the rest is computed "
+            "without them, or is what the allocation held)"
+        )
     return replace(run, stop=_cheat(call.request, run.checks))
 
 
@@ -345,6 +357,21 @@ def _cheat(request: RunAccuracyRequest, checks: Checks) -> _Stop | None:
                 type="no_kernel_launched",
                 message=f"0 Triton kernel launches; torch calls: {called}",
                 hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
+            ),
+        )
+    independent = checks.provenance is not None and checks.provenance.dependent_fraction == 0.0
+    if request.require_kernel_launch and independent:
+        called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
+        return _Stop(
+            "rejected",
+            "REJECTED output_not_from_kernels: the output does not depend on what the Triton kernels stored "
+            f"(nudging every value they stored left it bitwise unchanged); torch calls: {called}",
+            ErrorInfo(
+                phase="forward",
+                type="output_not_from_kernels",
+                message="no output element changed when every floating value the forward's Triton kernels stored "
+                "was nudged by 2^-5: the output was computed some other way",
+                hint="return what your Triton kernels compute (torch may reshape or finish it, not replace it)",
             ),
         )
     if checks.input_mutation:
@@ -556,7 +583,26 @@ def _checks(meta: dict) -> Checks:
         )
         if isinstance(det, dict) and "checked" in det
         else None,
+        provenance=_provenance(meta.get("provenance")),
         torch_calls={str(k): int(v) for k, v in (meta.get("torch_calls") or {}).items()},
+    )
+
+
+def _provenance(report) -> Provenance | None:
+    """The candidate process's counts (provenance.py), summed over its outputs; an output that could
+    not be compared (another structure under the nudge) counts as dependent: nothing is claimed."""
+    if report is None:
+        return None
+    if not report["checked"]:
+        return Provenance(checked=False, note=str(report.get("error", ""))[:300])
+    outputs = report["outputs"]
+    total = sum(int(o["elements"]) for o in outputs)
+    unchanged = sum(int(o["unchanged"]) for o in outputs if o["comparable"])
+    return Provenance(
+        checked=True,
+        nudged_elements=int(report["nudged_elements"]),
+        output_elements=total,
+        dependent_elements=total - unchanged,
     )
 
 

@@ -13,7 +13,7 @@ import time
 import torch
 
 from tools import thresholds as T
-from tools.daemon.location import code_version
+from tools.code_version import code_version
 from tools.diagnosis import (  # noqa: F401 - registries
     access,
     applicable,
@@ -34,7 +34,7 @@ from tools.services import progress_reporter, services
 
 HEATMAP_NAME = "heatmap.png"
 #: The last explanation with experiments, kept beside the run for suggest_fix (which would otherwise run every
-#: experiment again): valid for the code that made it (tools.daemon.location.code_version).
+#: experiment again): valid for the code that made it (tools.code_version).
 EXPLANATION_NAME = "explanation.json"
 NOT_RUN = "not run:"
 #: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).

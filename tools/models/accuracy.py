@@ -67,6 +67,27 @@ class SeedResult(Model):
     forward_s: float | None = None
 
 
+class Provenance(Model):
+    """Whether the output depends on what the forward's Triton kernels stored (cpu interpreter): the
+    first seed's forward once more, every floating value its kernels store nudged by 2^-5 of itself."""
+
+    checked: bool
+    nudged_elements: int = Field(
+        default=0, ge=0, description="Floating elements the kernels stored in the nudged forward."
+    )
+    output_elements: int = Field(default=0, ge=0)
+    dependent_elements: int = Field(
+        default=0, ge=0, description="Output elements that changed when the kernels' stores were nudged."
+    )
+    note: str | None = None
+
+    @property
+    def dependent_fraction(self) -> float | None:
+        if not self.checked or not self.nudged_elements or not self.output_elements:
+            return None
+        return self.dependent_elements / self.output_elements
+
+
 class Determinism(Model):
     checked: bool
     bitwise_equal: bool | None = None
@@ -137,6 +158,11 @@ class Checks(Model):
         "backends). A warning, not a failure.",
     )
     determinism: Determinism | None = None
+    provenance: Provenance | None = Field(
+        default=None,
+        description="cpu: how much of the output depends on the Triton kernels' stores (None: not checked). An "
+        "output none of whose elements does is rejected (output_not_from_kernels).",
+    )
     torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")
 
 
