@@ -107,14 +107,14 @@ def _task(request: BenchmarkRequest, svc: Services) -> _Task:
     return _Task(accuracy, None, [], None)
 
 
-def _finisher(svc: Services, backend, started: float, limit_notes: list[str]):
+def _finisher(svc: Services, backend, started: float, limit_notes: tuple[str, ...] | list[str] = ()):
     """finish(verdict, summary, **fields): the result, with the backend, total time, next step and
     the notes of limits lowered to the server's ceilings."""
 
     def finish(verdict: BenchVerdict, summary: str, **fields) -> BenchmarkResult:
         fields.setdefault("timings", Timings(total_s=0.0))
         fields["timings"].total_s = time.perf_counter() - started
-        fields["warnings"] = limit_notes + fields.get("warnings", [])
+        fields["warnings"] = [*limit_notes, *fields.get("warnings", [])]
         return BenchmarkResult(
             verdict=verdict,
             summary=summary,
