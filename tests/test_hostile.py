@@ -75,9 +75,11 @@ return triton_add(x, y)
 
 
 def _sandbox_uid(uid: int) -> bool:
-    from sandbox import uid_range
+    """One of the uids of this process's cpu pool (other pools on the machine have blocks of their own)."""
+    from sandbox.pool import Pool
 
-    return uid_range.FIRST_UID <= uid < uid_range.FIRST_UID + uid_range.RANGE_SIZE * uid_range.RANGE_COUNT
+    block = Pool.get("cpu")._uids
+    return block is not None and block.first <= uid < block.first + block.size
 
 
 def test_a_caller_cannot_raise_memory_or_time_past_the_operators_ceilings(monkeypatch):
@@ -133,8 +135,8 @@ return triton_add(x, y)
     assert r.verdict == "runtime_error" and r.error.type in ("BlockingIOError", "OSError"), r.summary
     forked = int(r.stdout.split("forked")[1].split()[0])
     assert forked < 400
-    # the whole pid namespace died with the job: no sandbox uid has processes of this checkout's
-    # Python left (other checkouts on the machine may run jobs of their own); the kernel reaps
+    # the whole pid namespace died with the job: no uid of this pool has processes of this checkout's
+    # Python left (other pools on the machine run under other uids); the kernel reaps
     # a dead namespace asynchronously: poll, bounded
     deadline = time.monotonic() + 10
     while True:
