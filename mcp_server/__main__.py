@@ -6,65 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-DEFAULT_PORT = 8765
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--transport",
-        choices=["stdio", "http"],
-        default="stdio",
-        help="stdio (default: for Claude Code, Codex, IDEs) or streamable HTTP at /mcp",
-    )
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="HTTP bind address (default loopback only; any other needs a token)"
-    )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
-    parser.add_argument(
-        "--auth-token-file",
-        metavar="FILE",
-        help="HTTP: require 'Authorization: Bearer <the token in FILE>' (or set $KERNEL_EVAL_TOKEN)",
-    )
-    parser.add_argument(
-        "--no-token",
-        action="store_true",
-        help="HTTP on loopback: serve without a token (any local user can then use the server and read the "
-        "files under its roots); by default one is generated into the home",
-    )
-    parser.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="NAME[:PORT]",
-        help="HTTP: also accept this Host header (the name clients use to reach the server); repeatable",
-    )
-    parser.add_argument(
-        "--allowed-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="HTTP: also accept requests from this browser Origin (e.g. https://ide.example); repeatable",
-    )
-    parser.add_argument(
-        "--root",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a directory whose .py files tools may read by path, besides the working directory; repeatable",
-    )
-    parser.add_argument(
-        "--max-memory-mb",
-        type=int,
-        metavar="MiB",
-        help="the most memory a client may give a sandboxed job; more is lowered to it, and the result says so "
-        "(default $KERNEL_EVAL_MAX_MEMORY_MB, else half of this machine's memory)",
-    )
-    parser.add_argument(
-        "--max-timeout-s",
-        type=float,
-        metavar="S",
-        help="the longest wall time a client may give a sandboxed job (default $KERNEL_EVAL_MAX_TIMEOUT_S, else 900)",
-    )
+from tools.cli.serve_args import add_arguments
 
 
 def serve(

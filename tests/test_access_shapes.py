@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
-from tools.diagnosis.source import analyze
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest
+from tools.repair.source import analyze
 
 ROW_SUM_REFERENCE = """import torch
 import torch.nn as nn

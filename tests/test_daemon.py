@@ -23,8 +23,8 @@ import pytest
 from tests.conftest import is_root
 from tests.tasks import VECTOR_ADD_CANDIDATE, VECTOR_ADD_REFERENCE, candidate_with
 from tools.cli import forward
-from tools.daemon import client, connection
-from tools.daemon.location import (
+from tools.cli.daemon import client, connection
+from tools.cli.daemon.location import (
     DaemonPaths,
     code_version,
     daemon_paths,
@@ -32,8 +32,8 @@ from tools.daemon.location import (
     peer_credentials,
     same_user,
 )
-from tools.daemon.protocol import CLIENT_MESSAGE, DAEMON_MESSAGE, CommandMessage, StatusMessage
-from tools.daemon.server import Daemon
+from tools.cli.daemon.protocol import CLIENT_MESSAGE, DAEMON_MESSAGE, CommandMessage, StatusMessage
+from tools.cli.daemon.server import Daemon
 
 REPO = Path(__file__).resolve().parent.parent
 IDLE_S = "60"  # none outlives the module by more than this, even if a teardown failed
@@ -434,8 +434,8 @@ def test_bad_requests_get_clear_errors_and_the_daemon_keeps_serving(local_daemon
 def test_exited_reaches_the_cli_however_late_the_worker_sends_it(local_daemon, monkeypatch):
     """The command's thread marks itself done, then sends Exited; the connection must stay open until it
     has (it was closed as soon as the watcher saw 'done': a CI run lost Exited on a loaded machine)."""
-    from tools.daemon import server
-    from tools.daemon.protocol import Exited
+    from tools.cli.daemon import server
+    from tools.cli.daemon.protocol import Exited
 
     def late_exited(conn, reply):
         if isinstance(reply, Exited):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tools.accuracy import run_accuracy
-from tools.diagnosis.source import analyze
-from tools.fixes.reduction import deterministic_reduction
-from tools.fixes.registry import patch
 from tools.models.accuracy import RunAccuracyRequest
+from tools.repair.reduction import deterministic_reduction
+from tools.repair.registry import patch
+from tools.repair.source import analyze
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLITK = ROOT / "examples" / "gpu" / "splitk_atomic"

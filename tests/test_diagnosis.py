@@ -17,9 +17,9 @@ from tools.diagnosis import explain_failure
 from tools.diagnosis.fingerprint import _round_mantissa, matmul_models
 from tools.errors import ToolInputError
 from tools.fixes import suggest_fix
-from tools.fixes.registry import patch
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
+from tools.repair.registry import patch
 from tools.services import services
 
 

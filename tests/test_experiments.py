@@ -13,9 +13,9 @@ from tools.cli import main as cli
 from tools.diagnosis import explain_failure
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS, known_patterns
 from tools.fixes import suggest_fix
-from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixId, FixRequest, PatternId
+from tools.repair.registry import FIXES
 
 from .helpers import without_experiments
 

@@ -75,9 +75,11 @@ return triton_add(x, y)
 
 
 def _sandbox_uid(uid: int) -> bool:
-    from sandbox import uid_range
+    """One of the uids of this process's cpu pool (other pools on the machine have blocks of their own)."""
+    from sandbox.pool import Pool
 
-    return uid_range.FIRST_UID <= uid < uid_range.FIRST_UID + uid_range.RANGE_SIZE * uid_range.RANGE_COUNT
+    block = Pool.get("cpu")._uids
+    return block is not None and block.first <= uid < block.first + block.size
 
 
 def test_a_caller_cannot_raise_memory_or_time_past_the_operators_ceilings(monkeypatch):
@@ -133,8 +135,8 @@ return triton_add(x, y)
     assert r.verdict == "runtime_error" and r.error.type in ("BlockingIOError", "OSError"), r.summary
     forked = int(r.stdout.split("forked")[1].split()[0])
     assert forked < 400
-    # the whole pid namespace died with the job: no sandbox uid has processes of this checkout's
-    # Python left (other checkouts on the machine may run jobs of their own); the kernel reaps
+    # the whole pid namespace died with the job: no uid of this pool has processes of this checkout's
+    # Python left (other pools on the machine run under other uids); the kernel reaps
     # a dead namespace asynchronously: poll, bounded
     deadline = time.monotonic() + 10
     while True:
@@ -625,3 +627,73 @@ def test_seed_zeros_tensors_count_against_the_per_run_cap(monkeypatch):
     assert r.verdict == "fail"
     store = services().runs
     assert store.tensors(r.run_id) == {} and "seed 0's tensors" in store.tensors_note(r.run_id)
+
+
+def test_a_kernel_mask_turned_into_floats_by_torch_is_from_the_kernel():
+    """A bool or int8 store is flipped by the nudge: a mask computed in Triton and cast by torch counts."""
+    kernel = """
+@triton.jit
+def positive_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, (tl.load(x_ptr + offs, mask=m) > 0).to(tl.int8), mask=m)
+"""
+    reference = VECTOR_ADD_REFERENCE.replace("return x + y", "return (x > 0).float()")
+    body = (
+        "flags = torch.empty(x.shape, dtype=torch.int8)\n"
+        "positive_kernel[(triton.cdiv(x.numel(), 256),)](x, flags, x.numel(), BLOCK=256)\n"
+        "return flags.float()"
+    )
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=reference, candidate=candidate_with(body, kernel), backend="cpu", num_seeds=1, timeout_s=60
+        )
+    )
+    assert r.verdict == "pass" and r.checks.provenance.dependent_fraction == 1.0, r.summary
+
+
+def test_a_wrong_buffer_returned_is_an_honest_fail_not_a_rejection():
+    """Provenance judges only outputs that pass: a kernel that wrote another buffer than the one returned
+    is a bug explain_failure diagnoses (an unwritten output)."""
+    r = attack(candidate_with("out = torch.zeros_like(x)\ntriton_add(x, y)\nreturn out"))
+    assert r.verdict == "fail" and r.checks.provenance.dependent_fraction == 0.0
+
+
+def test_a_forward_without_a_launch_beside_a_launch_at_import_is_rejected():
+    prelude = "triton_add(torch.ones(4), torch.ones(4))  # at import: the forwards launch nothing"
+    r = attack(candidate_with("return x + y", prelude))
+    assert r.verdict == "rejected" and r.error.type == "no_kernel_launched", r.summary
+    assert r.checks.kernel_launches >= 1 and 0 in r.checks.launches_per_forward
+
+
+def test_a_tensor_subclass_output_is_refused():
+    prelude = "class Liar(torch.Tensor):\n    pass"
+    r = attack(candidate_with("return triton_add(x, y).as_subclass(Liar)", prelude))
+    assert r.verdict == "runtime_error" and "subclass of torch.Tensor" in r.summary, r.summary
+
+
+def test_a_report_missing_a_check_it_was_asked_for_is_malformed():
+    """A forged result tends to leave out what its writer did not know to fake (here: the provenance)."""
+    prelude = (
+        "import sandbox.harness.candidate as c\n"
+        "_real = c._provenance\n"
+        "c._provenance = lambda *a: None\n"
+        "import sandbox.tensorio as t\n"
+        "_write = t.write_bundle\n"
+        "def _forged(fd, values, meta=None, **k):\n"
+        "    if meta:\n"
+        "        meta.pop('provenance', None)\n"
+        "    return _write(fd, values, meta, **k)\n"
+        "t.write_bundle = _forged"
+    )
+    r = attack(candidate_with("return triton_add(x, y)", prelude))
+    assert r.verdict == "rejected" and r.error.type == "malformed_report", r.summary
+
+
+def test_an_output_changed_after_the_forward_returned_is_judged_as_returned():
+    """The candidate's own output tensor, edited by a later forward: the harness judges a copy made when
+    the forward returned."""
+    prelude = "_RETURNED = []"
+    body = "for t in _RETURNED:\n    t.add_(1.0)\nout = triton_add(x, y)\n_RETURNED.append(out)\nreturn out"
+    r = attack(candidate_with(body, prelude), num_seeds=2)
+    assert r.verdict == "pass", r.summary

@@ -6,7 +6,7 @@ Each kernel is run, diagnosed and patched on the cpu backend, and the patch veri
 from __future__ import annotations
 
 from tests.test_patches_loops import _verified_fix
-from tools.fixes.registry import patch
+from tools.repair.registry import patch
 
 BAG_SUM_REFERENCE = """import torch
 import torch.nn as nn

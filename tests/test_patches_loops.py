@@ -7,9 +7,9 @@ from __future__ import annotations
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
 from tools.fixes import suggest_fix
-from tools.fixes.registry import patch
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
+from tools.repair.registry import patch
 
 
 def _verified_fix(reference: str, candidate: str, fix: str, **options):

@@ -159,7 +159,9 @@ def run_accuracy(
     ran = _candidate(call, prepared, gold)
     if ran.stop is not None:
         return _conclude(call, src, ran.stop, prepared, gold, ran)
-    result = _conclude(call, src, _judge(call, prepared, gold, ran), prepared, gold, ran)
+    judged = _judge(call, prepared, gold, ran)
+    cheat = _not_from_kernels(request, ran.checks) if judged.verdict == "pass" else None
+    result = _conclude(call, src, cheat or judged, prepared, gold, ran)
     if not request.seeds:  # the next calls draw other pool seeds: have their goldens ready
         goldens.fill_pool_in_background(svc, prepared.task)
     return result
@@ -319,6 +321,8 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
         return replace(run, stop=_Stop(verdict, f"{verdict.upper()} {error.message}", error))
     try:  # the report comes from the candidate's process: its code may have changed it
         meta = job.meta or {}
+        if meta.get("status") == "ok":
+            _requested_parts(meta, call.request, prepared.sources.backend)
         run = replace(
             run,
             isolation=faults.isolation(meta),
@@ -341,6 +345,62 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
     return replace(run, stop=_cheat(call.request, run.checks))
 
 
+def _requested_parts(meta: dict, request: RunAccuracyRequest, backend) -> None:
+    """KeyError (a malformed report) when a finished job's report lacks a check it was asked for: a
+    report the candidate wrote itself tends to leave out what it does not know to fake."""
+    if request.determinism != "off" and "determinism" not in meta:
+        raise KeyError("determinism")
+    if backend.interpreter and request.require_kernel_launch and "provenance" not in meta:
+        raise KeyError("provenance")
+    if backend.interpreter and not all("out_of_bounds_reads" in seed for seed in meta["seeds"]):
+        raise KeyError("out_of_bounds_reads")
+
+
+def _no_launch(which: str, checks: Checks) -> _Stop:
+    called = ", ".join(list(checks.torch_calls)[:6]) or "no torch function either"
+    return _Stop(
+        "rejected",
+        f"REJECTED no_kernel_launched: {which} launched 0 Triton kernels (it called {called})",
+        ErrorInfo(
+            phase="forward",
+            type="no_kernel_launched",
+            message=f"0 Triton kernel launches; torch calls: {called}",
+            hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
+        ),
+    )
+
+
+def _not_from_kernels(request: RunAccuracyRequest, checks: Checks) -> _Stop | None:
+    """A rejection for an output that passed without its forward's kernels: a seed's forward that
+    launched none (while the import did), or an output that does not depend on what they stored
+    (provenance.py). Asked only of a passing output: a failing one is an honest bug to diagnose (a
+    kernel that wrote another buffer than the one returned) more often than a cheat."""
+    if not request.require_kernel_launch:
+        return None
+    idle = [i for i, n in enumerate(checks.launches_per_forward) if n == 0]
+    if idle:
+        return _no_launch(f"the forward of seed index {idle[0]}", checks)
+    provenance = checks.provenance
+    if provenance is None or not provenance.checked:
+        return None
+    stored_nothing = provenance.floating_output and not provenance.nudged_elements
+    if provenance.dependent_fraction != 0.0 and not stored_nothing:
+        return None
+    called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
+    return _Stop(
+        "rejected",
+        "REJECTED output_not_from_kernels: the output does not depend on what the Triton kernels stored "
+        f"(nudging every value they stored left it bitwise unchanged); torch calls: {called}",
+        ErrorInfo(
+            phase="forward",
+            type="output_not_from_kernels",
+            message="no output element changed when every value the forward's Triton kernels stored was nudged "
+            "(floats by 2^-5, masks flipped): the output was computed some other way",
+            hint="return what your Triton kernels compute (torch may reshape or finish it, not replace it)",
+        ),
+    )
+
+
 def _seconds(value) -> float | None:
     return None if value is None else float(value)
 
@@ -348,32 +408,7 @@ def _seconds(value) -> float | None:
 def _cheat(request: RunAccuracyRequest, checks: Checks) -> _Stop | None:
     """A rejection for a forward that launched no kernel (when one is required) or changed an input."""
     if request.require_kernel_launch and checks.kernel_launches == 0:
-        called = ", ".join(list(checks.torch_calls)[:6]) or "no torch function either"
-        return _Stop(
-            "rejected",
-            f"REJECTED no_kernel_launched: the forward launched 0 Triton kernels (it called {called})",
-            ErrorInfo(
-                phase="forward",
-                type="no_kernel_launched",
-                message=f"0 Triton kernel launches; torch calls: {called}",
-                hint="compute the output with a @triton.jit kernel, not with torch ops or the reference",
-            ),
-        )
-    independent = checks.provenance is not None and checks.provenance.dependent_fraction == 0.0
-    if request.require_kernel_launch and independent:
-        called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
-        return _Stop(
-            "rejected",
-            "REJECTED output_not_from_kernels: the output does not depend on what the Triton kernels stored "
-            f"(nudging every value they stored left it bitwise unchanged); torch calls: {called}",
-            ErrorInfo(
-                phase="forward",
-                type="output_not_from_kernels",
-                message="no output element changed when every floating value the forward's Triton kernels stored "
-                "was nudged by 2^-5: the output was computed some other way",
-                hint="return what your Triton kernels compute (torch may reshape or finish it, not replace it)",
-            ),
-        )
+        return _no_launch("the forward", checks)
     if checks.input_mutation:
         return _Stop(
             "rejected",
@@ -584,6 +619,7 @@ def _checks(meta: dict) -> Checks:
         if isinstance(det, dict) and "checked" in det
         else None,
         provenance=_provenance(meta.get("provenance")),
+        launches_per_forward=[int(s["launches"]) for s in meta.get("seeds", [])],
         torch_calls={str(k): int(v) for k, v in (meta.get("torch_calls") or {}).items()},
     )
 
@@ -603,6 +639,7 @@ def _provenance(report) -> Provenance | None:
         nudged_elements=int(report["nudged_elements"]),
         output_elements=total,
         dependent_elements=total - unchanged,
+        floating_output=any(o["floating"] is True for o in outputs),
     )
 
 

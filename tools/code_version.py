@@ -1,5 +1,5 @@
 """The code version: a digest of this package's code, the interpreter and the environment the tools and
-the sandbox read. A daemon serves only CLIs of its own code version (tools.daemon.location); a kept
+the sandbox read. A daemon serves only CLIs of its own code version (tools.cli.daemon.location); a kept
 explanation is reused only by the code that made it (tools.diagnosis). Standard library only: the
 CLI's fast path computes it on every call.
 """

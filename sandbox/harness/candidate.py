@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import linecache
 import sys
 import time
 
@@ -66,6 +67,7 @@ def _forward(
     with torch.device(device), monitor, torch.no_grad():  # factories without device= land on the job's device
         out = model(*dev_inputs)
     common.synchronize(device)
+    _plain_tensors_only(out)
     elapsed = time.perf_counter() - start
     mutated = [
         i
@@ -85,6 +87,21 @@ def _forward(
     if trace is not None:
         info["trace"], info["trace_values"] = trace.report(common.tree_tensors(out))
     return common.snapshot(out), info
+
+
+def _plain_tensors_only(out) -> None:
+    """A tensor subclass runs its own code in every check and in the copy that is judged (a lying
+    __eq__, a contiguous() that hands back other values): the output must be plain tensors."""
+    for t in common.tree_tensors(out):
+        if type(t) is not torch.Tensor:
+            raise common.UserCodeError(
+                errors.error_info(
+                    "forward",
+                    "OutputSubclass",
+                    f"the forward returned a {type(t).__module__}.{type(t).__qualname__}, a subclass of torch.Tensor: "
+                    "return plain tensors",
+                )
+            )
 
 
 def _guard(t: torch.Tensor, fill: str, label: str, monitor, integers: bool = False) -> torch.Tensor:
@@ -158,6 +175,7 @@ def seed_inputs(spec: dict, job_dir: str, user_files: dict, given: dict) -> list
             )
         made.append((init, task_inputs))
     sys.modules.pop(module.__name__, None)  # the candidate cannot import the reference
+    linecache.cache.pop(path, None)  # nor read its text where tracebacks would
     del module
     spec["options"].pop("make_inputs", None)  # nor find its text in the job's spec (gc.get_objects)
     return made

@@ -157,10 +157,10 @@ def host_bytes(t: torch.Tensor):
 
 
 def snapshot(value):
-    """What a forward returned, as it is now: device tensors copied on their device (a later forward
-    may write the same buffer; a device copy costs microseconds, the host copy is made once, when the
-    result is written), CPU tensors as they are."""
-    return tree_map(lambda t: t.detach() if t.device.type == "cpu" else t.detach().clone(), value)
+    """What a forward returned, as it is when it returns: copied (on its device; a device copy costs
+    microseconds, the host copy is made once, when the result is written). Never the forward's own
+    tensor, which a later forward or a thread of the candidate's could still change."""
+    return tree_map(lambda t: t.detach().clone(), value)
 
 
 def clone(value):

@@ -9,8 +9,9 @@ out bitwise the same did not depend on any stored value; one computed from them 
 torch after the kernel: an epilogue, a cast, a split-K sum) changes. The nudge keeps values finite
 and close, so a forward that turns stored floats into indices stays in bounds: NaN would not.
 
-Integer stores are left alone (a nudged index could address memory out of bounds): a forward whose
-kernels stored no floating value is not judged. The trusted parent decides: meta["provenance"] is
+Booleans and 8-bit integers (masks, flags) are flipped in their lowest bit; wider integers are left
+alone (a nudged index could address memory out of bounds). A floating output whose forward stored
+nothing nudgeable was not computed by its kernels either. The trusted parent decides: meta["provenance"] is
 only the counts.
 """
 
@@ -38,10 +39,18 @@ class StoreNudge:
 
     def _value(self, handle):
         data = getattr(handle, "data", None)
-        if not self.active or not isinstance(data, np.ndarray) or data.dtype.kind != "f":
+        if not self.active or not isinstance(data, np.ndarray):
+            return handle
+        if data.dtype.kind == "f":
+            changed = _nudged(data)
+        elif data.dtype.kind == "b":  # a mask the forward may turn into floats: flipped
+            changed = ~data
+        elif data.dtype.kind in "iu" and data.dtype.itemsize == 1:  # int8 flags and masks, never an index
+            changed = data ^ data.dtype.type(1)
+        else:
             return handle
         self.nudged_elements += int(data.size)
-        return type(handle)(_nudged(data), handle.dtype)
+        return type(handle)(changed, handle.dtype)
 
     def install(self) -> None:
         from triton.runtime import interpreter
@@ -66,19 +75,26 @@ def unchanged_elements(first: list[torch.Tensor], nudged: list[torch.Tensor]) ->
     """Per output: its element count, and how many came out bitwise the same under the nudge (all of
     them when the nudged forward returned another structure: nothing is claimed then)."""
     if len(first) != len(nudged):
-        return [{"elements": t.numel(), "unchanged": t.numel(), "comparable": False} for t in first]
+        return [
+            {"elements": t.numel(), "unchanged": t.numel(), "comparable": False, "floating": t.is_floating_point()}
+            for t in first
+        ]
     counts = []
     for a, b in zip(first, nudged, strict=True):
         if a.shape != b.shape or a.dtype != b.dtype:
-            counts.append({"elements": a.numel(), "unchanged": a.numel(), "comparable": False})
+            counts.append(
+                {"elements": a.numel(), "unchanged": a.numel(), "comparable": False, "floating": a.is_floating_point()}
+            )
             continue
         same = _bitwise_same(a.reshape(-1), b.reshape(-1))
-        counts.append({"elements": a.numel(), "unchanged": int(same.sum()), "comparable": True})
+        counts.append(
+            {"elements": a.numel(), "unchanged": int(same.sum()), "comparable": True, "floating": a.is_floating_point()}
+        )
     return counts
 
 
-def _bitwise_same(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    if a.dtype.is_floating_point and a.element_size() in (2, 4, 8):
-        view = {2: torch.int16, 4: torch.int32, 8: torch.int64}[a.element_size()]
-        return a.contiguous().view(view) == b.contiguous().view(view)
-    return a == b
+def _bitwise_same(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:
+    """Element-wise bit equality, through numpy (torch's == can be patched by the candidate)."""
+    raw_a, raw_b = (np.frombuffer(bytes(t.contiguous().view(torch.uint8).numpy()), dtype=np.uint8) for t in (a, b))
+    size = a.element_size()
+    return (raw_a.reshape(-1, size) == raw_b.reshape(-1, size)).all(axis=1)

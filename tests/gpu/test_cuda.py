@@ -153,7 +153,7 @@ def test_splitk_atomics_are_flagged_nondeterministic_and_two_pass_is_not():
 
 
 def test_deterministic_reduction_patch_makes_split_k_bitwise_stable():
-    from tools.fixes.reduction import deterministic_reduction
+    from tools.repair.reduction import deterministic_reduction
 
     folder = GPU / "splitk_atomic"
     patched = deterministic_reduction((folder / "candidate_atomic_add.py").read_text())

@@ -3,7 +3,7 @@
 Exit status: 0 pass / ok, 1 a negative verdict, 2 a usage error (bad flags, unreadable files),
 3 an internal error of the daemon (it keeps running), 130 interrupted.
 
-run, compile, explain, fix and mutate go to this home's warm daemon (tools/daemon/), started on
+run, compile, explain, fix and mutate go to this home's warm daemon (tools/cli/daemon/), started on
 first use, unless --no-daemon or $KERNEL_EVAL_NO_DAEMON=1: forward.py sends it the arguments as
 typed, without importing pydantic or torch, and the daemon runs them through commands.py, the
 same code an in-process command runs; the output is the same either way.

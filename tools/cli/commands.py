@@ -1,7 +1,7 @@
 """The whole CLI: its parser (flags generated from the request models), the commands, what they print.
 
 An in-process command runs here; so does a command the daemon runs for a CLI (tools/cli/forward.py
-sends it the arguments, tools/daemon/server.py runs main() on them with its output sent back).
+sends it the arguments, tools/cli/daemon/server.py runs main() on them with its output sent back).
 """
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
+from pathlib import Path
 
 from tools import cli as cli_package
 from tools.cli.args import UsageError, add_model_arguments, model_from_args
@@ -280,9 +282,16 @@ def _cmd_serve(ns: argparse.Namespace) -> int:
         from tools.cli.daemon_commands import daemon_command
 
         return daemon_command(ns)
-    from mcp_server.__main__ import serve_from
+    from tools.cli.serve_args import argv_of
 
-    return serve_from(ns)
+    # The MCP server is a process of its own (mcp_server sits above the tools: never imported here),
+    # found where this package is, never in the working directory (-P), as the in-process one was.
+    root = str(Path(__file__).resolve().parents[2])
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    safe_path = ["-P"] if sys.version_info >= (3, 11) else []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, *safe_path, "-m", "mcp_server", *argv_of(ns)], env)
 
 
 def _cmd_thresholds(ns: argparse.Namespace) -> int:
@@ -408,8 +417,8 @@ def build_parser(columns: int | None = None) -> argparse.ArgumentParser:
     serve = sub.add_parser(
         "serve", help="start the MCP server (stdio, or streamable HTTP at /mcp), or the CLI's warm daemon"
     )
-    from mcp_server.__main__ import add_arguments as add_serve_arguments
     from tools.cli.daemon_commands import add_daemon_arguments
+    from tools.cli.serve_args import add_arguments as add_serve_arguments
 
     add_serve_arguments(serve)
     add_daemon_arguments(serve)

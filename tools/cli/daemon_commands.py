@@ -27,8 +27,8 @@ def add_daemon_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def daemon_command(ns: argparse.Namespace) -> int:
-    from tools.daemon import client, connection
-    from tools.daemon.location import DaemonUnavailable, daemon_paths
+    from tools.cli.daemon import client, connection
+    from tools.cli.daemon.location import DaemonUnavailable, daemon_paths
 
     if ns.idle_timeout is not None and not ns.idle_timeout > 0:
         print("kernel-eval serve: error: --idle-timeout must be a positive number of seconds", file=sys.stderr)

@@ -16,8 +16,8 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from tools.cli.daemon.catalogue import TOOLS, ToolName
 from tools.cli.forward import NO_DAEMON_ENV, why_not_daemon
-from tools.daemon.catalogue import TOOLS, ToolName
 
 R = TypeVar("R", bound=BaseModel)
 

@@ -3,7 +3,7 @@
 Standard library only: pydantic, the request models and the tools' imports are most of an in-process
 CLI's start, and the daemon has them loaded already. The daemon parses the arguments with the same
 parser and runs the same code the in-process CLI runs, and sends back what that prints, in order, and
-its exit status; so a bad flag reads the same either way. The messages are tools/daemon/protocol.py's
+its exit status; so a bad flag reads the same either way. The messages are tools/cli/daemon/protocol.py's
 models, written and read here as plain JSON.
 """
 
@@ -14,8 +14,8 @@ import os
 import sys
 import time
 
-from tools.daemon import connection
-from tools.daemon.location import DaemonPaths, DaemonUnavailable, daemon_paths
+from tools.cli.daemon import connection
+from tools.cli.daemon.location import DaemonPaths, DaemonUnavailable, daemon_paths
 
 #: The commands that run a tool (through the daemon unless told otherwise); the rest run in-process.
 SERVED = ("run", "compile", "explain", "fix", "mutate")

@@ -23,13 +23,13 @@ from tools.diagnosis import (  # noqa: F401 - registries
     fingerprint,
     heatmap,
     repair,
-    source,
 )
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
 from tools.errors import ToolInputError
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, ExplainRequest, ExplainResult
 from tools.models.task import Timings
+from tools.repair import source
 from tools.services import progress_reporter, services
 
 HEATMAP_NAME = "heatmap.png"

@@ -19,9 +19,9 @@ from tools.diagnosis.detectors import flat_index
 from tools.diagnosis.experiments import Result
 from tools.diagnosis.experiments import _target as first_failing
 from tools.diagnosis.registry import experiment
-from tools.diagnosis.source import SourceFacts
 from tools.diagnosis.trials import TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, PatternId
+from tools.repair.source import SourceFacts
 
 ID = "access_trace"
 QUESTION = (

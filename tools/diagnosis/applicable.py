@@ -14,8 +14,10 @@ import torch
 from tools import thresholds as T
 from tools.diagnosis.context import RunContext
 from tools.diagnosis.experiments import PRECISION_PATTERNS, ROUNDING_FINDING
-from tools.diagnosis.source import SourceFacts
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome
+from tools.repair.formulas import stable_formula
+from tools.repair.patches import fp32_accumulator
+from tools.repair.source import SourceFacts
 
 #: Hypotheses that blame the precision of an accumulation or intermediate.
 ACCUMULATION_HYPOTHESES = ("low_precision_accumulation", "small_value_outliers")
@@ -31,8 +33,6 @@ def _low_precision_data(ctx: RunContext) -> bool:
 
 def accumulates_in_fp32(ctx: RunContext, facts: SourceFacts) -> bool:
     """True when the fp32_accumulator rewrite has nothing numerical to change."""
-    from tools.fixes.patches import fp32_accumulator  # tools.fixes imports tools.diagnosis
-
     if facts.parse_error or facts.low_precision_accumulator or not ctx.source:
         return False
     low = _low_precision_data(ctx) or facts.mentions_low_precision
@@ -40,8 +40,6 @@ def accumulates_in_fp32(ctx: RunContext, facts: SourceFacts) -> bool:
 
 
 def has_stable_formula_construct(ctx: RunContext, facts: SourceFacts) -> bool:
-    from tools.fixes.formulas import stable_formula
-
     return bool(facts.log_one_plus or facts.one_pass_variance) or stable_formula(ctx.source) is not None
 
 

@@ -16,8 +16,8 @@ from tools import thresholds as T
 from tools.diagnosis import copies, misplaced
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.registry import detector
-from tools.diagnosis.source import SourceFacts
 from tools.models.diagnosis import Diagnosis, Evidence, FixId, Location
+from tools.repair.source import SourceFacts
 
 MAX_INDICES = 5
 

@@ -25,9 +25,11 @@ from tools.diagnosis import copies
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors import element_indices, flat_index, tail_views
 from tools.diagnosis.registry import EXPERIMENTS, experiment
-from tools.diagnosis.source import SourceFacts
 from tools.diagnosis.trials import UNCHANGED_INPUTS, InputsChange, InputTransform, Trial, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, FixId, Location, PatternId, TrialSummary
+from tools.repair import padding
+from tools.repair.registry import FIXES
+from tools.repair.source import SourceFacts
 
 #: Trial error within this factor of the run's own error counts as "the same error": rounding
 #: errors of different inputs scatter by about 2x; a change of cause moves them by orders.
@@ -688,8 +690,6 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
 def padding_value(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
-    from tools.fixes import padding  # tools.fixes imports tools.diagnosis: imported at call time
-
     target = _target(ctx, diagnoses)
     if target is None or not target.measured.is_floating_point():
         return None
@@ -1438,8 +1438,6 @@ MAX_PATCH_TRIALS = 3
     ),
 )
 def patch_trial(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    from tools.fixes.registry import FIXES  # the fixes use diagnosis: imported at call time
-
     # after a proven or specifically confirmed cause there is nothing to decide; the generic
     # formula_error (logic somewhere) still leaves which logic open
     if ctx.result.verdict != "fail" or any(

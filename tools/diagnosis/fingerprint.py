@@ -38,7 +38,7 @@ def _rtz(exact: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 
 
 def _block_k(source: str) -> list[int]:
-    from tools.diagnosis.source import analyze
+    from tools.repair.source import analyze
 
     return analyze(source).blocks("_K") or [32, 64]
 

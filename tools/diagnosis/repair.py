@@ -16,11 +16,11 @@ from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.experiments import ROUNDING_FINDING, Result
 from tools.diagnosis.registry import experiment
-from tools.diagnosis.source import SourceFacts
 from tools.diagnosis.trials import UNCHANGED_INPUTS, TrialBudgetExceeded, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome
 from tools.repair import search
 from tools.repair.edits import Edit
+from tools.repair.source import SourceFacts
 from tools.services import services
 
 ID = "repair_search"

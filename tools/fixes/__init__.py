@@ -7,10 +7,8 @@ import time
 
 from tools import thresholds as T
 from tools.diagnosis import context, explain_failure, repair, stored_explanation
-from tools.diagnosis.source import analyze as analyze_source
 from tools.diagnosis.trials import TrialRunner
 from tools.errors import ToolInputError
-from tools.fixes.registry import FIXES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
     Diagnosis,
@@ -26,6 +24,8 @@ from tools.models.diagnosis import (
 from tools.models.task import Timings
 from tools.repair import search
 from tools.repair.edits import Edit
+from tools.repair.registry import FIXES
+from tools.repair.source import analyze as analyze_source
 from tools.services import progress_reporter, services
 
 

@@ -79,6 +79,7 @@ class Provenance(Model):
     dependent_elements: int = Field(
         default=0, ge=0, description="Output elements that changed when the kernels' stores were nudged."
     )
+    floating_output: bool = Field(default=False, description="Some output is floating point.")
     note: str | None = None
 
     @property
@@ -138,6 +139,9 @@ class Checks(Model):
     """What the sandbox saw the candidate do (beyond the numbers)."""
 
     kernel_launches: int = Field(default=0, description="Triton kernel launches over all seeds and re-runs.")
+    launches_per_forward: list[int] = Field(
+        default_factory=list, description="Triton kernel launches of each seed's forward (each must launch one)."
+    )
     kernels: dict[str, int] = Field(default_factory=dict, description="Launches per kernel name.")
     input_mutation: list[int] = Field(default_factory=list, description="Indices of inputs the forward changed.")
     poisoned_allocations: int = Field(default=0, description="Empty allocations filled with NaN (ints: a sentinel).")

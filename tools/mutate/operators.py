@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import _code, _kwarg, _names, _tl, _with_kwarg, parse, stride_pairs, swap_args
+from tools.repair.patches import _code, _kwarg, _names, _tl, _with_kwarg, parse, stride_pairs, swap_args
 
 
 @dataclass(frozen=True)

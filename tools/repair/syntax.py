@@ -1,4 +1,4 @@
-"""Small libcst helpers shared by the repair edits and the fix patches (tools/fixes/patches.py)."""
+"""Small libcst helpers shared by the repair edits and the fix patches (tools/repair/patches.py)."""
 
 from __future__ import annotations
 

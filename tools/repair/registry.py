@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.fixes import blockwise, formulas, layout, padding, patches, reduction
+from tools.repair import blockwise, formulas, layout, padding, patches, reduction
 from tools.repair.edits import reproduce
 
 Patcher = Callable[[str], "str | None"]

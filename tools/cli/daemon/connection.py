@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from tools.daemon.location import (
+from tools.cli.daemon.location import (
     PACKAGE_ROOT,
     DaemonPaths,
     DaemonUnavailable,
@@ -102,7 +102,7 @@ def _log_tail(path: Path, limit: int = 800) -> str:
 def _spawn(paths: DaemonPaths, idle_timeout_s: float | None):
     import subprocess  # only when starting one: a warm call does without it
 
-    command = [sys.executable, "-m", "tools.daemon", "--code", paths.code]
+    command = [sys.executable, "-m", "tools.cli.daemon", "--code", paths.code]
     if idle_timeout_s is not None:
         command += ["--idle-timeout", str(idle_timeout_s)]
     env = dict(os.environ, KERNEL_EVAL_HOME=str(paths.home))

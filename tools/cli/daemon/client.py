@@ -10,9 +10,9 @@ import time
 
 from pydantic import BaseModel
 
-from tools.daemon.connection import MAX_REPLY_BYTES, LineReader, connect_running
-from tools.daemon.location import DaemonPaths, DaemonUnavailable, private_directory
-from tools.daemon.protocol import (
+from tools.cli.daemon.connection import MAX_REPLY_BYTES, LineReader, connect_running
+from tools.cli.daemon.location import DaemonPaths, DaemonUnavailable, private_directory
+from tools.cli.daemon.protocol import (
     DAEMON_MESSAGE,
     DaemonStatus,
     Failed,

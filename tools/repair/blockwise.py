@@ -8,8 +8,8 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes import patches
-from tools.fixes.patches import _code, _find, _names, _tl
+from tools.repair import patches
+from tools.repair.patches import _code, _find, _names, _tl
 
 ROW_MAX = "_row_max"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import Transformer, _code, _find, _kwarg, _names, _tl, parse, run, two_pass_variance
+from tools.repair.patches import Transformer, _code, _find, _kwarg, _names, _tl, parse, run, two_pass_variance
 
 ONE = m.Integer("1") | m.Float("1.0") | m.Float("1.")
 INTEGER_TYPES = ("int8", "int16", "int32", "uint8", "uint16", "uint32")

@@ -1,4 +1,4 @@
-"""`python -m tools.daemon`: run a daemon in the foreground (the CLI starts it this way, detached)."""
+"""`python -m tools.cli.daemon`: run a daemon in the foreground (the CLI starts it this way, detached)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import logging
 import signal
 import sys
 
-from tools.daemon.location import DaemonUnavailable, daemon_paths
-from tools.daemon.server import DEFAULT_IDLE_TIMEOUT_S, Daemon
+from tools.cli.daemon.location import DaemonUnavailable, daemon_paths
+from tools.cli.daemon.server import DEFAULT_IDLE_TIMEOUT_S, Daemon
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.daemon", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.cli.daemon", description=__doc__)
     parser.add_argument("--code", help="the code version the starting CLI expects; refuse to start as another")
     parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT_S, metavar="S")
     ns = parser.parse_args(argv)

@@ -13,7 +13,7 @@ from typing import TypeVar
 import libcst as cst
 import libcst.matchers as m
 
-from tools.diagnosis import source as source_facts
+from tools.repair import source as source_facts
 from tools.repair.syntax import TL
 from tools.repair.syntax import code as _code
 from tools.repair.syntax import kwarg as _kwarg

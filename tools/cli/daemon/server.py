@@ -26,13 +26,11 @@ from pydantic import BaseModel, ValidationError
 
 from tools import sources
 from tools.cli import commands
-from tools.cli.dispatch import Remote, serving
-from tools.cli.forward import SERVED
-from tools.daemon import output
-from tools.daemon.catalogue import TOOLS
-from tools.daemon.connection import MAX_REQUEST_BYTES, LineReader, MessageTooLarge
-from tools.daemon.location import DaemonPaths, private_directory, same_user, socket_address
-from tools.daemon.protocol import (
+from tools.cli.daemon import output
+from tools.cli.daemon.catalogue import TOOLS
+from tools.cli.daemon.connection import MAX_REQUEST_BYTES, LineReader, MessageTooLarge
+from tools.cli.daemon.location import DaemonPaths, private_directory, same_user, socket_address
+from tools.cli.daemon.protocol import (
     CLIENT_MESSAGE,
     Accepted,
     CommandMessage,
@@ -45,6 +43,8 @@ from tools.daemon.protocol import (
     Stopping,
     send,
 )
+from tools.cli.dispatch import Remote, serving
+from tools.cli.forward import SERVED
 from tools.errors import describe_validation_error
 
 log = logging.getLogger(output.DAEMON_LOGGER)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.fixes.patches import _code, _find, _names, _tl, parse
+from tools.repair.patches import _code, _find, _names, _tl, parse
 
 WORKSPACE = "_split_partials"
 STRIDE_PARAM = "split_stride"
