@@ -19,6 +19,43 @@ os.environ.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_AUTH_MODE="disabled
 os.environ["KERNEL_EVAL_NO_DAEMON"] = "1"  # CLI tests run in-process; tests/test_daemon.py starts its own daemons
 
 
+#: Modules whose tests run explain_failure / suggest_fix, whole corpora, other processes or servers:
+#: marked `slow`. `scripts/test.sh --fast` (pytest -m "not slow") runs the rest in a few minutes,
+#: for the inner loop; the whole suite is what CI runs.
+SLOW_MODULES = {
+    "test_access_shapes",
+    "test_batch",
+    "test_batch_ray",
+    "test_batch_ray_cli",
+    "test_daemon",
+    "test_demos",
+    "test_deterministic_reduction",
+    "test_diagnosis",
+    "test_diagnosis_layout",
+    "test_diagnosis_soundness",
+    "test_examples",
+    "test_experiments",
+    "test_heldout_gate",
+    "test_http_exposure",
+    "test_integer_outputs",
+    "test_masked_outputs",
+    "test_mcp_server",
+    "test_mutation_corpus",
+    "test_mutation_corpus_kernels",
+    "test_out_of_bounds_reads",
+    "test_patches_generalised",
+    "test_patches_loops",
+    "test_realworld",
+    "test_where",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _close_pools():
     yield
