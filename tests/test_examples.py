@@ -70,6 +70,9 @@ def test_gpu_only_failures_pass_on_the_interpreter(entry):
             candidate=str(folder / entry["candidate"]),
             backend="cpu",
             num_seeds=1,
+            # what this checks is the interpreter's numbers: no third forward for the output's provenance
+            # (a 1024^3-scale matmul on the interpreter takes ~17 s a forward)
+            require_kernel_launch=False,
         )
     )
     assert result.verdict == "pass", result.summary
