@@ -143,3 +143,40 @@ def test_cpu_controls_computed_beside_the_candidate_arrive_and_are_cached_whole(
     services().goldens._memory.clear()
     again = goldens.ensure(services(), task, [31, 32], None, cpu_later=True)
     assert again.cached and again.cpu_pending is None and again.per_seed[31].cpu is not None
+
+
+def test_inputs_that_overflow_torch_itself_are_said_so():
+    """large_magnitude on float32 reaches 2^96: x * x overflows torch's own CPU control, which the
+    result says instead of leaving it to the kernel."""
+    from tests.tasks import candidate_with
+
+    reference = VECTOR_ADD_REFERENCE.replace("return x + y", "return x * y")
+    torch_mul = candidate_with("return x * y")  # the control's own op: only the inputs are at stake here
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=reference,
+            candidate=torch_mul,
+            backend="cpu",
+            num_seeds=1,
+            input_profile="large_magnitude",
+            require_kernel_launch=False,
+        )
+    )
+    assert any("the CPU control (torch itself, in the task's dtype) is not finite" in w for w in r.warnings), r.warnings
+
+
+def test_a_reference_past_the_memory_limit_says_which_limit_and_what_to_change():
+    """A 12000^2 float64 input is 1.1 GB: past a 512 MiB job (bounded: the limit stops it at 512 MiB)."""
+    import pytest
+
+    from tools.errors import ToolInputError
+
+    big = VECTOR_ADD_REFERENCE.replace(
+        "torch.randn(1000), torch.randn(1000)", "torch.randn(12000, 12000, dtype=torch.float64), torch.randn(1)"
+    )
+    with pytest.raises(ToolInputError) as caught:
+        run_accuracy(
+            RunAccuracyRequest(reference=big, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=1, memory_mb=512)
+        )
+    message = str(caught.value)
+    assert "memory_mb" in message and "512 MiB" in message, message

@@ -454,6 +454,13 @@ def _judge(call: _Call, prepared: _Prepared, gold: goldens.Goldens, ran: _Candid
             )
         )
         warnings.extend(f"seed {seed}: {w}" for w in report.warnings)
+        overflowed = _control_overflow(golden, cpu)
+        if overflowed:
+            warnings.append(
+                f"seed {seed}: the CPU control (torch itself, in the task's dtype) is not finite at {overflowed:,} "
+                "element(s) where the FP64 golden is: these inputs overflow the task's own dtype (input_profile "
+                f"{request.input_profile!r}): a failure there is the inputs', not necessarily the kernel's"
+            )
     compare_s = time.perf_counter() - t0
     precision = _golden_precision_warning([ran.entry(gold, seed).golden for seed in seeds])
     if precision:
@@ -484,6 +491,17 @@ def _verdict(
     if nondeterministic and request.determinism == "require":
         return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
+
+
+def _control_overflow(golden, cpu) -> int:
+    """Elements where the golden is finite and the CPU control (torch in the task's precision) is not."""
+    if cpu is None:
+        return 0
+    count = 0
+    for g, c in zip(tree_tensors(golden), tree_tensors(cpu), strict=False):
+        if g.is_floating_point() and c.is_floating_point() and g.shape == c.shape:
+            count += int((torch.isfinite(g) & ~torch.isfinite(c.to(g.device))).sum())
+    return count
 
 
 def _golden_precision_warning(goldens_of_seeds: list) -> str | None:

@@ -232,8 +232,11 @@ def _reference_job(
         raise ToolInputError(f"the reference could not run: {error.message}", {"error": error.model_dump()}) from None
     if failed is not None:
         error = failed
+        hint = f" ({error.hint})" if error.hint else ""
+        if "memory_mb" in hint:  # which limit, at what value
+            hint = f" ({error.hint}; it was {task.memory_mb} MiB)"
         raise ToolInputError(
-            f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}",
+            f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}{hint}",
             {"error": error.model_dump()},
         )
     return job, device

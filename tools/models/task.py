@@ -27,9 +27,14 @@ Dtype = Annotated[
 Profile = Annotated[
     InputProfile,
     Field(
-        description="task: the task's own inputs; small_values: many outputs in the small-value domain; "
-        "cancellation: pairs that cancel in sums and matmuls; special_values: NaN/+-Inf/+-0/subnormals; "
-        "large_magnitude: values that overflow careless kernels."
+        description="What the floating inputs hold. task: the task's own get_inputs(); small_values: magnitudes "
+        "log-uniform over 2^-20..2^-4 (16-bit dtypes) or 2^-30..2^-8 (wider), random sign: many outputs in the "
+        "small-value domain; cancellation: zero-mean values ~16 in pairs of nearly opposite sign along the last "
+        "dimension (sums and matmuls cancel); special_values: randn with ~2% each of NaN, +Inf, -Inf, +0, -0 and "
+        "subnormals; large_magnitude: magnitudes log-uniform over 2^(emax/4)..2^(3 emax/4) of the dtype, random "
+        "sign (float16: 2^4..2^12, i.e. 16..4096; bfloat16 and float32: 2^32..2^96, up to ~8e28; float64: "
+        "2^256..2^768): exposes overflow in exp, squares and sums, and can overflow torch itself (a warning says "
+        "when the CPU control is not finite)."
     ),
 ]
 TimeoutSeconds = Annotated[
@@ -65,12 +70,12 @@ class TaskFields(JobLimitFields):
     reference: str = Field(
         description="The reference: Python source defining `class Model(nn.Module)`, `get_inputs()` and "
         "`get_init_inputs()` (KernelBench format), or the path of such a .py file (relative paths resolve against "
-        "the server's working directory)."
+        "the server's working directory; for the CLI, the shell's)."
     )
     candidate: str = Field(
         description="The candidate: Python source defining `class ModelNew(nn.Module)` (same constructor "
         "as Model) whose forward launches Triton kernels, or the path of such a .py file (relative paths resolve "
-        "against the server's working directory)."
+        "against the server's working directory; for the CLI, the shell's)."
     )
     backend: Backend = "auto"
     dtype: Dtype = None
