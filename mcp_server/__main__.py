@@ -6,8 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from tools.cli.serve_args import add_arguments
-
 
 def serve(
     transport: str,
@@ -83,6 +81,8 @@ def _unshadow() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _unshadow()
+    from tools.cli.serve_args import add_arguments  # after _unshadow: a user's tools.py must not be imported
+
     parser = argparse.ArgumentParser(prog="kernel-eval-mcp", description="kernel-eval MCP server")
     add_arguments(parser)
     return serve_from(parser.parse_args(argv))

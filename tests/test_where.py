@@ -61,6 +61,11 @@ def test_the_access_trace_names_the_load_that_reads_the_wrong_elements_and_the_s
     assert f"line {load} reads the wrong elements of input 1" in primary.summary
     assert primary.evidence["edit_after"] == "offs % N"
     assert _outcome(explained, "repair_search").edits_tried >= 1
+    # idempotent: the same call answers with the explanation it made, without running anything again
+    again = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert again.cached and not explained.cached and again.diagnoses == explained.diagnoses
+    searched_not = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    assert not searched_not.cached  # other options: explained anew
 
 
 def test_suggest_fix_returns_the_searched_edit_verified_on_every_seed():

@@ -195,19 +195,41 @@ def _without_tensors(ctx: context.RunContext) -> bool:
     return ctx.result.verdict == "fail" and not ctx.tensors_kept
 
 
-def stored_explanation(run_id: str) -> ExplainResult | None:
-    """The explanation an explain_failure call with experiments kept for this run, made by this code."""
+def _kept(run_id: str) -> dict | None:
     try:
         kept = json.loads((services().runs.path(run_id) / EXPLANATION_NAME).read_text())
-        return ExplainResult.model_validate(kept["result"]) if kept.get("code") == code_version() else None
-    except (OSError, ValueError, KeyError, TypeError, ToolInputError):
+    except (OSError, ValueError, ToolInputError):
+        return None
+    return kept if isinstance(kept, dict) and kept.get("code") == code_version() else None
+
+
+def stored_explanation(run_id: str) -> ExplainResult | None:
+    """The explanation an explain_failure call with experiments kept for this run, made by this code."""
+    kept = _kept(run_id)
+    try:
+        return ExplainResult.model_validate(kept["result"]) if kept is not None else None
+    except (ValueError, KeyError, TypeError):
         return None
 
 
-def _keep(result: ExplainResult, cancel) -> None:
+def _options(request: ExplainRequest) -> dict:
+    """What makes two calls the same explanation: the switches and the experiments registered (tests
+    take some out); a budget does not (only an explanation no budget cut short is kept)."""
+    return {"search": request.search, "heatmap": request.heatmap, "experiments": sorted(EXPERIMENTS)}
+
+
+def _same_call(request: ExplainRequest) -> ExplainResult | None:
+    kept = _kept(request.run_id)
+    if kept is None or kept.get("options") != _options(request):
+        return None
+    result = stored_explanation(request.run_id)
+    return None if result is None else result.model_copy(update={"cached": True})
+
+
+def _keep(result: ExplainResult, request: ExplainRequest, cancel) -> None:
     if (cancel is not None and cancel.is_set()) or any(o.finding.startswith(NOT_RUN) for o in result.experiments):
         return  # cut short: a later call should run the experiments
-    kept = {"code": code_version(), "result": result.model_dump(mode="json")}
+    kept = {"code": code_version(), "options": _options(request), "result": result.model_dump(mode="json")}
     try:
         services().runs.save_file(result.run_id, EXPLANATION_NAME, json.dumps(kept).encode())
     except ToolInputError:
@@ -218,6 +240,11 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     """Raises ToolInputError for an unknown run_id."""
     report = progress_reporter(progress)
     started = time.perf_counter()
+    if request.experiments:
+        again = _same_call(request)
+        if again is not None:
+            report(1.0, "the explanation made for this run with these options")
+            return again.model_copy(update={"timings": Timings(total_s=time.perf_counter() - started)})
     ctx = context.load(request.run_id)
     facts = source.analyze(ctx.source)
     report(0.1, "reading the run")
@@ -288,5 +315,5 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         next_step=next_step,
     )
     if request.experiments and outcomes:
-        _keep(result, cancel)
+        _keep(result, request, cancel)
     return result

@@ -199,6 +199,11 @@ class ExplainResult(Model):
     heatmap: str | None = Field(default=None, description="Resource URI of the error heatmap PNG.")
     timings: Timings
     next_step: str
+    cached: bool = Field(
+        default=False,
+        description="True when this is the explanation an earlier call with the same options made for this run "
+        "(experiments are not run again: the call is idempotent).",
+    )
 
 
 class FixRequest(Model):
