@@ -25,6 +25,8 @@ from tools.models.batch import MAX_BATCH_CANDIDATES, RunAccuracyBatchRequest, Ru
 from tools.models.bench import BenchmarkRequest, BenchmarkResult
 from tools.models.compile import CompileKernelRequest, CompileKernelResult
 from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
+from tools.models.mutate import MutateRequest, MutateResult
+from tools.mutate import mutate
 from tools.services import services
 from tools.thresholds import table
 
@@ -98,6 +100,15 @@ located in the source, a unified diff plus the patched source. verify=true re-ru
 candidate through run_accuracy on the same seeds: a fix is verified only when it passes. Next:
 apply the verified patch."""
 
+
+MUTATE_DESCRIPTION = """How strong is your accuracy test for this kernel? Plant the bugs agents make in a candidate that
+passes (stride swaps, dropped masks, off-by-one bounds, low-precision accumulators, ... per operator)
+and run each mutant through run_accuracy on the same seeds.
+
+Returns the mutation score (caught / mutants), the survivors as diffs (a bug the test did not catch,
+with the input profile that would catch it, where one does), per operator counts, and advice.
+A survivor means more seeds, another input_profile or a tighter standard are needed before trusting a
+pass. Progress is reported per mutant; cancellation stops it."""
 
 BENCH_DESCRIPTION = """Time a candidate that passed run_accuracy against its reference on the device, with checks that
 the speedup is real.
@@ -184,6 +195,18 @@ def tool_specs() -> list[ToolSpec]:
             extra_content=_heatmap_image,
             annotations=ToolAnnotations(
                 read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            ),
+        ),
+        ToolSpec(
+            name="mutate",
+            title="Score the accuracy test by planted bugs",
+            description=MUTATE_DESCRIPTION,
+            request_model=MutateRequest,
+            result_model=MutateResult,
+            run=mutate,
+            text=text.mutate,
+            annotations=ToolAnnotations(
+                read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False
             ),
         ),
         ToolSpec(

@@ -142,3 +142,15 @@ def benchmark_kernel(result) -> str:
     if result.next_step:
         lines.append(f"next: {result.next_step}")
     return "\n".join(lines[:MAX_LINES])
+
+
+def mutate(result) -> str:
+    lines = [result.summary]
+    lines += [f"{op}: {killed}/{total} caught" for op, (killed, total) in list(result.by_operator.items())[:4]]
+    survivors = [m for m in result.mutants if not m.caught and not m.gpu_compile_error]
+    lines += [
+        f"survivor {m.operator} #{m.site}" + (f" (caught with {m.caught_with})" if m.caught_with else "")
+        for m in survivors[:3]
+    ]
+    lines += [f"advice: {a}" for a in result.advice[:2]]
+    return "\n".join(lines[:MAX_LINES])

@@ -70,7 +70,7 @@ def _undescribed(schema: dict) -> list[str]:
 
 async def test_every_tool_parameter_has_a_description(client):
     tools = (await client.list_tools()).tools
-    assert len(tools) == 6
+    assert len(tools) == 7
     assert {tool.name: _undescribed(tool.input_schema) for tool in tools} == {tool.name: [] for tool in tools}
 
 
@@ -444,3 +444,28 @@ async def test_an_unexpected_crash_gives_the_client_an_incident_id_not_the_text(
     assert result.is_error and "incident" in text and "/secret" not in text and "RuntimeError" not in text
     incident = text.split("incident ")[1].split(",")[0]
     assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+async def test_mutate_is_a_tool_with_progress(client):
+    seen = []
+
+    async def progress(value, total, message):
+        seen.append(value)
+
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    result = await client.call_tool(
+        "mutate",
+        {
+            "reference": VECTOR_ADD_REFERENCE,
+            "candidate": VECTOR_ADD_CANDIDATE,
+            "backend": "cpu",
+            "num_seeds": 1,
+            "operators": ["drop_load_mask"],
+            "max_mutants": 2,
+        },
+        progress_callback=progress,
+    )
+    data = structured(result)
+    jsonschema.validate(data, tools["mutate"].output_schema)
+    assert data["mutants"] and 0.0 <= data["mutation_score"] <= 1.0
+    assert result.content[0].text.splitlines()[0] == data["summary"] and seen
