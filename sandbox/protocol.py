@@ -18,8 +18,14 @@ candidate job proves it made the same ones by their fingerprint (`InputPlan`).
 
 from __future__ import annotations
 
+import signal
 from dataclasses import asdict, dataclass
 from typing import Any
+
+#: The zygote sends it to a job past its time, a moment before the kill; the job's harness dumps its
+#: Python stack on stderr (faulthandler), which the timeout error then quotes: where it hung.
+STACK_SIGNAL = signal.SIGUSR2
+STACK_GRACE_S = 0.5
 
 GOLDEN_PARTS = ("init", "golden", "cpu")
 PARTS = ("init", "inputs", "golden", "cpu")

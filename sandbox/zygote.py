@@ -29,6 +29,7 @@ import sys
 import time
 
 from sandbox import result_channel
+from sandbox.protocol import STACK_GRACE_S, STACK_SIGNAL
 
 CHUNK = 1 << 16
 MAX_COMMAND = 1 << 16  # a job's command to its spare: a few hundred bytes of JSON
@@ -99,6 +100,7 @@ class Job:
         self.reason: str | None = None  # why we killed it: timeout, cancelled, shutdown
         self.finished = False  # said it wrote its result: reported, killed, only its reaping is left
         self.command_fd: int | None = None  # its command socket, where it says it is done
+        self.stack_asked = False  # past its time: asked for its stack, killed STACK_GRACE_S later
 
 
 class Zygote:
@@ -228,6 +230,19 @@ class Zygote:
         os.close(fd)
         job.command_fd = None
 
+    def _time_up(self, job: Job, now: float) -> None:
+        """First the job's stack on its stderr (faulthandler, sandbox/harness/child.py): the timeout
+        then says where it hung; then the kill."""
+        if job.stack_asked:
+            self.kill(job, "timeout")
+            return
+        job.stack_asked = True
+        job.deadline = now + STACK_GRACE_S
+        try:
+            os.kill(job.pid, STACK_SIGNAL)
+        except ProcessLookupError:
+            pass
+
     def kill(self, job: Job, reason: str) -> None:
         if job.reason is None:
             job.reason = reason
@@ -356,7 +371,7 @@ class Zygote:
             now = time.monotonic()
             for job in list(self.jobs.values()):
                 if now > job.deadline and not job.finished:
-                    self.kill(job, "timeout")
+                    self._time_up(job, now)
             self.reap()
             while len(self.spares) < self.spare_target and not self.pending:
                 self._spawn_spare()

@@ -53,6 +53,26 @@ def test_infinite_loop_times_out():
     assert r.verdict == "timeout" and "3 s" in r.error.message
 
 
+def test_a_hanging_kernel_times_out_at_its_line():
+    """Before the kill the job dumps its stack: the timeout names the candidate's line that spins."""
+    spin = """
+@triton.jit
+def spin_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    i = 0
+    while i < n:
+        acc += 1.0
+    tl.store(out_ptr + offs, acc, mask=offs < n)
+"""
+    candidate = candidate_with(
+        "out = torch.empty_like(x)\nspin_kernel[(4,)](x, out, x.numel(), BLOCK=256)\nreturn out", spin
+    )
+    r = attack(candidate, timeout_s=3)
+    assert r.verdict == "timeout" and r.error.source_line.strip() == "acc += 1.0", r.error
+    assert "(in spin_kernel)" in r.error.message and r.error.traceback[-1].endswith("in spin_kernel")
+
+
 def test_sleep_times_out():
     r = attack(candidate_with("import time\ntime.sleep(600)\nreturn triton_add(x, y)"), timeout_s=2)
     assert r.verdict == "timeout"

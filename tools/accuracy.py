@@ -315,7 +315,8 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
     if job.reason == "cancelled" and call.cancel is not None and call.cancel.is_set():
         raise ToolInputError("cancelled by the caller")
     run = _CandidateRun(job.values, sent, job.wall_s, job.queued_s, job.stdout, job.stderr, warnings=warnings)
-    fault = faults.process_fault(job, call.request.timeout_s, "candidate")
+    texts = {"candidate.py": (prepared.sources.candidate_text, prepared.sources.candidate_name)}
+    fault = faults.process_fault(job, call.request.timeout_s, "candidate", texts)
     if fault is not None:
         verdict, error = fault
         return replace(run, stop=_Stop(verdict, f"{verdict.upper()} {error.message}", error))

@@ -103,7 +103,7 @@ def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.E
         "stdout": job.stdout[-2000:],
         "stderr": job.stderr[-2000:],
     }
-    fault = faults.process_fault(job, request.timeout_s, "candidate")
+    fault = faults.process_fault(job, request.timeout_s, "candidate", {"candidate.py": (candidate, candidate_name)})
     if fault is not None:
         verdict, error = fault
         return _finish(

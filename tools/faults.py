@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from sandbox.pool import JobResult
@@ -61,15 +62,58 @@ def _tail(text: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-def process_fault(job: JobResult, timeout_s: float, role: str) -> tuple[FaultVerdict, ErrorInfo] | None:
-    """(verdict, error) when the job did not end with a readable result; None when it did."""
+#: A frame of faulthandler's dump: `  File "/job/candidate.py", line 33 in add_kernel` (innermost first).
+_DUMPED_FRAME = re.compile(
+    r'^\s*File "(?:/job|[^"]*/kernel-eval-job-[^/"]*)/(?P<file>candidate|reference)\.py", '
+    r"line (?P<line>\d+) in (?P<fn>\S+)"
+)
+
+
+def hang_stack(stderr: str) -> list[tuple[str, int, str]]:
+    """(file, line, function) of the job's own sources in the stack it dumped when its time was up
+    (sandbox.protocol.STACK_SIGNAL), innermost last; [] when it dumped none."""
+    for block in re.split(r"^(?:Current thread|Thread) 0x[0-9a-f]+", stderr, flags=re.MULTILINE)[1:]:
+        frames = [
+            (f"{m['file']}.py", int(m["line"]), m["fn"])
+            for m in map(_DUMPED_FRAME.match, block.splitlines())
+            if m is not None
+        ]
+        if frames:  # the thread that runs the job's code (the others are the harness's)
+            return frames[::-1]
+    return []
+
+
+def hang_site(stderr: str) -> tuple[str, int, str] | None:
+    """Where a job that ran out of time was: its innermost frame in the candidate's (or reference's) file."""
+    frames = hang_stack(stderr)
+    return frames[-1] if frames else None
+
+
+def process_fault(
+    job: JobResult, timeout_s: float, role: str, sources: dict[str, tuple[str, str]] | None = None
+) -> tuple[FaultVerdict, ErrorInfo] | None:
+    """(verdict, error) when the job did not end with a readable result; None when it did. `sources`:
+    the job's file name -> (text, the name the user knows it by), to quote a line of it."""
     if job.reason == "timeout":
+        sources = sources or {}
+        site = hang_site(job.stderr)
+        name, line_text = None, None
+        if site is not None:
+            text, name = sources.get(site[0], ("", site[0]))
+            lines = text.splitlines()
+            line_text = lines[site[1] - 1] if 0 < site[1] <= len(lines) else None
+        where = f"; it was at {name}:{site[1]} (in {site[2]})" if site else ""
         return "timeout", ErrorInfo(
             phase="run",
             type="timeout",
-            message=f"the {role} ran longer than {timeout_s:g} s (wall clock) and was killed",
-            hint="an infinite loop, a grid that is far too large, or a problem too big for the interpreter; raise "
-            "timeout_s if the work is real",
+            message=f"the {role} ran longer than {timeout_s:g} s (wall clock) and was killed{where}",
+            file=name,
+            line=site[1] if site else None,
+            source_line=line_text,
+            traceback=[f"{sources.get(f, ('', f))[1]}:{n} in {fn}" for f, n, fn in hang_stack(job.stderr)],
+            hint="an infinite loop (a while whose condition never changes, a loop bound read from the wrong "
+            "tensor), a grid that is far too large, or a problem too big for the interpreter; raise timeout_s if "
+            "the work is real",
         )
     if job.reason == "zygote_died":  # the pool retried once already: the server's fault, not the kernel's
         raise ServerFault(

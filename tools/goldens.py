@@ -220,7 +220,7 @@ def _reference_job(
         cancel,
         background=background,
     )
-    fault = faults.process_fault(job, task.timeout_s, "reference")
+    fault = faults.process_fault(job, task.timeout_s, "reference", {"reference.py": (task.text, task.name)})
     if fault is not None:
         raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
     try:  # the report comes from the reference's process: its code may have changed it

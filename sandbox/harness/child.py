@@ -9,13 +9,14 @@ stdout and stderr are only captured for the user, never parsed.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import sys
 import time
 import traceback
 
-from sandbox import backends, result_channel, tensorio
+from sandbox import backends, protocol, result_channel, tensorio
 from sandbox.harness import candidate, common, compile, offline, reference, timing
 from sandbox.isolation import JobLimits, Plan, Prepared, complete, prepare
 
@@ -98,6 +99,8 @@ def run_job(
                 # the group, never to other users. Nothing else the job writes is visible (a private /tmp).
                 os.umask(0o007)
         _clean_environment(backend, extra_env)
+        # the zygote sends STACK_SIGNAL to a job past its time before it kills it: where it hangs
+        faulthandler.register(protocol.STACK_SIGNAL, file=sys.stderr, all_threads=True)
         os.chdir("/tmp" if report.items.get("private_tmp", {}).get("active") else job_dir)
         setup_s = time.perf_counter() - started
         user_files = {f"{job_dir}/{name}": spec["display_names"].get(name, name) for name in files}
