@@ -180,3 +180,51 @@ def test_a_reference_past_the_memory_limit_says_which_limit_and_what_to_change()
         )
     message = str(caught.value)
     assert "memory_mb" in message and "512 MiB" in message, message
+
+
+def test_a_pass_far_above_the_control_s_error_is_warned_about():
+    """A scale off by 4e-6 passes fp32's thresholds at ~100x the error torch makes in fp32: said, with
+    whether the source shows a low-precision accumulator (here none)."""
+    from tests.tasks import candidate_with
+
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=VECTOR_ADD_REFERENCE,
+            candidate=candidate_with("return triton_add(x, y) * (1 + 4e-6)"),
+            backend="cpu",
+            num_seeds=1,
+        )
+    )
+    assert r.verdict == "pass", r.summary
+    assert any("the CPU control's" in w and "no low-precision accumulator" in w for w in r.warnings), r.warnings
+    honest = run_accuracy(
+        RunAccuracyRequest(reference=VECTOR_ADD_REFERENCE, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=1)
+    )
+    assert not any("the CPU control's" in w for w in honest.warnings), honest.warnings
+
+
+def test_the_warning_names_a_low_precision_accumulator_line():
+    from tools.accuracy import _error_above_control
+    from tools.models.accuracy import SeedResult
+    from tools.models.compare import CompareResult, CpuControl
+
+    source = "import triton.language as tl\n\ndef k():\n    acc = tl.zeros((16,), dtype=tl.float16)\n"
+    cpu = CpuControl(mere=1e-8, mare=1e-7, max_diff=0.0, normal_passed=True, mismatch_count=0, nan_count=0)
+    out = CompareResult(
+        name="output",
+        standard="three_dim",
+        passed=True,
+        dtype="float32",
+        threshold=1e-4,
+        mere=1e-5,
+        mare=1e-4,
+        max_diff=0.0,
+        mean_diff=0.0,
+        mismatch_count=0,
+        total_count=8,
+        mismatch_ratio=0.0,
+        summary="",
+        cpu_control=cpu,
+    )
+    warning = _error_above_control([SeedResult(seed=1, passed=True, summary="", outputs=[out])], source)
+    assert warning is not None and "1000x the CPU control's" in warning and "line 4 accumulates" in warning

@@ -29,6 +29,7 @@ from sandbox import backends, protocol
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens, sources
+from tools import thresholds as T
 from tools.compare import CompareInputError, compare_outputs
 from tools.compare.options import options_from
 from tools.errors import ToolInputError
@@ -44,6 +45,7 @@ from tools.models.accuracy import (
     Verdict,
 )
 from tools.models.task import ErrorInfo, IsolationItem, Timings
+from tools.repair.source import analyze as analyze_source
 from tools.services import Services, progress_reporter, resolve_backend, services
 from tools.store.golden import GoldenEntry
 
@@ -463,6 +465,9 @@ def _judge(call: _Call, prepared: _Prepared, gold: goldens.Goldens, ran: _Candid
                 f"{request.input_profile!r}): a failure there is the inputs', not necessarily the kernel's"
             )
     compare_s = time.perf_counter() - t0
+    latent = _error_above_control(results, prepared.sources.candidate_text)
+    if latent:
+        warnings.append(latent)
     precision = _golden_precision_warning([ran.entry(gold, seed).golden for seed in seeds])
     if precision:
         warnings.append(precision)
@@ -492,6 +497,35 @@ def _verdict(
     if nondeterministic and request.determinism == "require":
         return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
+
+
+def _error_above_control(results: list[SeedResult], candidate_text: str) -> str | None:
+    """A warning for passing outputs whose error is far above what torch makes in the same precision (an
+    fp16 accumulator passes loose thresholds at 700x the control's error), naming a low-precision
+    accumulator the source shows."""
+    worst = None
+    for seed in results:
+        for out in seed.outputs:
+            cpu = out.cpu_control
+            if not out.passed or cpu is None or not all(isinstance(v, float) for v in (out.mere, cpu.mere)):
+                continue
+            if out.mere > T.LATENT_ERROR_MIN_MERE and cpu.mere > 0 and out.mere >= T.LATENT_ERROR_RATIO * cpu.mere:
+                ratio = out.mere / cpu.mere
+                if worst is None or ratio > worst[0]:
+                    worst = (ratio, seed.seed, out.name, out.mere, cpu.mere)
+    if worst is None:
+        return None
+    ratio, seed, name, mere, cpu_mere = worst
+    lines = analyze_source(candidate_text).low_precision_accumulator
+    cause = (
+        f"; line {lines[0]} accumulates in low precision"
+        if lines
+        else "; the source shows no low-precision accumulator (a rounding or an order the reference does not make?)"
+    )
+    return (
+        f"seed {seed}: {name} passes, but its mean relative error is {ratio:.0f}x the CPU control's "
+        f"({mere:.3g} vs {cpu_mere:.3g}){cause}"
+    )
 
 
 def _control_overflow(golden, cpu) -> int:
