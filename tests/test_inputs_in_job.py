@@ -228,3 +228,21 @@ def test_the_warning_names_a_low_precision_accumulator_line():
     )
     warning = _error_above_control([SeedResult(seed=1, passed=True, summary="", outputs=[out])], source)
     assert warning is not None and "1000x the CPU control's" in warning and "line 4 accumulates" in warning
+
+
+def test_a_one_sided_error_warning_says_whether_the_source_truncates():
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "examples" / "level1" / "01_square_matmul"
+    source = (folder / "candidate_rtz_cast.py").read_text()
+    line = next(i + 1 for i, text in enumerate(source.splitlines()) if "# BUG: truncating cast" in text)
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=source,
+            backend="cpu",
+            num_seeds=1,
+            determinism_check=False,
+        )
+    )
+    assert any("err toward zero" in w and f"the source truncates at line {line} (" in w for w in r.warnings), r.warnings

@@ -465,6 +465,7 @@ def _judge(call: _Call, prepared: _Prepared, gold: goldens.Goldens, ran: _Candid
                 f"{request.input_profile!r}): a failure there is the inputs', not necessarily the kernel's"
             )
     compare_s = time.perf_counter() - t0
+    warnings = _bias_named_in_source(warnings, prepared.sources.candidate_text)
     latent = _error_above_control(results, prepared.sources.candidate_text)
     if latent:
         warnings.append(latent)
@@ -497,6 +498,22 @@ def _verdict(
     if nondeterministic and request.determinism == "require":
         return "fail", f"FAIL (determinism='require') {nondeterministic}; every seed passes the comparator"
     return "pass", f"PASS ({len(seeds)}/{len(seeds)} seeds) {_headline(seeds[0].summary)}"
+
+
+def _bias_named_in_source(warnings: list[str], candidate_text: str) -> list[str]:
+    """The comparator sees a one-sided error but not the source: say whether the source has the
+    construct its warning suspects (a round-toward-zero cast), or that it has none."""
+    if not any("err toward zero" in w for w in warnings):
+        return warnings
+    facts = analyze_source(candidate_text)
+    casts = sorted(facts.rtz_cast + facts.float_to_int_cast)
+    seen = (
+        f"the source truncates at line {casts[0]} (a round-toward-zero or float-to-int cast)"
+        if casts
+        else "the source has no round-toward-zero cast: look for what loses magnitude (padding lanes counted "
+        "in a mean or a variance, a divisor too large, an accumulator that drops low bits)"
+    )
+    return [f"{w}; {seen}" if "err toward zero" in w else w for w in warnings]
 
 
 def _error_above_control(results: list[SeedResult], candidate_text: str) -> str | None:
