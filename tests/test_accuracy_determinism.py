@@ -81,3 +81,14 @@ def test_cli_flag(tmp_path, capsys):
     assert code == 1 and "FAIL (determinism='require')" in capsys.readouterr().out
     code = cli(["run", "--reference", str(reference), "--candidate", str(candidate), "--determinism", "always"])
     assert code == 2 and "off" in capsys.readouterr().err
+
+
+def test_nondeterminism_without_atomics_is_not_offered_a_fixed_order_reduction():
+    """deterministic_reduction replaces atomics: a kernel without any gets the evidence, not that fix."""
+    from tools.diagnosis import explain_failure
+    from tools.models.diagnosis import ExplainRequest
+
+    r = run(NONDETERMINISTIC, determinism="require")
+    explained = explain_failure(ExplainRequest(run_id=r.run_id, heatmap=False, experiments=False))
+    found = next(d for d in explained.diagnoses if d.pattern == "nondeterminism")
+    assert found.suggested_fixes == [] and "the source has no atomics" in found.summary

@@ -1566,13 +1566,19 @@ def nondeterminism(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
             confidence=0.9,
             summary=f"re-running seed {ctx.result.seeds[0].seed if ctx.result.seeds else '?'} changed "
             f"{det.differing_elements} element(s) (max |diff| {det.max_abs_diff:g}): "
-            "the order of floating-point additions depends on scheduling"
-            + (f" (tl.atomic_add at {_lines(facts.atomic_add)})" if facts.atomic_add else ""),
+            + (
+                f"the order of floating-point additions depends on scheduling (tl.atomic_add at "
+                f"{_lines(facts.atomic_add)})"
+                if facts.atomic_add
+                else "the source has no atomics: programs that write one address (a race), or values read "
+                "from memory nothing wrote"
+            ),
             evidence={
                 "differing_elements": det.differing_elements,
                 "max_abs_diff": det.max_abs_diff,
                 "atomic_add": _lines(facts.atomic_add),
             },
-            suggested_fixes=["deterministic_reduction"],
+            # a fixed-order reduction replaces atomics: offered only where the source has some
+            suggested_fixes=["deterministic_reduction"] if facts.atomic_add else [],
         )
     ]
