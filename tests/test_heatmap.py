@@ -68,3 +68,15 @@ def test_cli_explain_prints_the_heatmap_file(capsys):
     line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("heatmap: "))
     path = Path(line.split("heatmap: ", 1)[1].split(" (", 1)[0])
     assert path.is_file() and path.name == "heatmap.png" and _size(path.read_bytes())[0] >= 256
+
+
+def test_the_text_map_marks_error_levels_nan_and_unwritten_cells():
+    rel = torch.zeros(8, 8)
+    rel[0, 0], rel[1, 1] = 0.5, 5e-3
+    nan = torch.zeros(8, 8, dtype=torch.bool)
+    nan[2, 2] = True
+    unwritten = torch.zeros(8, 8, dtype=torch.bool)
+    unwritten[7, :] = True
+    header, *rows = heatmap.render_text(rel, nan, unwritten).splitlines()
+    assert header.startswith("8 x 8, a cell is 1 x 1 element(s)")
+    assert rows[0][0] == "#" and rows[1][1] == "+" and rows[2][2] == "N" and rows[7] == "u" * 8 and rows[3] == "." * 8

@@ -61,6 +61,7 @@ def test_the_access_trace_names_the_load_that_reads_the_wrong_elements_and_the_s
     assert f"line {load} reads the wrong elements of input 1" in primary.summary
     assert primary.evidence["edit_after"] == "offs % N"
     assert _outcome(explained, "repair_search").edits_tried >= 1
+    assert explained.error_map is not None and " a cell is " in explained.error_map.splitlines()[0]
     # idempotent: the same call answers with the explanation it made, without running anything again
     again = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     assert again.cached and not explained.cached and again.diagnoses == explained.diagnoses

@@ -163,6 +163,8 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
             from tools.services import services
 
             print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
+        elif result.error_map and result.verdict != "pass":
+            print("  where the errors are: " + result.error_map.replace("\n", "\n    "))
         print(f"  next: {result.next_step}")
     return EXIT_OK
 

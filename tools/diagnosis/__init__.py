@@ -69,21 +69,21 @@ def _line_of(d: Diagnosis) -> int | None:
     return d.location.line if d.location is not None else None
 
 
-def _heatmap(target: context.OutputData, tile: int | None) -> bytes | None:
+def _error_maps(target: context.OutputData, tile: int | None, image: bool) -> tuple[bytes | None, str | None]:
+    """(the heatmap PNG when `image`, the same map as text) of one output."""
     if (
         target.actual is None
         or target.golden is None
         or target.actual.shape != target.golden.shape
         or target.actual.numel() == 0
     ):
-        return None
+        return None, None
     a, g = target.a, target.g
     rel = (a - g).abs() / (g.abs() + T.RELATIVE_ERROR_EPS)
     nan_mismatch = torch.isnan(a) ^ torch.isnan(g)
     unwritten = target.unwritten()
-    return heatmap.render(
-        target.as_2d(rel), target.as_2d(nan_mismatch), target.as_2d(unwritten) if unwritten.numel() else unwritten, tile
-    )
+    maps = (target.as_2d(rel), target.as_2d(nan_mismatch), target.as_2d(unwritten) if unwritten.numel() else unwritten)
+    return (heatmap.render(*maps, tile) if image else None), heatmap.render_text(*maps)
 
 
 def _fingerprint(ctx: context.RunContext) -> None:
@@ -260,13 +260,14 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     applicable.apply(ctx, facts, diagnoses, outcomes)
     diagnoses = _rank(diagnoses)
 
-    heatmap_ref = None
+    heatmap_ref, error_map = None, None
     outputs = [
         o
         for o in ctx.outputs
         if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape == o.golden.shape
     ]
-    if request.heatmap and outputs:
+    image = request.heatmap if request.heatmap is not None else heatmap.readable_image()
+    if outputs:
         report(0.85, "heatmap")
         target = next((o for o in outputs if o.failed), outputs[0])
         tile = next(
@@ -277,7 +278,7 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
             ),
             None,
         )
-        png = _heatmap(target, tile)
+        png, error_map = _error_maps(target, tile, image)
         if png is not None:
             services().runs.save_file(request.run_id, HEATMAP_NAME, png)
             heatmap_ref = heatmap_uri(request.run_id)
@@ -311,6 +312,7 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
         experiments=outcomes,
         compute_num=ctx.compute_num,
         heatmap=heatmap_ref,
+        error_map=error_map,
         timings=Timings(total_s=time.perf_counter() - started),
         next_step=next_step,
     )

@@ -73,6 +73,15 @@ def _cells(
     return _pool(score, MAX_CELLS, MAX_CELLS)
 
 
+def readable_image() -> bool:
+    """Whether render() makes a picture with axes and a scale (matplotlib is installed)."""
+    try:
+        import matplotlib  # noqa: F401 - optional: the `plot` extra
+    except ImportError:
+        return False
+    return True
+
+
 def render(
     rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor, tile: int | None = None
 ) -> bytes:
@@ -157,3 +166,29 @@ def render_plain(
             row.extend([color] * scale)
         pixels.extend([row] * scale)
     return _png(pixels)
+
+
+TEXT_ROWS, TEXT_COLS = 16, 48
+#: log10 relative error at or above which a text cell is marked: 1e-3 ('+') and 1e-1 ('#')
+TEXT_MARKS = ((-1.0, "#"), (-3.0, "+"))
+
+
+def render_text(rel_error: torch.Tensor, nan_mismatch: torch.Tensor, unwritten: torch.Tensor) -> str:
+    """The same map as text, for clients that show no images: each character a cell (max-pooled):
+    '.' error below 1e-3, '+' from 1e-3, '#' from 1e-1, 'N' a NaN where the golden has none (or the
+    reverse), 'u' never written; a header says the shape and what a cell spans."""
+    score = torch.log10(rel_error.to(torch.float64).nan_to_num(0.0).clamp(min=1e-12))
+    code = torch.zeros_like(score)
+    for level, (bound, _) in enumerate(reversed(TEXT_MARKS), start=1):
+        code = torch.where(score >= bound, float(level), code)
+    code = torch.where(nan_mismatch, 10.0, code)
+    if unwritten.numel():
+        code = torch.where(unwritten, 11.0, code)
+    pooled, fr, fc = _pool(code, TEXT_ROWS, TEXT_COLS)
+    symbols = {0: ".", 10: "N", 11: "u"} | {i: mark for i, (_, mark) in enumerate(reversed(TEXT_MARKS), start=1)}
+    rows, cols = rel_error.shape
+    header = (
+        f"{rows} x {cols}, a cell is {fr} x {fc} element(s): . < 1e-3 <= + < 1e-1 <= #, N NaN mismatch, u unwritten"
+    )
+    body = ["".join(symbols.get(int(v), "?") for v in row.tolist()) for row in pooled]
+    return "\n".join([header, *body])

@@ -80,8 +80,11 @@ class ExplainRequest(Model):
         description="Wall-clock budget for the sandbox re-runs of the experiments; "
         "experiments that do not fit are reported as not run.",
     )
-    heatmap: bool = Field(
-        default=True, description="Render the error heatmap (PNG, returned as an image and kept with the run)."
+    heatmap: bool | None = Field(
+        default=None,
+        description="Render the error heatmap (PNG, returned as an image and kept with the run); default: only "
+        "where it is readable (matplotlib installed: axes and a colour scale). The text map (error_map) comes "
+        "either way.",
     )
     search: bool = Field(
         default=True,
@@ -197,6 +200,12 @@ class ExplainResult(Model):
     )
     compute_num: int | None = Field(default=None, description="Reduction length used (given, or inferred).")
     heatmap: str | None = Field(default=None, description="Resource URI of the error heatmap PNG.")
+    error_map: str | None = Field(
+        default=None,
+        description="Where the errors are, as text (the failing output, first seed): a header with the shape and "
+        "what a cell spans, then one character a cell: '.' < 1e-3 <= '+' < 1e-1 <= '#' (relative error), 'N' a NaN "
+        "mismatch, 'u' never written.",
+    )
     timings: Timings
     next_step: str
     cached: bool = Field(
