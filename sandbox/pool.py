@@ -400,6 +400,7 @@ class Pool:
             "limits": {
                 "tmp_mb": request.tmp_mb,
                 "uid_base": self._uids.first if self._uids else uid_range.FIRST_UID,
+                "gid": uid_range.SANDBOX_GID,
                 "rlimits": self._rlimits(request),
                 "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {},
                 "writable_cap_mb": TRITON_CACHE_CAP_MB,
@@ -423,7 +424,7 @@ class Pool:
         return self.state_dir / "triton-cache" / digest
 
     def _triton_cache(self, request: JobRequest) -> Path | None:
-        """_triton_cache_path, made: writable by the pool's slots (one group) and nobody else."""
+        """_triton_cache_path, made: writable by sandboxed jobs (their group) and nobody else."""
         path = self._triton_cache_path(request)
         if path is None:
             return None
@@ -431,9 +432,9 @@ class Pool:
             os.utime(path)  # in use: the last to be evicted
             return path
         path.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0 and self._uids is not None:
-            os.chown(path, 0, self._uids.first)
-            os.chmod(path, 0o2770)  # setgid: what the jobs make inside stays the pool's group
+        if os.geteuid() == 0:
+            os.chown(path, 0, uid_range.SANDBOX_GID)
+            os.chmod(path, 0o2770)  # setgid: what the jobs make inside stays the sandbox's group
         else:  # the jobs run as this user
             os.chmod(path, 0o700)
         return path

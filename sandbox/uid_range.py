@@ -17,6 +17,10 @@ import os
 from dataclasses import dataclass
 
 FIRST_UID = 61000
+#: The group of every sandboxed job, whatever its pool: it owns the Triton cache directories (group
+#: writable, nobody else), which outlive a pool and its block (a restarted server claims another).
+#: A group grants nothing else: each job has its own /tmp, /dev/shm and IPC namespace.
+SANDBOX_GID = 60999
 RANGE_SIZE = 64
 RANGE_COUNT = 512
 #: Machine-wide places for the lock files, the first usable one is taken: root's own, never a

@@ -284,3 +284,31 @@ def test_background_work_never_holds_a_slot_a_call_waits_for(pool):
     worker.join(30)
     assert result.meta["status"] == "ok" and time.monotonic() - begun < 10
     assert background[0].reason == "cancelled"
+
+
+def test_a_triton_cache_made_by_one_pool_is_writable_by_the_next(tmp_path):
+    """A restarted server claims another uid block: the caches it made before must stay writable to its
+    jobs (they are the sandbox's group, not a pool's)."""
+    if os.geteuid() != 0:
+        pytest.skip("uids and groups are dropped only as root")
+    writer = job(
+        candidate_with(
+            "import os\nopen(os.path.join(os.environ['TRITON_CACHE_DIR'], 'f'), 'a').close()\nprint('WROTE')\n"
+            "return triton_add(x, y)"
+        )
+    )
+    holder = Pool(backends.COMPILER, slots=1, state_dir=tmp_path / "other")  # takes a block first
+    try:
+        holder.run(job(), timeout_s=120)
+        results = []
+        for _ in range(2):
+            p = Pool(backends.COMPILER, slots=1, state_dir=tmp_path)
+            try:
+                results.append(p.run(writer, timeout_s=120))
+            finally:
+                p.close()
+            holder.close()  # the second pool gets the first pool's block back, or another: either way
+    finally:
+        holder.close()
+    # (the compiler backend launches nothing: the forward's own error after the write does not matter)
+    assert ["WROTE" in r.stdout for r in results] == [True, True], [r.meta.get("error") for r in results]

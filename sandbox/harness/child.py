@@ -82,7 +82,7 @@ def run_job(
             tmp_mb=spec["limits"]["tmp_mb"],
             rlimits=spec["limits"]["rlimits"],
             uid=spec["limits"]["uid_base"] + slot,
-            gid=spec["limits"]["uid_base"],  # the pool's group: what its slots share (the Triton cache)
+            gid=spec["limits"]["gid"],  # every job's group: the Triton caches are its
             writable=writable,
             writable_cap_mb=spec["limits"].get("writable_cap_mb", 0),
         )
@@ -94,7 +94,7 @@ def run_job(
             isolated = report.items.get("readonly_root", {}).get("active")
             extra_env["TRITON_CACHE_DIR"] = inside if isolated else host
             if isolated:
-                # Jobs of the same source on the pool's other slots (other uids, one group) write the
+                # Jobs of the same source on other slots and pools (other uids, one group) write the
                 # same cache directories: Triton makes them with the process's umask, so open them to
                 # the group, never to other users. Nothing else the job writes is visible (a private /tmp).
                 os.umask(0o007)

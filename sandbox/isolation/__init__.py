@@ -300,7 +300,7 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
             for inside in limits.writable.values():
                 report.ok(
                     "triton_cache",
-                    f"{inside}: a host directory, writable, shared with the pool's jobs of the same source (its "
+                    f"{inside}: a host directory, writable, shared with the jobs of the same source (the sandbox's "
                     f"group only); the pool cuts it to {limits.writable_cap_mb} MiB after each job",
                 )
         except OSError as exc:  # never run the job with the host still reachable
