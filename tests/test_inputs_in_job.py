@@ -246,3 +246,17 @@ def test_a_one_sided_error_warning_says_whether_the_source_truncates():
         )
     )
     assert any("err toward zero" in w and f"the source truncates at line {line} (" in w for w in r.warnings), r.warnings
+
+
+def test_a_task_whose_seed_pool_would_take_gigabytes_is_not_filled_ahead(monkeypatch):
+    """The fill wrote 2.3 GB for a 4096x8192 task: over FILL_MAX_BYTES the calls compute their own goldens."""
+    from tools import goldens
+    from tools.services import resolve_backend, services
+
+    monkeypatch.setenv(goldens.FILL_ENV, "1")
+    monkeypatch.setattr(goldens, "FILL_MAX_BYTES", 4096)  # the 1000-element task's pool is far above 4 KiB
+    reference = VECTOR_ADD_REFERENCE.replace("1000", "997")
+    run_accuracy(RunAccuracyRequest(reference=reference, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=1))
+    options = goldens.input_options(None, None, "task")
+    task = goldens.ReferenceTask(reference, "reference.py", options, resolve_backend("cpu"), 60, 4096)
+    assert goldens.fill_pool_in_background(services(), task) is None and not goldens.filling(task.key)

@@ -13,6 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from sandbox import backends, protocol
+from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest
 from tools import faults
 from tools.errors import ToolInputError
@@ -26,6 +27,7 @@ log = logging.getLogger("kernel_eval.goldens")
 FILL_BATCH = 4
 FILL_JOB_TIMEOUT_S = 60.0  # a fill's job: a reference slower than this is filled by the calls themselves
 FILL_MAX_S = 300.0  # a whole fill
+FILL_MAX_BYTES = 256 << 20  # what a fill may add to the golden cache; a task whose pool would take more is not filled
 
 
 @dataclass
@@ -289,6 +291,16 @@ def filling(key: str) -> bool:
         return key in _filling
 
 
+def _fill_bytes(services: Services, key: str, pool: list[int], missing: int) -> int:
+    """What filling `missing` seeds would store, from a cached seed of the task (0 when none is)."""
+    for seed in pool:
+        entry = services.goldens.get(key, seed) if services.goldens.has(key, seed) else None
+        if entry is not None:
+            stored = [entry.tensors(), services.goldens.inputs(key, seed)]
+            return missing * sum(t.numel() * t.element_size() for t in tree_tensors(stored))
+    return 0
+
+
 def fill_pool_in_background(services: Services, task: ReferenceTask) -> threading.Thread | None:
     """Compute the goldens of the task's secret seeds not cached yet, a few per job, in a daemon
     thread, so that the next calls find them. Below every call: one fill in the process at a time,
@@ -297,9 +309,10 @@ def fill_pool_in_background(services: Services, task: ReferenceTask) -> threadin
     if os.environ.get(FILL_ENV, "1").strip() == "0":
         return None
     key = task.key
-    missing = [s for s in services.seeds.secret(key) if not services.goldens.has(key, s)]
-    if not missing:
-        return None
+    pool = services.seeds.secret(key)
+    missing = [s for s in pool if not services.goldens.has(key, s)]
+    if not missing or _fill_bytes(services, key, pool, len(missing)) > FILL_MAX_BYTES:
+        return None  # large goldens: each call computes its own rather than a few GB on disk ahead of need
     with _filling_lock:
         if _filling:
             return None
