@@ -41,7 +41,9 @@ class CompileKernelRequest(JobLimitFields):
         description="cpu backend: compile each launched kernel fully for sm_90 offline (ptxas) and report "
         "registers / spills / shared memory estimates (~0.3 s per kernel).",
     )
-    timeout_s: TimeoutSeconds = 120.0
+    #: shorter than run_accuracy's: a launch check of one forward; a kernel that hangs costs this, and the
+    #: timeout says at which line it was (see tools/faults.py)
+    timeout_s: TimeoutSeconds = 60.0
     memory_mb: MemoryMegabytes = 4096
 
 
