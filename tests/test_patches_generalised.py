@@ -346,3 +346,63 @@ def test_a_mask_assigned_inside_a_loop_never_bounds_an_access_after_it():
     patched = patch("boundary_mask", after_loop)
     assert "a = tl.load(a_ptrs, mask=row_ok & k_ok, other=0.0)" in patched
     assert "head = tl.load(v_ptr + ks)\n" in patched
+
+
+LOGSUMEXP_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.logsumexp(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(64, 128) * 60]
+
+
+def get_init_inputs():
+    return []
+"""
+
+LOGSUMEXP_OVERFLOWING = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def lse_kernel(x_ptr, out_ptr, N: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, N)
+    x = tl.load(x_ptr + row * N + cols)
+    e = tl.exp(x)
+    s = tl.sum(e, axis=0)
+    tl.store(out_ptr + row, tl.log(s))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+        lse_kernel[(x.shape[0],)](x, out, N=x.shape[1])
+        return out
+"""
+
+
+def test_max_subtraction_adds_the_max_back_to_a_log_of_the_shifted_sum():
+    """A log-sum-exp patched by max subtraction alone is off by the max: the patch adds it back to the log
+    of what the shifted exp feeds (here through two names), and the patched kernel passes."""
+    from tools.accuracy import run_accuracy
+    from tools.models.accuracy import RunAccuracyRequest
+    from tools.repair.patches import max_subtraction
+
+    patched = max_subtraction(LOGSUMEXP_OVERFLOWING)
+    assert "e = tl.exp(x - tl.max(x, axis=0))" in patched
+    assert "tl.store(out_ptr + row, tl.max(x, axis=0) + tl.log(s))" in patched
+    for candidate, verdict in ((LOGSUMEXP_OVERFLOWING, "fail"), (patched, "pass")):
+        r = run_accuracy(
+            RunAccuracyRequest(reference=LOGSUMEXP_REFERENCE, candidate=candidate, backend="cpu", num_seeds=1)
+        )
+        assert r.verdict == verdict, r.summary

@@ -390,17 +390,41 @@ class _RoundNearest(Transformer):
 
 
 class _MaxSubtraction(Transformer):
-    """In a kernel with tl.exp(x) and no tl.max: tl.exp(x) -> tl.exp(x - tl.max(x, axis=0))."""
+    """In a kernel with tl.exp(x) and no tl.max: tl.exp(x) -> tl.exp(x - tl.max(x, axis=0)), and a
+    tl.log of what that exp feeds (inline, or through the names assigned from it: a log-sum-exp) gets
+    the max back: tl.log(s) -> tl.max(x, axis=0) + tl.log(s). A ratio (softmax) needs nothing back:
+    the max cancels."""
 
     def __init__(self):
         super().__init__()
         self.stack: list[bool] = []
+        self.shifted: dict[str, str] = {}  # a name whose value carries exp(x - max(x)) -> x
 
     def visit_FunctionDef(self, node):
         self.stack.append(bool(m.findall(node, m.Call(func=_tl("max")))))
+        self.shifted = {}
 
     def leave_FunctionDef(self, original, updated):
         self.stack.pop()
+        return updated
+
+    def _carries(self, node) -> str | None:
+        """The x whose max a shifted exp in `node` (directly or through a shifted name) took out."""
+        for call in _find(node, m.Call(func=_tl("exp")), cst.Call):
+            arg = _code(call.args[0].value) if call.args else ""
+            if " - tl.max(" in arg:
+                return arg.split(" - tl.max(", 1)[0]
+        for name in _find(node, m.Name(), cst.Name):
+            if name.value in self.shifted:
+                return self.shifted[name.value]
+        return None
+
+    def leave_Assign(self, original, updated):
+        x = self._carries(updated.value)
+        if x is not None:
+            for target in updated.targets:
+                if isinstance(target.target, cst.Name):
+                    self.shifted[target.target.value] = x
         return updated
 
     def leave_Call(self, original, updated):
@@ -416,6 +440,10 @@ class _MaxSubtraction(Transformer):
             return updated.with_changes(
                 args=[updated.args[0].with_changes(value=cst.parse_expression(f"{name} - tl.max({name}, axis=0)"))]
             )
+        if self.stack and not self.stack[-1] and m.matches(updated.func, _tl("log")) and updated.args:
+            x = self._carries(updated.args[0].value)
+            if x is not None:
+                return cst.parse_expression(f"tl.max({x}, axis=0) + {_code(updated)}")
         return updated
 
 
