@@ -88,7 +88,7 @@ def main() -> int:
                     candidate=str(candidate),
                     backend="cpu",
                     num_seeds=2,
-                    input_profile=profile,
+                    input_profile=profile,  # pyright: ignore[reportArgumentType] - a manifest's profile name
                     determinism_check=False,
                     require_kernel_launch=False,
                 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,6 +100,9 @@ class JobResult:
     bundle_error: str | None
     queued_s: float = 0.0
     result_via: str | None = None  # "memory" (a shared memory file) or "file" (result.bin); None: no result
+    #: a job killed for its time: the Python stack it dumped a moment before (protocol.STACK_SIGNAL), kept
+    #: out of stderr (it names the server's own files; tools.faults quotes the job's frames from it)
+    stack: str = ""
 
 
 def default_slots() -> int:
@@ -476,6 +480,9 @@ class Pool:
                     meta, values = tensorio.read_bundle(str(host_dir / "result.bin"), limit)
             except (tensorio.BundleError, OSError) as exc:
                 bundle_error = str(exc)
+        stderr, stack = exited.get("stderr", ""), ""
+        if exited.get("reason") == "timeout":
+            stderr, stack = _split_stack(stderr)
         return JobResult(
             job_id=job_id,
             returncode=exited.get("returncode"),
@@ -485,7 +492,7 @@ class Pool:
             max_rss_kb=int(exited.get("max_rss_kb", 0)),
             cpu_s=float(exited.get("cpu_s", 0.0)),
             stdout=exited.get("stdout", ""),
-            stderr=exited.get("stderr", ""),
+            stderr=stderr,
             stdout_bytes=int(exited.get("stdout_bytes", 0)),
             stderr_bytes=int(exited.get("stderr_bytes", 0)),
             meta=meta,
@@ -493,6 +500,7 @@ class Pool:
             bundle_error=bundle_error,
             queued_s=queued_s,
             result_via=via,
+            stack=stack,
         )
 
     def close(self) -> None:
@@ -508,6 +516,15 @@ class Pool:
         if self._uids is not None:  # after the zygote: none of its jobs runs under these uids any more
             self._uids.release()
             self._uids = None
+
+
+_STACK_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+", re.MULTILINE)
+
+
+def _split_stack(stderr: str) -> tuple[str, str]:
+    """(what the job printed, the stack faulthandler dumped when its time was up)."""
+    found = _STACK_HEADER.search(stderr)
+    return (stderr, "") if found is None else (stderr[: found.start()], stderr[found.start() :])
 
 
 def _zygote_vmsize(pid: int) -> int:

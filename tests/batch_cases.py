@@ -68,6 +68,9 @@ def comparable(result) -> dict:
     data["isolation"] = {name: item["active"] for name, item in data["isolation"].items()}
     for seed in data["seeds"]:
         seed.pop("forward_s", None)
+    if data["verdict"] == "timeout":  # where a loop was when its time ran out is a sample, not a result
+        data["summary"] = data["summary"].split("; it was at")[0]
+        data["error"] = {k: data["error"][k] for k in ("phase", "type", "hint")}
     if data["seeds"] and result.seeds and len(data["seeds"]) and not _pinned(result):
         data.pop("seeds")  # drawn seeds differ from call to call; their verdict must not
         data.pop("summary")

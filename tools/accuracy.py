@@ -524,12 +524,15 @@ def _error_above_control(results: list[SeedResult], candidate_text: str) -> str 
     for seed in results:
         for out in seed.outputs:
             cpu = out.cpu_control
-            if not out.passed or cpu is None or not all(isinstance(v, float) for v in (out.mere, cpu.mere)):
+            if not out.passed or cpu is None:
                 continue
-            if out.mere > T.LATENT_ERROR_MIN_MERE and cpu.mere > 0 and out.mere >= T.LATENT_ERROR_RATIO * cpu.mere:
-                ratio = out.mere / cpu.mere
+            mere, cpu_mere = out.mere, cpu.mere
+            if not (isinstance(mere, float) and isinstance(cpu_mere, float)):
+                continue  # NaN / Inf carried as strings: no ratio
+            if mere > T.LATENT_ERROR_MIN_MERE and cpu_mere > 0 and mere >= T.LATENT_ERROR_RATIO * cpu_mere:
+                ratio = mere / cpu_mere
                 if worst is None or ratio > worst[0]:
-                    worst = (ratio, seed.seed, out.name, out.mere, cpu.mere)
+                    worst = (ratio, seed.seed, out.name, mere, cpu_mere)
     if worst is None:
         return None
     ratio, seed, name, mere, cpu_mere = worst

@@ -69,10 +69,10 @@ _DUMPED_FRAME = re.compile(
 )
 
 
-def hang_stack(stderr: str) -> list[tuple[str, int, str]]:
+def hang_stack(stack: str) -> list[tuple[str, int, str]]:
     """(file, line, function) of the job's own sources in the stack it dumped when its time was up
-    (sandbox.protocol.STACK_SIGNAL), innermost last; [] when it dumped none."""
-    for block in re.split(r"^(?:Current thread|Thread) 0x[0-9a-f]+", stderr, flags=re.MULTILINE)[1:]:
+    (sandbox.protocol.STACK_SIGNAL, JobResult.stack), innermost last; [] when it dumped none."""
+    for block in re.split(r"^(?:Current thread|Thread) 0x[0-9a-f]+", stack, flags=re.MULTILINE)[1:]:
         frames = [
             (f"{m['file']}.py", int(m["line"]), m["fn"])
             for m in map(_DUMPED_FRAME.match, block.splitlines())
@@ -83,9 +83,9 @@ def hang_stack(stderr: str) -> list[tuple[str, int, str]]:
     return []
 
 
-def hang_site(stderr: str) -> tuple[str, int, str] | None:
+def hang_site(stack: str) -> tuple[str, int, str] | None:
     """Where a job that ran out of time was: its innermost frame in the candidate's (or reference's) file."""
-    frames = hang_stack(stderr)
+    frames = hang_stack(stack)
     return frames[-1] if frames else None
 
 
@@ -96,7 +96,7 @@ def process_fault(
     the job's file name -> (text, the name the user knows it by), to quote a line of it."""
     if job.reason == "timeout":
         sources = sources or {}
-        site = hang_site(job.stderr)
+        site = hang_site(job.stack)
         name, line_text = None, None
         if site is not None:
             text, name = sources.get(site[0], ("", site[0]))
@@ -110,7 +110,7 @@ def process_fault(
             file=name,
             line=site[1] if site else None,
             source_line=line_text,
-            traceback=[f"{sources.get(f, ('', f))[1]}:{n} in {fn}" for f, n, fn in hang_stack(job.stderr)],
+            traceback=[f"{sources.get(f, ('', f))[1]}:{n} in {fn}" for f, n, fn in hang_stack(job.stack)],
             hint="an infinite loop (a while whose condition never changes, a loop bound read from the wrong "
             "tensor), a grid that is far too large, or a problem too big for the interpreter; raise timeout_s if "
             "the work is real",
