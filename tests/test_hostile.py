@@ -69,7 +69,8 @@ def spin_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
         "out = torch.empty_like(x)\nspin_kernel[(4,)](x, out, x.numel(), BLOCK=256)\nreturn out", spin
     )
     r = attack(candidate, timeout_s=3)
-    assert r.verdict == "timeout" and r.error.source_line.strip() == "acc += 1.0", r.error
+    # the stack is a sample: the loop's test or its body
+    assert r.verdict == "timeout" and r.error.source_line.strip() in ("while i < n:", "acc += 1.0"), r.error
     assert "(in spin_kernel)" in r.error.message and r.error.traceback[-1].endswith("in spin_kernel")
     assert "Current thread" not in r.stderr and "sandbox/harness" not in r.stderr  # the dump names server files
 
