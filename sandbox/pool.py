@@ -518,12 +518,14 @@ class Pool:
             self._uids = None
 
 
-_STACK_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+", re.MULTILINE)
+STACK_HEADER = re.compile(  # a thread of faulthandler's dump
+    r"^(?:Current thread|Thread) 0x[0-9a-f]+", re.MULTILINE
+)
 
 
 def _split_stack(stderr: str) -> tuple[str, str]:
     """(what the job printed, the stack faulthandler dumped when its time was up)."""
-    found = _STACK_HEADER.search(stderr)
+    found = STACK_HEADER.search(stderr)
     return (stderr, "") if found is None else (stderr[: found.start()], stderr[found.start() :])
 
 

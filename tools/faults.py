@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from sandbox.pool import JobResult
+from sandbox.pool import STACK_HEADER, JobResult
 from tools.errors import ServerFault
 from tools.models.task import ErrorInfo, IsolationItem
 
@@ -72,7 +72,7 @@ _DUMPED_FRAME = re.compile(
 def hang_stack(stack: str) -> list[tuple[str, int, str]]:
     """(file, line, function) of the job's own sources in the stack it dumped when its time was up
     (sandbox.protocol.STACK_SIGNAL, JobResult.stack), innermost last; [] when it dumped none."""
-    for block in re.split(r"^(?:Current thread|Thread) 0x[0-9a-f]+", stack, flags=re.MULTILINE)[1:]:
+    for block in STACK_HEADER.split(stack)[1:]:
         frames = [
             (f"{m['file']}.py", int(m["line"]), m["fn"])
             for m in map(_DUMPED_FRAME.match, block.splitlines())
