@@ -137,3 +137,33 @@ class ModelNew(nn.Module):
         return out
 """
 )
+
+#: Honest kernel, but its import slows the reference's forward in the process that times both (the
+#: reference is imported first there): a spin on the device (cuda) or a sleep (a host clock).
+SLOWED_REFERENCE = (
+    KERNEL
+    + """
+import sys
+import time
+
+
+def _slowed(forward):
+    def slow(self, *args):
+        if args and getattr(args[0], "is_cuda", False):
+            torch.cuda._sleep(2_000_000)
+        else:
+            time.sleep(0.003)
+        return forward(self, *args)
+    return slow
+
+
+_reference = sys.modules.get("reference")
+if _reference is not None and hasattr(_reference, "Model"):
+    _reference.Model.forward = _slowed(_reference.Model.forward)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return launch(x, torch.empty_like(x))
+"""
+)

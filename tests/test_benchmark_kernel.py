@@ -362,7 +362,7 @@ def test_device_lock_wait_is_cancellable(tmp_path):
 
 SMALL_RELU = bench_cheats.relu_task(64, 256)
 #: Flags that compare two timed phases: on a host clock shared with other processes, noise can fire them.
-HOST_CLOCK_NOISE = {"faster_on_repeated_inputs", "side_stream"}
+HOST_CLOCK_NOISE = {"faster_on_repeated_inputs", "side_stream", "reference_slowed"}
 
 
 def _host_clock_bench(candidate: str, kept_outputs: bool = True, **options):
@@ -392,6 +392,18 @@ def test_host_clock_honest_candidate_is_ok_and_its_timed_outputs_are_the_accepte
     assert result.output_check.repetitions_checked == 20 + 20 + 20  # varied, repeated, synchronised
     assert result.settings.inputs_varied and len(result.settings.seeds) == 2
     assert result.reference.n == result.candidate.n == 20 and result.method.startswith("host_clock")
+    assert result.reference_alone is not None and result.reference_alone.n == 20  # timed in its own job
+
+
+def test_host_clock_reference_slowed_by_the_candidates_import_is_flagged():
+    """The joint job imports the candidate after the reference; its import patches the reference's
+    forward with a 3 ms sleep. The reference-alone job never loads the candidate."""
+    result = _host_clock_bench(bench_cheats.SLOWED_REFERENCE)
+    assert result.verdict == "flagged" and "reference_slowed" in {f.id for f in result.flags}
+    assert result.reference_alone is not None and result.reference_alone.n == 20
+    assert result.reference.median_ms > 3 > result.reference_alone.median_ms  # a 3 ms sleep beside, none alone
+    flag = next(f for f in result.flags if f.id == "reference_slowed")
+    assert flag.evidence["ratio"] > 2 and "process of its own" in flag.message
 
 
 def test_host_clock_cached_output_is_flagged_stale():

@@ -36,6 +36,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import (
     Checks,
     Determinism,
+    DeviceTime,
     OutOfBoundsRead,
     OutOfBoundsWrite,
     Provenance,
@@ -48,9 +49,9 @@ from tools.models.task import ErrorInfo, IsolationItem, Timings
 from tools.repair.source import analyze as analyze_source
 from tools.services import Services, progress_reporter, resolve_backend, services
 from tools.store.golden import GoldenEntry
+from tools.thresholds import PARTLY_FROM_KERNELS, TRITON_DEVICE_SHARE_WARN
 
 MAX_STORED_BYTES = 512 << 20
-PARTLY_FROM_KERNELS = 0.5  # below this share of the output depending on the kernels' stores: a warning
 MAX_WORST_PER_OUTPUT = 3
 TAIL = 2000
 
@@ -345,6 +346,12 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
             f"only {fraction:.0%} of the output depends on what the Triton kernels stored (the rest is computed "
             "without them, or is what the allocation held)"
         )
+    device = run.checks.device_time
+    if device is not None and device.triton_share is not None and device.triton_share < TRITON_DEVICE_SHARE_WARN:
+        warnings.append(
+            f"only {device.triton_share:.0%} of the forward's device time is in its Triton kernels (the most of the "
+            f"rest: {'; '.join(device.other_kernels[:2]) or 'copies'}): torch computes much of this forward"
+        )
     return replace(run, stop=_cheat(call.request, run.checks))
 
 
@@ -353,7 +360,7 @@ def _requested_parts(meta: dict, request: RunAccuracyRequest, backend) -> None:
     report the candidate wrote itself tends to leave out what it does not know to fake."""
     if request.determinism != "off" and "determinism" not in meta:
         raise KeyError("determinism")
-    if backend.interpreter and request.require_kernel_launch and "provenance" not in meta:
+    if request.require_kernel_launch and "provenance" not in meta:
         raise KeyError("provenance")
     if backend.interpreter and not all("out_of_bounds_reads" in seed for seed in meta["seeds"]):
         raise KeyError("out_of_bounds_reads")
@@ -386,7 +393,7 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks) -> _Stop | No
     provenance = checks.provenance
     if provenance is None or not provenance.checked:
         return None
-    stored_nothing = provenance.floating_output and not provenance.nudged_elements
+    stored_nothing = provenance.floating_output and not provenance.stored_anything
     if provenance.dependent_fraction != 0.0 and not stored_nothing:
         return None
     called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
@@ -692,6 +699,7 @@ def _checks(meta: dict) -> Checks:
         if isinstance(det, dict) and "checked" in det
         else None,
         provenance=_provenance(meta.get("provenance")),
+        device_time=_device_time(meta.get("device_time")),
         launches_per_forward=[int(s["launches"]) for s in meta.get("seeds", [])],
         torch_calls={str(k): int(v) for k, v in (meta.get("torch_calls") or {}).items()},
     )
@@ -707,12 +715,30 @@ def _provenance(report) -> Provenance | None:
     outputs = report["outputs"]
     total = sum(int(o["elements"]) for o in outputs)
     unchanged = sum(int(o["unchanged"]) for o in outputs if o["comparable"])
+    sites = report.get("nudged_sites")
     return Provenance(
         checked=True,
-        nudged_elements=int(report["nudged_elements"]),
+        nudged_elements=int(report.get("nudged_elements", 0)),
+        nudged_store_sites=None if sites is None else int(sites),
         output_elements=total,
         dependent_elements=total - unchanged,
         floating_output=any(o["floating"] is True for o in outputs),
+    )
+
+
+def _device_time(report) -> DeviceTime | None:
+    """The candidate process's profile of the nudged forward (sandbox/harness/device_time.py)."""
+    if report is None:
+        return None
+    if not report["measured"]:
+        return DeviceTime(measured=False, note=str(report.get("note", ""))[:300])
+    total, triton = float(report["total_us"]), float(report["triton_us"])
+    return DeviceTime(
+        measured=True,
+        triton_share=min(1.0, max(0.0, triton / total)) if total > 0 else None,
+        triton_us=triton,
+        total_us=total,
+        other_kernels=[f"{str(name)[:120]}: {float(us):.1f} us" for name, us in report.get("other", [])[:3]],
     )
 
 

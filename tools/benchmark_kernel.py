@@ -16,7 +16,7 @@ import torch
 
 from sandbox import protocol
 from sandbox.harness.common import bitwise_equal, to_device, tree_tensors
-from sandbox.pool import JobRequest
+from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens, sources
 from tools.accuracy import run_accuracy
 from tools.bench import detectors, roofline, stats
@@ -207,30 +207,8 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
         if protocol.key(k, "actual") in tensors:
             given[protocol.key(k, "accepted")] = tensors[protocol.key(k, "actual")]
     report(0.4, f"timing on {backend.name} ({request.repetitions} repetitions each)")
-    files, display_names = task.files("reference", "candidate")
-    job = svc.pool(backend).run(
-        JobRequest(
-            TIMING_JOB,
-            files,
-            display_names,
-            seeds,
-            task.options
-            | {
-                "mode": "time",
-                "repetitions": request.repetitions,
-                "warmup": request.warmup,
-                "flush_l2": request.flush_l2,
-                "cuda_graphs": request.cuda_graphs,
-                "vary_inputs": request.vary_inputs,
-                "output_rtol": TIMED_OUTPUT_RTOL,
-            }
-            | (extra_options or {}),
-            inputs=given,
-            memory_mb=request.memory_mb,
-        ),
-        request.timeout_s,
-        cancel,
-    )
+    options = _timing_options(request, task) | (extra_options or {})
+    job = _timing_job(task, ("reference", "candidate"), seeds, options, given, request, backend, svc, cancel)
     timings = Timings(total_s=0.0, candidate_s=job.wall_s, queued_s=job.queued_s)
     if job.reason == "cancelled" and cancel is not None and cancel.is_set():
         raise ToolInputError("cancelled by the caller")
@@ -246,11 +224,49 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
             verdict, error = faults.user_error(meta.get("error", {}))
             verdict = verdict if verdict in ("unsupported", "crashed") else "runtime_error"
             return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
+        report(0.8, "the reference alone, in a process without the candidate")
+        alone = _reference_alone(task, seeds, options, given, request, backend, svc, cancel)
         report(0.9, "statistics, output checks, roofline")
-        return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base)
+        return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base | alone)
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("timing job", exc)
         return finish("runtime_error", f"RUNTIME_ERROR malformed_report: {error.message}", error=error, **base)
+
+
+def _timing_options(request: BenchmarkRequest, task: _Task) -> dict:
+    return task.options | {
+        "mode": "time",
+        "repetitions": request.repetitions,
+        "warmup": request.warmup,
+        "flush_l2": request.flush_l2,
+        "cuda_graphs": request.cuda_graphs,
+        "vary_inputs": request.vary_inputs,
+        "output_rtol": TIMED_OUTPUT_RTOL,
+    }
+
+
+def _timing_job(task: _Task, roles, seeds, options, given, request, backend, svc: Services, cancel) -> JobResult:
+    files, display_names = task.files(*roles)
+    request_ = JobRequest(TIMING_JOB, files, display_names, seeds, options, inputs=given, memory_mb=request.memory_mb)
+    return svc.pool(backend).run(request_, request.timeout_s, cancel)
+
+
+def _reference_alone(task: _Task, seeds, options, given, request, backend, svc: Services, cancel) -> dict:
+    """{"reference_alone": its times} from a timing job that never loads the candidate (a fresh process
+    of the pool), or {"warnings": [why not]}: the joint job's reference time is checked against it, since
+    the candidate's import runs in the joint job and can slow the reference there."""
+    job = _timing_job(
+        task, ("reference",), seeds, options | {"mode": "reference_alone"}, given, request, backend, svc, cancel
+    )
+    meta = job.meta if isinstance(job.meta, dict) else {}
+    try:
+        if job.reason is None and meta.get("status") == "ok":
+            return {"reference_alone": stats.summarize(meta["reference"]["times_ms"])}
+    except (KeyError, TypeError, ValueError):  # a report of the reference's process that does not read
+        pass
+    error = meta.get("error")
+    why = job.reason or str(error.get("message") if isinstance(error, dict) else "no report")[:200]
+    return {"warnings": [f"the reference alone could not be timed ({why}): a slowed reference would go unseen"]}
 
 
 def _seed_tensors(svc: Services, reference: goldens.ReferenceTask, seeds: list[int], cancel) -> dict[int, dict]:
@@ -263,7 +279,9 @@ def _seed_tensors(svc: Services, reference: goldens.ReferenceTask, seeds: list[i
 
 
 def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: dict, finish, base) -> BenchmarkResult:
+    base = dict(base)
     ref_stats = stats.summarize(meta["reference"]["times_ms"])
+    ref_alone = base.get("reference_alone")
     cand = meta["candidate"]
     cand_stats = stats.summarize(cand["times_ms"])
     repeated = stats.summarize(cand["repeated_ms"]) if cand.get("repeated_ms") else None
@@ -300,10 +318,12 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
             ),
             detectors.faster_on_repeated_inputs(cand_stats, repeated),
             detectors.beyond_roofline(roof, cand_stats, speedup.value),
+            detectors.reference_slowed(ref_stats, ref_alone),
         )
         if f is not None
     ]
-    warnings = [w for w in (detectors.noisy("reference", ref_stats), detectors.noisy("candidate", cand_stats)) if w]
+    warnings = base.pop("warnings", [])
+    warnings += [w for w in (detectors.noisy("reference", ref_stats), detectors.noisy("candidate", cand_stats)) if w]
     if not meta.get("inputs_varied"):
         warnings.append(f"inputs {meta.get('inputs_note', 'not varied')}: a cached output would go unseen")
     if not request.flush_l2:

@@ -208,7 +208,21 @@ def table() -> dict:
         },
         "assert_close": {k: {"rtol": r, "atol": a} for k, (r, a) in ASSERT_CLOSE_TOLERANCES.items()},
         "benchmark_kernel": benchmark_table(),
+        "provenance": {
+            "partly_from_kernels": PARTLY_FROM_KERNELS,
+            "triton_device_share_warn": TRITON_DEVICE_SHARE_WARN,
+        },
     }
+
+
+# --- output provenance (run_accuracy's require_kernel_launch) ---------------------------------------
+
+#: A warning when a share of the output below this depends on what the Triton kernels stored.
+PARTLY_FROM_KERNELS = 0.5
+#: cuda: a warning when the forward's Triton kernels take less than this share of its device time (the
+#: rest is torch's kernels, cuBLAS, copies): the output may depend on the kernels and still be computed
+#: mostly by torch.
+TRITON_DEVICE_SHARE_WARN = 0.5
 
 
 # --- benchmark_kernel ---------------------------------------------------------------------------
@@ -229,6 +243,11 @@ REPEATED_INPUT_SPEEDUP_LIMIT = 0.7
 #: On the H200 a synchronize alone costs ~12 us in a plain process and up to ~200 us in the sandbox.
 SIDE_STREAM_RATIO_LIMIT = 1.5
 SIDE_STREAM_MIN_GAP_MS = 0.01
+#: The reference timed beside the candidate is "slowed" when its median exceeds this factor times its
+#: median alone (a process the candidate's code never ran in) and the two middle halves do not overlap:
+#: a candidate's import can patch the reference's forward. A hypothesis checked on the H200 (BENCHMARKS.md,
+#: "Reference timed alone"): honest tasks stay well inside it.
+REFERENCE_SLOWED_RATIO = 1.25
 #: Diagnosis: an untested accumulation-precision hypothesis for a kernel that already accumulates in
 #: fp32 is capped at this confidence, below the source's logic suspects (0.45) and any formula finding.
 FP32_KERNEL_PRECISION_CONFIDENCE = 0.4
@@ -371,6 +390,7 @@ def benchmark_table() -> dict:
         "repeated_input_speedup_limit": REPEATED_INPUT_SPEEDUP_LIMIT,
         "side_stream_ratio_limit": SIDE_STREAM_RATIO_LIMIT,
         "side_stream_min_gap_ms": SIDE_STREAM_MIN_GAP_MS,
+        "reference_slowed_ratio": REFERENCE_SLOWED_RATIO,
         "noisy_cv": NOISY_CV,
         "event_resolution_ms": EVENT_RESOLUTION_MS,
     }

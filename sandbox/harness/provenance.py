@@ -98,3 +98,139 @@ def _bitwise_same(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:
     raw_a, raw_b = (np.frombuffer(bytes(t.contiguous().view(torch.uint8).numpy()), dtype=np.uint8) for t in (a, b))
     size = a.element_size()
     return (raw_a.reshape(-1, size) == raw_b.reshape(-1, size)).all(axis=1)
+
+
+#: TritonSemantic methods whose argument after the pointer (or descriptor) is the value stored.
+_STORING = (
+    "store",
+    "atomic_store",
+    "atomic_add",
+    "atomic_max",
+    "atomic_min",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_xchg",
+    "descriptor_store",
+    "descriptor_atomic_add",
+    "descriptor_atomic_max",
+    "descriptor_atomic_min",
+    "descriptor_atomic_and",
+    "descriptor_atomic_or",
+    "descriptor_atomic_xor",
+)
+
+
+class CompiledStoreNudge:
+    """The same nudge for compiled kernels (cuda): every kernel the nudged forward launches is compiled
+    again with its stored values nudged in the IR (TritonSemantic's store and atomics, Triton >= 3.4),
+    into a cache of its own (the kernels' in-memory caches swapped out, a temporary Triton cache dir),
+    so neither the nudged binaries nor the plain ones leak into the other forward. Counts the store
+    sites it nudged (elements are not counted on a device). A launch that bypasses JITFunction.run (a
+    precompiled kernel object) cannot be nudged: `bypassed` says so and nothing is claimed."""
+
+    def __init__(self):
+        self.active = False
+        self.nudged_sites = 0
+        self.launches = 0
+        self._swapped: dict = {}
+        self._cache: tuple | None = None
+        self.unsupported: str | None = None
+
+    def install(self) -> bool:
+        try:
+            from triton.language.semantic import TritonSemantic
+            from triton.runtime.jit import JITFunction
+        except ImportError as exc:  # triton-ascend and Triton < 3.4: semantic functions, not a class
+            self.unsupported = f"this Triton has no TritonSemantic class ({exc})"
+            return False
+        for name in _STORING:
+            original = getattr(TritonSemantic, name, None)
+            if original is not None:
+                setattr(TritonSemantic, name, self._storing(original))
+        JITFunction.run = self._launching(JITFunction.run)  # pyright: ignore[reportAttributeAccessIssue] (a patch)
+        return True
+
+    def _storing(self, original):
+        nudge = self
+
+        @functools.wraps(original)
+        def storing(sem, target, value, *args, **kwargs):
+            if nudge.active:
+                changed = _nudged_ir(sem, value)
+                if changed is not None:
+                    nudge.nudged_sites += 1
+                    value = changed
+            return original(sem, target, value, *args, **kwargs)
+
+        return storing
+
+    def _launching(self, original):
+        nudge = self
+
+        @functools.wraps(original)
+        def run(fn, *args, **kwargs):
+            if nudge.active and not kwargs.get("warmup"):
+                nudge.launches += 1
+                if id(fn) not in nudge._swapped:  # compiled again, nudged, kept apart from the plain binaries
+                    nudge._swapped[id(fn)] = (fn, fn.device_caches)
+                    fn.device_caches = type(fn.device_caches)(fn.create_binder)
+            return original(fn, *args, **kwargs)
+
+        return run
+
+    def begin(self) -> None:
+        import tempfile
+
+        from triton import knobs
+
+        self.active, self.nudged_sites, self.launches = True, 0, 0
+        explicit = "dir" in vars(knobs.cache)
+        self._cache = (explicit, knobs.cache.dir, tempfile.mkdtemp(prefix="nudged-triton-"))
+        knobs.cache.dir = self._cache[2]
+
+    def end(self) -> None:
+        import shutil
+
+        from triton import knobs
+
+        self.active = False
+        for fn, caches in self._swapped.values():
+            fn.device_caches = caches
+        self._swapped.clear()
+        if self._cache is not None:
+            explicit, previous, directory = self._cache
+            if explicit:
+                knobs.cache.dir = previous
+            else:
+                del knobs.cache.dir
+            shutil.rmtree(directory, ignore_errors=True)
+            self._cache = None
+
+
+def _binary(op, a, b):
+    """A TritonSemantic arithmetic call: some versions take a `sanitize_overflow` flag, some do not."""
+    try:
+        return op(a, b, False)
+    except TypeError:
+        return op(a, b)
+
+
+def _nudged_ir(sem, value):
+    """The nudged value in the kernel's IR (as _nudged does to the interpreter's arrays), or None for a
+    value that is not nudged (wider integers, pointers, scalars that are not tensors)."""
+    import triton.language as tl
+
+    if not isinstance(value, tl.tensor):
+        return None
+    scalar = value.dtype  # the element type (of a block or a scalar)
+    if scalar.is_floating():
+        wide = value if scalar.primitive_bitwidth >= 32 else sem.cast(value, tl.float32)
+        scaled = _binary(sem.mul, wide, 1.0 + RELATIVE)
+        at_zero = _binary(sem.mul, sem.cast(sem.equal(wide, 0.0), wide.dtype), AT_ZERO)
+        nudged = _binary(sem.add, scaled, at_zero)
+        return nudged if wide is value else sem.cast(nudged, scalar)
+    if scalar.is_int1() or (scalar.is_int() and scalar.primitive_bitwidth == 8):
+        flip = sem.to_tensor(True) if scalar.is_int1() else sem.cast(sem.to_tensor(1), scalar)
+        return sem.cast(sem.xor_(value, flip), scalar)
+    return None

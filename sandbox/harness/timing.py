@@ -1,6 +1,7 @@
 """Job kind `timing`: reference and candidate timed on the same inputs on the device (benchmark_kernel).
 
-Options: mode ("time", or "count": only the reference's FLOPs and parameter bytes, any backend),
+Options: mode ("time"; "reference_alone": the reference only, in a process where the candidate's code never
+runs; or "count": only the reference's FLOPs and parameter bytes, any backend),
 repetitions, warmup, flush_l2, cuda_graphs, vary_inputs, output_rtol, dtype. Given, per input set k (the seeds
 of the accuracy run): s{k}/init, s{k}/inputs and s{k}/accepted (the candidate's accepted outputs).
 
@@ -334,6 +335,9 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     options = spec["options"]
     if options.get("mode") == "count":
         return _count(spec, job_dir, backend, user_files, given)
+    # reference_alone: the reference timed in a process where the candidate's code never runs, so an
+    # import that slows the reference (a patched forward) shows against the joint job's reference time
+    alone = options.get("mode") == "reference_alone"
     device = _HostClock() if options.get("host_clock") and backend.device == "cpu" else _Device(backend.device)
     if options.get("cuda_graphs") and device.kind != "cuda":
         raise common.UserCodeError(
@@ -343,7 +347,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     watch = _StreamWatch(device)
     watch.install()
     reference = _load(job_dir, user_files, "reference", ("Model",))
-    candidate = _load(job_dir, user_files, "candidate", ("ModelNew",))
+    candidate = None if alone else _load(job_dir, user_files, "candidate", ("ModelNew",))
     seeds = spec["seeds"]
     init = given[protocol.key(0, "init")]
     sets = [common.to_device(given[protocol.key(k, "inputs")], device.kind) for k in range(len(seeds))]
@@ -366,59 +370,23 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         )
     )
 
-    def build(cls):
+    def build(cls, role: str):
         common.seed_all(seeds[0])  # as run_accuracy built it for the first seed
-        return common.cast_model(cls(*init), dtype).to(device.kind).eval()
+        try:
+            return common.cast_model(cls(*init), dtype).to(device.kind).eval()
+        except BaseException as exc:  # noqa: BLE001
+            raise common.UserCodeError(errors.describe(exc, user_files, f"{role} init")) from None
 
-    try:
-        ref_model = build(reference.Model)
-    except BaseException as exc:  # noqa: BLE001
-        raise common.UserCodeError(errors.describe(exc, user_files, "reference init")) from None
-    try:
-        cand_model = build(candidate.ModelNew)
-    except BaseException as exc:  # noqa: BLE001
-        raise common.UserCodeError(errors.describe(exc, user_files, "candidate init")) from None
-    flops = _flops(ref_model, sets[0], device.kind, user_files)
+    ref_model = build(reference.Model, "reference")
     buffers = common.clone(sets[0])
     roles = [_Role("reference", ref_model, buffers, device, watch, user_files)]
-    roles.append(_Role("candidate", cand_model, buffers, device, watch, user_files))
-    expected = {}
-    for k in usable:
-        accepted = given.get(protocol.key(k, "accepted"))
-        if accepted is not None:
-            expected[k] = common.to_device(accepted, device.kind)
-        else:  # no accepted output: the reference's own, on the device
-            with torch.device(device.kind), torch.no_grad():
-                expected[k] = ref_model(*sets[k])
+    if candidate is not None:
+        roles.append(_Role("candidate", build(candidate.ModelNew, "candidate"), buffers, device, watch, user_files))
+    flops = _flops(ref_model, sets[0], device.kind, user_files)
+    expected = {} if alone else _expected(given, usable, sets, ref_model, device)
     bench = _Bench(spec, device, roles, sets, expected, vary)
-
-    for role in roles:  # the first call compiles (Triton's JIT): never timed
-        role.call("first call")
-    device.synchronize()
-    if options.get("cuda_graphs"):
-        for role in roles:
-            role.capture()
-    launches_before_timing, foreign_before_timing = watch.launches, watch.foreign  # autotuning may use its own
-    warmup, reps = int(options.get("warmup", 10)), int(options["repetitions"])
     order = usable if vary else [0]
-    for r in range(max(warmup, 1)):
-        for role in roles:
-            bench.rep(role, order[r % len(order)], "warmup")
-    bench.calibrate_spin()
-    for role in roles:
-        role.host_ms.clear()
-    for r in range(reps):
-        pair = roles if r % 2 == 0 else roles[::-1]
-        for role in pair:
-            bench.rep(role, order[r % len(order)], "varied")
-    cand = roles[1]
-    bench.load_set(0, cand.buffers)  # the repeated-input phase times input set 0, loaded once
-    for _ in range(min(reps, REPEATED_REPS_MAX)):
-        bench.rep(cand, 0, "repeated")
-    for r in range(min(reps, SYNCED_REPS_MAX)):  # the reference's: what the synchronize itself costs
-        for role in roles if r % 2 == 0 else roles[::-1]:
-            bench.rep(role, order[r % len(order)], "synced")
-    device.synchronize()
+    launches_before_timing, foreign_before_timing = _measure(bench, roles, options, order, device, watch)
 
     meta = {
         "device_name": device.name,
@@ -438,19 +406,67 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
             "synced_ms": bench.times(roles[0], "synced"),
             "host_ms": roles[0].host_ms,
         },
-        "candidate": {
-            "times_ms": bench.times(cand, "varied"),
-            "host_ms": cand.host_ms,
-            "repeated_ms": bench.times(cand, "repeated"),
-            "synced_ms": bench.times(cand, "synced"),
-            "stale": int(cand.stale) if cand.stale is not None else 0,
-            "checked": cand.checked,
-            "launches": watch.launches - launches_before_timing,
-            "foreign_stream_launches": watch.foreign - foreign_before_timing,
-        },
+    }
+    if alone:
+        return meta, {}
+    cand = roles[1]
+    meta["candidate"] = {
+        "times_ms": bench.times(cand, "varied"),
+        "host_ms": cand.host_ms,
+        "repeated_ms": bench.times(cand, "repeated"),
+        "synced_ms": bench.times(cand, "synced"),
+        "stale": int(cand.stale) if cand.stale is not None else 0,
+        "checked": cand.checked,
+        "launches": watch.launches - launches_before_timing,
+        "foreign_stream_launches": watch.foreign - foreign_before_timing,
     }
     values = {protocol.key(k, "timed"): common.to_cpu(out) for k, out in cand.last.items()}
     return meta, values
+
+
+def _expected(given: dict, usable: list[int], sets: list, ref_model, device) -> dict:
+    """Per input set: what the candidate's output must be, on the device (the accepted output, else the
+    reference's own)."""
+    expected = {}
+    for k in usable:
+        accepted = given.get(protocol.key(k, "accepted"))
+        if accepted is not None:
+            expected[k] = common.to_device(accepted, device.kind)
+        else:
+            with torch.device(device.kind), torch.no_grad():
+                expected[k] = ref_model(*sets[k])
+    return expected
+
+
+def _measure(bench: _Bench, roles: list[_Role], options: dict, order: list[int], device, watch) -> tuple[int, int]:
+    """Every phase, in order; the stream watch's counts before the timed phases (autotuning may use its own)."""
+    for role in roles:  # the first call compiles (Triton's JIT): never timed
+        role.call("first call")
+    device.synchronize()
+    if options.get("cuda_graphs"):
+        for role in roles:
+            role.capture()
+    before = watch.launches, watch.foreign
+    warmup, reps = int(options.get("warmup", 10)), int(options["repetitions"])
+    for r in range(max(warmup, 1)):
+        for role in roles:
+            bench.rep(role, order[r % len(order)], "warmup")
+    bench.calibrate_spin()
+    for role in roles:
+        role.host_ms.clear()
+    for r in range(reps):
+        for role in roles if r % 2 == 0 else roles[::-1]:
+            bench.rep(role, order[r % len(order)], "varied")
+    if len(roles) > 1:
+        cand = roles[1]
+        bench.load_set(0, cand.buffers)  # the repeated-input phase times input set 0, loaded once
+        for _ in range(min(reps, REPEATED_REPS_MAX)):
+            bench.rep(cand, 0, "repeated")
+    for r in range(min(reps, SYNCED_REPS_MAX)):  # the reference's: what the synchronize itself costs
+        for role in roles if r % 2 == 0 else roles[::-1]:
+            bench.rep(role, order[r % len(order)], "synced")
+    device.synchronize()
+    return before
 
 
 def _method(device: _Device | _HostClock, options: dict) -> str:

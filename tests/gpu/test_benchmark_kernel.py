@@ -42,6 +42,9 @@ def _line(name: str, result) -> str:
         else ", roofline not checked"
     )
     flags = f" FLAGS {[f.id for f in result.flags]}" if result.flags else ""
+    alone = result.reference_alone
+    if alone is not None:  # the evidence for thresholds.REFERENCE_SLOWED_RATIO
+        flags += f"; reference alone {alone.median_ms * 1e3:.2f} us (beside/alone {r.median_ms / alone.median_ms:.3f})"
     return (
         f"{name}: ref {r.median_ms * 1e3:.2f} us (CV {r.cv:.2f}), cand {c.median_ms * 1e3:.2f} us (CV {c.cv:.2f}), "
         f"speedup {s.value:.3f} [{s.low:.3f}, {s.high:.3f}] range [{s.range_low:.3f}, {s.range_high:.3f}]"
@@ -96,6 +99,7 @@ def test_repeated_runs_agree_within_their_spread(problem, capsys):
         ("SKIP_SAME_BUFFER", "stale_output"),
         ("SKIP_UNCHANGED_INPUT", "faster_on_repeated_inputs"),
         ("SIDE_STREAM", "side_stream"),
+        ("SLOWED_REFERENCE", "reference_slowed"),
     ],
 )
 def test_cheating_candidates_are_flagged(name, expected, capsys):

@@ -12,6 +12,7 @@ from tools.bench import roofline as rl
 from tools.models.bench import Flag, Roofline, TimedOutputCheck, TimingStats
 from tools.thresholds import (
     NOISY_CV,
+    REFERENCE_SLOWED_RATIO,
     REPEATED_INPUT_SPEEDUP_LIMIT,
     SIDE_STREAM_MIN_GAP_MS,
     SIDE_STREAM_RATIO_LIMIT,
@@ -124,6 +125,23 @@ def side_stream(
         message="; ".join(parts) + ": work left on an unsynchronised side stream is not in the events' time "
         "(make the current stream wait for it, e.g. torch.cuda.current_stream().wait_stream(s))",
         evidence=evidence,
+    )
+
+
+def reference_slowed(beside: TimingStats, alone: TimingStats | None) -> Flag | None:
+    """The reference is slower beside the candidate than in a process of its own: the candidate's
+    import (which runs in the joint job) slowed it, so the speedup is inflated."""
+    if alone is None or alone.median_ms <= 0:
+        return None
+    ratio = beside.median_ms / alone.median_ms
+    if ratio <= REFERENCE_SLOWED_RATIO or beside.q1_ms <= alone.q3_ms:
+        return None
+    return Flag(
+        id="reference_slowed",
+        message=f"the reference takes {_us(beside.median_ms)} beside the candidate and {_us(alone.median_ms)} in a "
+        f"process of its own ({ratio:.2g}x): the candidate's code slows the reference (a patched forward, a "
+        "spin on the device), so the speedup is inflated",
+        evidence={"ratio": ratio, "beside_median_ms": beside.median_ms, "alone_median_ms": alone.median_ms},
     )
 
 

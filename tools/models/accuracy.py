@@ -68,12 +68,16 @@ class SeedResult(Model):
 
 
 class Provenance(Model):
-    """Whether the output depends on what the forward's Triton kernels stored (cpu interpreter): the
-    first seed's forward once more, every floating value its kernels store nudged by 2^-5 of itself."""
+    """Whether the output depends on what the forward's Triton kernels stored: the first seed's forward
+    once more, every floating value its kernels store nudged by 2^-5 of itself (cpu: in the interpreter;
+    cuda: the kernels compiled again with the nudge in their IR)."""
 
     checked: bool
     nudged_elements: int = Field(
-        default=0, ge=0, description="Floating elements the kernels stored in the nudged forward."
+        default=0, ge=0, description="cpu: floating elements the kernels stored in the nudged forward."
+    )
+    nudged_store_sites: int | None = Field(
+        default=None, ge=0, description="cuda: store instructions compiled with the nudge (elements are not counted)."
     )
     output_elements: int = Field(default=0, ge=0)
     dependent_elements: int = Field(
@@ -83,10 +87,29 @@ class Provenance(Model):
     note: str | None = None
 
     @property
+    def stored_anything(self) -> bool:
+        return bool(self.nudged_elements or self.nudged_store_sites)
+
+    @property
     def dependent_fraction(self) -> float | None:
-        if not self.checked or not self.nudged_elements or not self.output_elements:
+        if not self.checked or not self.stored_anything or not self.output_elements:
             return None
         return self.dependent_elements / self.output_elements
+
+
+class DeviceTime(Model):
+    """Where the device time of one forward went (cuda, the torch profiler's CUDA activity)."""
+
+    measured: bool
+    triton_share: float | None = Field(
+        default=None, ge=0, le=1, description="Fraction of the forward's device time in its Triton kernels."
+    )
+    triton_us: float | None = None
+    total_us: float | None = None
+    other_kernels: list[str] = Field(
+        default_factory=list, description="The other device activity that took the most time (name: microseconds)."
+    )
+    note: str | None = None
 
 
 class Determinism(Model):
@@ -164,8 +187,13 @@ class Checks(Model):
     determinism: Determinism | None = None
     provenance: Provenance | None = Field(
         default=None,
-        description="cpu: how much of the output depends on the Triton kernels' stores (None: not checked). An "
-        "output none of whose elements does is rejected (output_not_from_kernels).",
+        description="cpu and cuda: how much of the output depends on the Triton kernels' stores (None: not "
+        "checked). A passing output none of whose elements does is rejected (output_not_from_kernels).",
+    )
+    device_time: DeviceTime | None = Field(
+        default=None,
+        description="cuda: the share of the (nudged) forward's device time spent in its Triton kernels; a "
+        "warning below thresholds.TRITON_DEVICE_SHARE_WARN.",
     )
     torch_calls: dict[str, int] = Field(default_factory=dict, description="torch functions the forward called itself.")
 

@@ -27,6 +27,7 @@ FlagId = Literal[
     "timed_output_mismatch",
     "faster_on_repeated_inputs",
     "side_stream",
+    "reference_slowed",
 ]
 
 
@@ -230,6 +231,11 @@ class BenchmarkResult(Model):
     method: str | None = Field(default=None, description="How the times were taken, in words.")
     settings: BenchmarkSettings | None = None
     reference: TimingStats | None = None
+    reference_alone: TimingStats | None = Field(
+        default=None,
+        description="The reference timed the same way in a process where the candidate's code never runs; "
+        "`reference` (timed beside the candidate) is checked against it (flag reference_slowed).",
+    )
     candidate: TimingStats | None = None
     speedup: Speedup | None = None
     roofline: Roofline | None = None
