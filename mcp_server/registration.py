@@ -35,10 +35,9 @@ from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcp_server.http import call_tag, disconnects
-from sandbox.pool import PoolBusy, PoolError
+from sandbox.protocol import KernelEvalError
 from tools import sources
-from tools.compare import CompareInputError
-from tools.errors import ToolInputError, describe_validation_error
+from tools.errors import describe_validation_error
 
 log = logging.getLogger("kernel_eval.mcp")
 
@@ -175,12 +174,8 @@ def make_tool(spec: ToolSpec, serving: ServeContext) -> Tool:
                     except anyio.get_cancelled_exc_class():
                         cancel.set()
                         raise
-                    except (ToolInputError, CompareInputError, PoolBusy) as exc:
-                        return error_result(f"{spec.name}: {exc}")
-                    except PoolError as exc:
-                        return error_result(
-                            f"{spec.name}: the sandbox failed (a server fault, not your kernel's): {exc}"
-                        )
+                    except KernelEvalError as exc:  # the one root: the caller's or the server's, said in its text
+                        return error_result(f"{spec.name}: {exc.client_text()}")
                     except Exception as exc:  # noqa: BLE001 - keep serving; the details stay in the server's log
                         return _internal_error(spec.name, exc)
             finally:

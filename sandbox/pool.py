@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox import backends, disk, result_channel, tensorio, uid_range
+from sandbox.protocol import KernelEvalError
 from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
@@ -46,12 +47,15 @@ PASSTHROUGH_ENV = (
 )
 
 
-class PoolBusy(RuntimeError):
+class PoolBusy(KernelEvalError, RuntimeError):
     """Too many jobs are queued; the message says how many and what to do."""
 
 
-class PoolError(RuntimeError):
+class PoolError(KernelEvalError, RuntimeError):
     """The sandbox itself failed (zygote could not start or died)."""
+
+    def client_text(self) -> str:
+        return f"the sandbox failed (a server fault, not your kernel's): {self}"
 
 
 class Deferred(PoolBusy):

@@ -20,7 +20,24 @@ from __future__ import annotations
 
 import signal
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, ClassVar, Literal
+
+#: Whose an error is to fix: the caller's request, the candidate's code, or the server's machinery.
+Blame = Literal["caller", "candidate", "server"]
+#: The CLI's exit code per blame (a candidate's negative verdict also exits 1).
+EXIT_CODES: dict[Blame, int] = {"caller": 2, "candidate": 1, "server": 3}
+
+
+class KernelEvalError(Exception):
+    """The one root of the errors this project raises on purpose. `blame` decides, in one place per
+    surface, the MCP error text, the CLI's exit code (EXIT_CODES) and a batch item's error kind."""
+
+    blame: ClassVar[Blame] = "server"
+
+    def client_text(self) -> str:
+        """What a client is told (the message; a server fault says it is not the kernel's)."""
+        return str(self)
+
 
 #: The zygote sends it to a job past its time, a moment before the kill; the job's harness dumps its
 #: Python stack on stderr (faulthandler), which the timeout error then quotes: where it hung.

@@ -1,4 +1,5 @@
-"""Errors that are the caller's to fix: the CLI exits 2 with the message, MCP returns isError."""
+"""The tools' errors, under the one root sandbox.protocol.KernelEvalError: ToolInputError is the caller's to
+fix (the CLI exits 2, MCP returns isError with the message), ServerFault the server's (exit 3)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,24 @@ from collections.abc import Callable
 
 from pydantic import ValidationError
 
+from sandbox.protocol import KernelEvalError
 
-class ToolInputError(ValueError):
+
+class ToolInputError(KernelEvalError, ValueError):
     """The request cannot be run as given. The message says what was wrong and what to do."""
+
+    blame = "caller"
 
     def __init__(self, message: str, details: dict | None = None):
         super().__init__(message)
         self.details = details or {}
 
 
-class ServerFault(ToolInputError):
+class ServerFault(KernelEvalError):
     """The server's own machinery failed (the sandbox, not the request and not the kernel), after a
     retry. Reported as the server's error, never as a verdict on the candidate."""
+
+    blame = "server"
 
 
 def describe_validation_error(exc: ValidationError, label: Callable[[str], str] = str) -> str:

@@ -8,11 +8,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from sandbox.protocol import KernelEvalError
+
 SUFFIXES = (".npy", ".npz", ".pt", ".pth")
 
 
-class TensorFileError(ValueError):
+class TensorFileError(KernelEvalError, ValueError):
     """A tensor file could not be used; the message says which file and why."""
+
+    blame = "caller"
 
 
 def _from_numpy(array: np.ndarray, where: str) -> torch.Tensor:

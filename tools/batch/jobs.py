@@ -14,9 +14,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Literal
 
+from sandbox.protocol import Blame, KernelEvalError
 from tools import goldens, sources
 from tools.accuracy import run_accuracy
-from tools.errors import ServerFault, ToolInputError
+from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.batch import BatchError, BatchItem
 from tools.models.bench import BenchmarkOptions, BenchmarkRequest
@@ -26,6 +27,14 @@ from tools.store.seeds import POOL_SIZE
 log = logging.getLogger("kernel_eval.batch")
 
 Provided = dict[str, tuple[str, str]]  # source value -> (text, name), as sources.resolve returns them
+
+
+#: A request's error kind in a batch, by the blame of the error its run raised.
+BLAME_KINDS: dict[Blame, Literal["input", "server_fault"]] = {
+    "caller": "input",
+    "candidate": "input",
+    "server": "server_fault",
+}
 
 
 @dataclass
@@ -136,11 +145,9 @@ def evaluate(
             if timing is not None and item.result is not None and item.result.verdict == "pass":
                 item.benchmark = _timed(item.result.run_id, timing, cancel)
             return item
-        except ServerFault as exc:
-            return BatchItem(index=0, error=BatchError(kind="server_fault", message=str(exc)))
-        except ToolInputError as exc:
-            kind = "cancelled" if cancel is not None and cancel.is_set() else "input"
-            return BatchItem(index=0, error=BatchError(kind=kind, message=str(exc)))
+        except KernelEvalError as exc:  # the one root: its blame picks the item's error kind
+            kind = "cancelled" if cancel is not None and cancel.is_set() else BLAME_KINDS[exc.blame]
+            return BatchItem(index=0, error=BatchError(kind=kind, message=exc.client_text()))
         except Exception as exc:  # noqa: BLE001 - a fault of this server: reported as the item's, the batch goes on
             log.exception("batch request failed inside the server")
             return BatchItem(index=0, error=BatchError(kind="server_fault", message=f"internal error: {exc!r}"))

@@ -16,12 +16,12 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from tools.errors import describe_validation_error
+from tools.errors import ToolInputError, describe_validation_error
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class UsageError(ValueError):
+class UsageError(ToolInputError):
     """Bad command-line input; main() prints it and exits 2."""
 
 

@@ -13,10 +13,10 @@ import os
 import sys
 from pathlib import Path
 
+from sandbox.protocol import EXIT_CODES, KernelEvalError
 from tools import cli as cli_package
-from tools.cli.args import UsageError, add_model_arguments, model_from_args
+from tools.cli.args import add_model_arguments, model_from_args
 from tools.cli.dispatch import add_dispatch_arguments, call_tool
-from tools.errors import ServerFault, ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.bench import BenchmarkRequest
 from tools.models.compare import CompareFilesRequest, CompareReport
@@ -24,7 +24,8 @@ from tools.models.compile import CompileKernelRequest, CompileKernelResult
 from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
 from tools.models.mutate import MutateRequest, MutateResult
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_INTERRUPTED = 0, 130
+EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL = EXIT_CODES["candidate"], EXIT_CODES["caller"], EXIT_CODES["server"]
 CLI_DESCRIPTION = (cli_package.__doc__ or "").splitlines()[0]
 
 
@@ -452,40 +453,12 @@ def main(argv: list[str] | None = None, local_reason: str | None = None, columns
     ns.local_reason = local_reason
     try:
         return ns.handler(ns)
-    except ServerFault as exc:  # the server's machinery, not the request: before the input errors it extends
-        print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
-        return EXIT_INTERNAL
-    except _input_errors() as exc:
-        print(f"kernel-eval {ns.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except _sandbox_errors() as exc:
-        print(f"kernel-eval {ns.command}: error: {_sandbox_error_text(exc)}", file=sys.stderr)
-        return EXIT_INTERNAL
+    except KernelEvalError as exc:  # the one root: its blame picks the exit code (2 caller, 3 server)
+        print(f"kernel-eval {ns.command}: error: {exc.client_text()}", file=sys.stderr)
+        return EXIT_CODES[exc.blame]
     except KeyboardInterrupt:
         print(f"kernel-eval {ns.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-
-
-def _input_errors() -> tuple[type[Exception], ...]:
-    """The caller's errors. Those of modules never loaded (they import torch) cannot have been raised."""
-    errors: list[type[Exception]] = [UsageError, ToolInputError]
-    for module, name in (("tools.compare", "CompareInputError"), ("tools.tensor_files", "TensorFileError")):
-        if module in sys.modules:
-            errors.append(getattr(sys.modules[module], name))
-    return tuple(errors)
-
-
-def _sandbox_errors() -> tuple[type[Exception], ...]:
-    """The sandbox's own faults (not the kernel's); none can have been raised before sandbox.pool loaded."""
-    pool = sys.modules.get("sandbox.pool")
-    return (pool.PoolBusy, pool.PoolError) if pool is not None else ()
-
-
-def _sandbox_error_text(exc: Exception) -> str:
-    pool = sys.modules["sandbox.pool"]
-    if isinstance(exc, pool.PoolBusy):
-        return str(exc)
-    return f"the sandbox failed (a server fault, not your kernel's): {exc}"
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from sandbox.protocol import EXIT_CODES
 from tools.cli.daemon import connection
 from tools.cli.daemon.location import DaemonPaths, DaemonUnavailable, daemon_paths
 
@@ -21,7 +22,7 @@ from tools.cli.daemon.location import DaemonPaths, DaemonUnavailable, daemon_pat
 SERVED = ("run", "compile", "explain", "fix", "mutate")
 NO_DAEMON_ENV = "KERNEL_EVAL_NO_DAEMON"
 NO_DAEMON_FLAG = "--no-daemon"
-EXIT_INTERNAL, EXIT_INTERRUPTED = 3, 130
+EXIT_INTERNAL, EXIT_INTERRUPTED = EXIT_CODES["server"], 130
 
 
 class RunHere:

@@ -5,17 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sandbox.protocol import KernelEvalError
 from tools.compare.chunks import DEFAULT_CHUNK
 
 if TYPE_CHECKING:
     from tools.models.compare import CompareSettings
 
 
-class CompareInputError(ValueError):
+class CompareInputError(KernelEvalError, ValueError):
     """The comparison itself was asked wrongly (bad golden / CPU tensors, unknown dtype, ...).
 
     Distinct from a candidate that fails: this is the caller's mistake and gets a usage error.
     """
+
+    blame = "caller"
 
 
 @dataclass(frozen=True)

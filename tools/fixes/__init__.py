@@ -8,7 +8,7 @@ import time
 from tools import thresholds as T
 from tools.diagnosis import context, explain_failure, repair, stored_explanation
 from tools.diagnosis.trials import TrialRunner
-from tools.errors import ToolInputError
+from tools.errors import ServerFault, ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.diagnosis import (
     Diagnosis,
@@ -143,7 +143,7 @@ def _suggestion(
             suggestion.verification, rerun = _verify(task, patched, before, cancel)
         elif fix == "relax_threshold":
             suggestion.verification, rerun = _verify(task, source, before, cancel, normal_range="cpu_relative")
-    except ToolInputError as exc:
+    except (ToolInputError, ServerFault) as exc:  # the fix stays suggested, its verification says why not
         suggestion.verification = Verification(verdict="error", summary=str(exc), run_id="", before=before)
     if suggestion.verification is not None:
         suggestion.verified = suggestion.verification.verdict == "pass"
@@ -176,7 +176,7 @@ def _repair(
         report(0.9, f"repair search: verifying {edit.describe()}")
         try:
             verification, rerun = _verify(task, edit.source, before, cancel)
-        except ToolInputError:
+        except (ToolInputError, ServerFault):
             return False
         if verification.verdict == "pass" and not rerun.checks.out_of_bounds_reads:
             accepted[edit.source] = verification
