@@ -520,3 +520,16 @@ def test_the_code_version_separates_configurations_but_not_the_daemon_switches()
     covered = dict(environment_fingerprint({name: "x" for name in PASSTHROUGH_ENV}))
     assert set(covered) == set(PASSTHROUGH_ENV)  # what the sandbox passes on is part of the key
     assert daemon_paths(Path("/tmp/a")).socket != daemon_paths(Path("/tmp/b")).socket
+
+
+def test_an_in_process_run_keeps_a_failing_runs_tensors_for_explain(tmp_path):
+    """A `--no-daemon` run returns, then its process exits: the tensors of a failing run (whose inputs
+    are made once more in a thread pool) must be written before Python's thread pools shut down."""
+    env = _env(tmp_path / "home")
+    (tmp_path / "ref.py").write_text(VECTOR_ADD_REFERENCE)
+    (tmp_path / "cand.py").write_text(candidate_with("return triton_add(x, y) * 1.5"))
+    ran = _cli(["run", "--reference", "ref.py", "--candidate", "cand.py", "--no-daemon", "--json"], env, tmp_path)
+    assert ran.returncode == 1, ran.stderr
+    run_id = json.loads(ran.stdout)["run_id"]
+    run_dir = tmp_path / "home" / "runs" / run_id
+    assert (run_dir / "tensors.bin").exists(), (run_dir / "tensors.none").read_text()

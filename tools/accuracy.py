@@ -28,7 +28,7 @@ import torch
 from sandbox import backends, protocol
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
-from tools import faults, goldens, sources
+from tools import background, faults, goldens, sources
 from tools import thresholds as T
 from tools.compare import CompareInputError, compare_outputs
 from tools.compare.options import options_from
@@ -790,9 +790,8 @@ def _store(
         return
     if keep:
         assert prepared is not None and gold is not None and ran is not None and judged is not None
-        # not a daemon: a CLI process that returns at once still writes them before it exits
-        args = (call, result, prepared, gold, ran, judged.actual)
-        threading.Thread(target=_store_tensors, args=args, name=f"store-{call.run_id}").start()
+        # a CLI process that returns at once waits for them before it exits (background.wait)
+        background.start(f"store-{call.run_id}", _store_tensors, call, result, prepared, gold, ran, judged.actual)
 
 
 def _store_tensors(

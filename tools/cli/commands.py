@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from sandbox.protocol import EXIT_CODES, KernelEvalError
+from tools import background
 from tools import cli as cli_package
 from tools.cli.args import add_model_arguments, model_from_args
 from tools.cli.dispatch import add_dispatch_arguments, call_tool
@@ -452,7 +453,10 @@ def main(argv: list[str] | None = None, local_reason: str | None = None, columns
         return EXIT_USAGE if exc.code else EXIT_OK
     ns.local_reason = local_reason
     try:
-        return ns.handler(ns)
+        try:
+            return ns.handler(ns)
+        finally:
+            background.wait()  # the run's tensors, before this process's thread pools shut down
     except KernelEvalError as exc:  # the one root: its blame picks the exit code (2 caller, 3 server)
         print(f"kernel-eval {ns.command}: error: {exc.client_text()}", file=sys.stderr)
         return EXIT_CODES[exc.blame]
