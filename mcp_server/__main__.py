@@ -25,7 +25,7 @@ def serve(
     from tools import ceilings, sources, store
 
     try:
-        ceilings.configure(max_memory_mb, max_timeout_s)
+        limits = ceilings.configure(max_memory_mb, max_timeout_s)
         server_roots = sources.server_roots(roots or [])
         security = (
             http.HttpSecurity.configure(
@@ -34,15 +34,23 @@ def serve(
             if transport == "http"
             else None
         )
+        sock = http.bind(host, port) if security is not None else None
     except (http.ServeConfigError, sources.RootsError, ceilings.CeilingError) as exc:
         print(f"kernel-eval-mcp: error: {exc}", file=sys.stderr)
         return 2
     server = build_server(roots=server_roots, client_roots=transport == "stdio")
     try:
-        if security is not None:
+        if security is not None and sock is not None:
             if security.note:
                 print(f"kernel-eval-mcp: {security.note}", file=sys.stderr, flush=True)
-            http.run(server, host, port, security)
+            shown = f"[{host}]" if ":" in host else host
+            print(
+                f"kernel-eval-mcp: serving MCP at http://{shown}:{sock.getsockname()[1]}/mcp; each job at most "
+                f"{limits.memory_mb} MiB and {limits.timeout_s:g} s (--max-memory-mb, --max-timeout-s)",
+                file=sys.stderr,
+                flush=True,
+            )
+            http.run(server, sock, security)
         else:
             from mcp_server import stdio_limit
 

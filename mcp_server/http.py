@@ -19,6 +19,7 @@ It also notices a client that drops a tools/call while it runs, and cancels that
 
 from __future__ import annotations
 
+import errno
 import hmac
 import ipaddress
 import os
@@ -329,11 +330,30 @@ def call_tag(request) -> str | None:
     return scope.get(CALL_TAG) if isinstance(scope, dict) else None
 
 
-def run(server, host: str, port: int, security: HttpSecurity) -> None:
-    """Serve `server` (an MCPServer) at http://host:port/mcp behind the guard."""
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before the server starts so a port in use is a clear error (ServeConfigError)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        reason = "is in use (another server?)" if exc.errno == errno.EADDRINUSE else f"cannot be bound ({exc.strerror})"
+        raise ServeConfigError(f"{host}:{port} {reason}: pick another with --port, or --host") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(server, sock: socket.socket, security: HttpSecurity) -> None:
+    """Serve `server` (an MCPServer) at http://host:port/mcp behind the guard, on the socket of bind()."""
+    import functools
+
     import anyio
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
+
+    host, port = sock.getsockname()[:2]
 
     # the guard does the Host / Origin checks for every bind address; the SDK's own would
     # reject the --allowed-host names it does not know
@@ -341,4 +361,4 @@ def run(server, host: str, port: int, security: HttpSecurity) -> None:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False), host=host
     )
     config = uvicorn.Config(Guard(app, security), host=host, port=port, log_level="warning")
-    anyio.run(uvicorn.Server(config).serve)
+    anyio.run(functools.partial(uvicorn.Server(config).serve, sockets=[sock]))

@@ -157,6 +157,26 @@ def test_a_non_loopback_bind_without_a_token_refuses_to_start():
     assert done.returncode == 2 and "KERNEL_EVAL_TOKEN" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+def test_a_port_in_use_is_a_clear_error_and_the_banner_says_where_and_what_limits():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "mcp_server", "--transport", "http", "--port", str(port)],
+            cwd=str(ROOT),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2 and f"127.0.0.1:{port} is in use" in done.stderr, done.stderr
+    assert "--port" in done.stderr and "Traceback" not in done.stderr and "Errno" not in done.stderr, done.stderr
+    proc, port = _start("127.0.0.1", TOKEN, "--max-memory-mb", "3000", "--max-timeout-s", "30")
+    proc.terminate()
+    _, stderr = proc.communicate(timeout=30)
+    assert f"serving MCP at http://127.0.0.1:{port}/mcp; each job at most 3000 MiB and 30 s" in stderr.decode()
+
+
 def test_loopback_is_recognised_by_address():
     assert all(is_loopback_bind(h) for h in ("127.0.0.1", "127.1", "127.0.0.2", "::1", "localhost", "::ffff:127.0.0.1"))
     assert not any(is_loopback_bind(h) for h in ("0.0.0.0", "::", "10.0.0.1"))

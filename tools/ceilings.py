@@ -63,20 +63,26 @@ def configure(memory_mb: int | None, timeout_s: float | None) -> Ceilings:
     return current()
 
 
-def clamp(memory_mb: int, timeout_s: float) -> tuple[int, float, list[str]]:
-    """(memory_mb, timeout_s) within the ceilings, and a note for each that was lowered."""
+def clamp(memory_mb: int, timeout_s: float) -> tuple[int, float, list[tuple[str, str]]]:
+    """(memory_mb, timeout_s) within the ceilings, and (field, note) for each that was lowered."""
     limits = current()
     notes = []
     if memory_mb > limits.memory_mb:
         notes.append(
-            f"memory_mb {memory_mb} is above this server's ceiling: the job got {limits.memory_mb} MiB "
-            f"(the operator sets it: --max-memory-mb or ${MEMORY_ENV})"
+            (
+                "memory_mb",
+                f"memory_mb {memory_mb} is above the operator's ceiling: the job got {limits.memory_mb} MiB "
+                f"(set by `kernel-eval serve --max-memory-mb` or ${MEMORY_ENV})",
+            )
         )
         memory_mb = limits.memory_mb
     if timeout_s > limits.timeout_s:
         notes.append(
-            f"timeout_s {timeout_s:g} is above this server's ceiling: each job got {limits.timeout_s:g} s "
-            f"(the operator sets it: --max-timeout-s or ${TIMEOUT_ENV})"
+            (
+                "timeout_s",
+                f"timeout_s {timeout_s:g} is above the operator's ceiling: each job got {limits.timeout_s:g} s "
+                f"(set by `kernel-eval serve --max-timeout-s` or ${TIMEOUT_ENV})",
+            )
         )
         timeout_s = limits.timeout_s
     return memory_mb, timeout_s, notes

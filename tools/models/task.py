@@ -38,25 +38,38 @@ Profile = Annotated[
     ),
 ]
 TimeoutSeconds = Annotated[
-    float, Field(gt=0, le=3600, allow_inf_nan=False, description="Wall-clock limit per sandboxed job, in seconds.")
+    float,
+    Field(
+        gt=0,
+        allow_inf_nan=False,
+        description="Wall-clock limit per sandboxed job, in seconds (lowered to the operator's ceiling, 900 s by "
+        "default).",
+    ),
 ]
 MemoryMegabytes = Annotated[
-    int, Field(ge=256, le=1 << 20, description="Memory budget of a job in MiB (cpu backend: address-space limit).")
+    int,
+    Field(
+        ge=256,
+        description="Memory budget of a job in MiB (cpu backend: address-space limit; lowered to the operator's "
+        "ceiling, half the RAM by default).",
+    ),
 ]
 
 
 class JobLimitFields(Model):
     """A request that starts sandboxed jobs: its memory_mb and timeout_s are lowered to the operator's
-    ceilings (tools.ceilings) when it is made, and limit_notes says what was lowered."""
+    ceilings (tools.ceilings) when it is made, and limit_notes says what the caller asked for and did not get
+    (a default lowered to a ceiling is no news to a caller who never chose it)."""
 
     _limit_notes: list[str] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
     def _within_ceilings(self):
+        explicit = set(self.model_fields_set)
         memory_mb, timeout_s, notes = ceilings.clamp(self.memory_mb, self.timeout_s)
-        if notes:
-            self.memory_mb, self.timeout_s = memory_mb, timeout_s
-            self._limit_notes = notes
+        self.memory_mb, self.timeout_s = memory_mb, timeout_s
+        self.__pydantic_fields_set__ = explicit  # a lowered default stays a default (unset)
+        self._limit_notes = [note for field, note in notes if field in explicit]
         return self
 
     @property
