@@ -94,9 +94,9 @@ def explain_failure(result) -> str:
     primary = result.diagnoses[0] if result.diagnoses else None
     if primary and primary.location:
         lines.append(f"where: {primary.location.description}")
-    for outcome in result.experiments[:3]:
+    for outcome in result.decisive_experiments()[:3]:
         lines.append(f"experiment {outcome.id}: {outcome.finding}")
-    if result.fingerprint:
+    if result.fingerprint and result.fingerprint_tells():
         lines.append(
             "precision fingerprint (the candidate's MERE against each emulated precision, closest first): "
             + "; ".join(p.describe() for p in result.fingerprint[:2])

@@ -126,3 +126,30 @@ def test_the_measured_line_shows_the_counts_a_fix_removed():
         before={"mere": 1e-3, "nan_mismatches": 0, "out_of_bounds_reads": 2070.0},
     )
     assert quiet.describe() == "MERE 0.001 -> ?, elements read out of bounds 2070 -> ? (pass)"  # counts as integers
+
+
+def test_the_text_views_leave_out_what_tells_nothing():
+    """A fingerprint whose emulations all sit at the same MERE, and a search that found nothing beside an
+    experiment that decided: kept in the JSON, left out of the text."""
+    from tools.models.diagnosis import ExperimentOutcome, ExplainResult, PrecisionModel
+    from tools.models.task import Timings
+
+    flat = [PrecisionModel(model=m, mere_vs_candidate=1.1e-6) for m in ("exact", "tf32", "tf32 truncated")]
+    apart = [
+        PrecisionModel(model="fp16 acc", mere_vs_candidate=0.0),
+        PrecisionModel(model="fp32", mere_vs_candidate=3e-3),
+    ]
+    search = ExperimentOutcome(id="repair_search", question="?", finding="no single-site edit passes")
+    decided = ExperimentOutcome(id="mask", question="?", finding="tail unwritten", confirms=["boundary_mask_error"])
+    base = {
+        "run_id": "r",
+        "verdict": "fail",
+        "summary": "s",
+        "diagnoses": [],
+        "timings": Timings(total_s=0),
+        "next_step": "",
+    }
+    result = ExplainResult(**base, fingerprint=flat, experiments=[search, decided])
+    assert not result.fingerprint_tells() and result.decisive_experiments() == [decided]
+    result = ExplainResult(**base, fingerprint=apart, experiments=[search])
+    assert result.fingerprint_tells() and result.decisive_experiments() == [search]  # nothing decided: all shown

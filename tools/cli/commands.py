@@ -141,7 +141,7 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
         print(result.summary)
         for d in result.diagnoses[1:4]:
             print(f"  also: {d.pattern} ({d.confidence:.2f}, {d.tested}): {d.summary}")
-        for outcome in result.experiments:
+        for outcome in result.decisive_experiments():
             print(f"  experiment {outcome.id}: {outcome.finding}")
             for trial in outcome.trials:
                 metrics = ", ".join(
@@ -153,7 +153,7 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
                     + (f", {metrics}" if metrics else "")
                     + (f", {trial.nonfinite} NaN/Inf" if trial.nonfinite else "")
                 )
-        if result.fingerprint:
+        if result.fingerprint and result.fingerprint_tells():
             print(
                 "  precision fingerprint: the candidate's output against goldens that emulate one precision "
                 "choice each, as MERE (mean relative error; 0: the candidate computes exactly that), closest first"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import Field
@@ -213,6 +214,21 @@ class ExplainResult(Model):
         description="True when this is the explanation an earlier call with the same options made for this run "
         "(experiments are not run again: the call is idempotent).",
     )
+
+    def decisive_experiments(self) -> list[ExperimentOutcome]:
+        """For the text views: the experiments that confirmed or refuted a pattern; all of them when none did
+        (then what was tried is the news). The JSON keeps every one."""
+        decisive = [o for o in self.experiments if o.confirms or o.refutes]
+        return decisive or list(self.experiments)
+
+    def fingerprint_tells(self) -> bool:
+        """Whether the precision fingerprint tells the emulations apart (the closest at least 2x closer than the
+        farthest shown); emulations that all sit at the same distance say nothing about precision."""
+        meres = sorted(float(p.mere_vs_candidate) for p in self.fingerprint[:3])
+        finite = [m for m in meres if math.isfinite(m)]
+        if len(finite) < 2:
+            return bool(finite) and len(meres) > len(finite)
+        return finite[-1] > 2 * finite[0]
 
 
 class FixRequest(Model):
