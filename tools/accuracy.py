@@ -18,9 +18,11 @@ crash, a rejection) says so with a _Stop, and _conclude builds and stores the re
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import torch
@@ -28,7 +30,7 @@ import torch
 from sandbox import backends, protocol
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
-from tools import background, faults, goldens, sources
+from tools import background, faults, goldens, shapes, sources
 from tools import thresholds as T
 from tools.compare import CompareInputError, compare_outputs
 from tools.compare.options import options_from
@@ -43,6 +45,8 @@ from tools.models.accuracy import (
     RunAccuracyRequest,
     RunAccuracyResult,
     SeedResult,
+    ShapeCheck,
+    ShapeRun,
     Verdict,
 )
 from tools.models.task import ErrorInfo, IsolationItem, Timings
@@ -69,7 +73,10 @@ NEXT_STEPS = {
 }
 
 
-def _next_step(verdict: str, error: ErrorInfo | None) -> str:
+def _next_step(verdict: str, error: ErrorInfo | None, shape_check: ShapeCheck | None = None) -> str:
+    failed = shape_check.first_failure() if shape_check is not None else None
+    if failed is not None and verdict == "fail":  # the task's shape passed: the failing size's run has the evidence
+        return f"call explain_failure(run_id={failed.run_id!r}) (the run at {shapes.describe(failed.sizes)})"
     step = NEXT_STEPS[verdict]
     if verdict == "runtime_error" and error is not None and error.hint:
         step = step.replace("error.line,", "error.line (error.hint says how),")
@@ -153,21 +160,144 @@ def run_accuracy(
     svc = services()
     call = _Call(request, progress_reporter(progress), cancel, svc, svc.runs.new_id())
     src = _sources(call)
+    _shape_plan(request, src.reference_text)  # a bad shapes / fixed_sizes request is refused before anything runs
+    return _evaluate(call, src)
+
+
+def _evaluate(call: _Call, src: _Sources, task_gold: goldens.Goldens | None = None) -> RunAccuracyResult:
+    """One run: the task's shape, then (when it passes) the shape check. `task_gold`: this is a run at another
+    size for the shape check of a run with these goldens (_UnusableShape when the reference breaks here)."""
+    request = call.request
     syntax = sources.syntax_error(src.candidate_text, src.candidate_name)
     if syntax is not None:
         stop = _Stop("compile_error", f"COMPILE_ERROR {syntax.file}:{syntax.line}: {syntax.message}", syntax)
         return _conclude(call, src, stop)
-    prepared = _prepare(call, src)
+    prepared = _prepare(call, src, prefer_cached=task_gold is not None)
     gold = _goldens(call, prepared)
+    if task_gold is not None:
+        _usable_shape(gold, task_gold, prepared.seeds)
     ran = _candidate(call, prepared, gold)
     if ran.stop is not None:
         return _conclude(call, src, ran.stop, prepared, gold, ran)
     judged = _judge(call, prepared, gold, ran)
     cheat = _not_from_kernels(request, ran.checks) if judged.verdict == "pass" else None
-    result = _conclude(call, src, cheat or judged, prepared, gold, ran)
-    if not request.seeds:  # the next calls draw other pool seeds: have their goldens ready
-        goldens.fill_pool_in_background(svc, prepared.task)
+    outcome: _Stop | _Judged = cheat or judged
+    shape_check = None
+    if cheat is None and judged.verdict == "pass" and task_gold is None:
+        shape_check = _shape_check(call, src, gold, ran.wall_s)
+        outcome = _with_shapes(judged, shape_check, request.shapes_mode)
+    result = _conclude(call, src, outcome, prepared, gold, ran, shape_check)
+    if not request.seeds and task_gold is None:  # the next calls draw other pool seeds: have their goldens ready
+        goldens.fill_pool_in_background(call.services, prepared.task)
     return result
+
+
+# --- shapes beyond the task's -----------------------------------------------------------------------
+
+
+class _UnusableShape(Exception):
+    """The reference cannot serve as the golden at this size (it raised, or its output is not finite)."""
+
+
+def _shape_check(call: _Call, src: _Sources, gold: goldens.Goldens, task_wall_s: float) -> ShapeCheck | None:
+    """The candidate at other sizes (tools/shapes.py), each a run of its own on one seed, side by side. Each
+    size's jobs get a few times what the task's candidate job took, scaled by how much larger the sizes are (a
+    kernel that reads past a small input can spin for the whole timeout)."""
+    request = call.request
+    if request.shapes_mode == "off" or request.shapes == "task":
+        return None
+    constants, assignments = _shape_plan(request, src.reference_text)
+    task_sizes = {name: c.value for name, c in constants.items()}
+    check = ShapeCheck(mode=request.shapes_mode, applicable=bool(assignments), task_sizes=task_sizes)
+    if not constants:
+        check.note = "not applicable (no module-level size constants)"
+        return check
+    if not assignments:
+        check.note = "not applicable (every size constant is in fixed_sizes)"
+        return check
+    call.report(0.9, f"shape check: {len(assignments)} other size(s)")
+
+    def timeout_s(sizes: dict[str, int]) -> float:
+        growth = math.prod(value / task_sizes[name] for name, value in sizes.items())
+        bound = T.SHAPE_TIMEOUT_FACTOR * task_wall_s * max(1.0, growth)
+        return min(request.timeout_s, max(T.SHAPE_TIMEOUT_MIN_S, bound))
+
+    with ThreadPoolExecutor(max_workers=len(assignments), thread_name_prefix="shape") as workers:
+        runs = list(workers.map(lambda s: _shape_run(call, src, gold, constants, s, timeout_s(s)), assignments))
+    check.runs = runs
+    return check
+
+
+def _shape_plan(request: RunAccuracyRequest, reference_text: str) -> tuple[dict, list[dict[str, int]]]:
+    """The reference's size constants and the assignments to try; ToolInputError for a request that names a
+    constant the reference does not have."""
+    constants = shapes.size_constants(reference_text)
+    unknown = sorted(set(request.fixed_sizes) - set(constants))
+    if unknown:
+        task_sizes = shapes.describe({name: c.value for name, c in constants.items()}) or "none"
+        raise ToolInputError(
+            f"fixed_sizes: {', '.join(unknown)} is not a module-level size constant of the reference "
+            f"(it has: {task_sizes})"
+        )
+    fixed = set(request.fixed_sizes)
+    try:
+        if request.shapes == "fuzz":
+            return constants, shapes.fuzzed(constants, request.shape_count, fixed)
+        if request.shapes == "task":
+            return constants, []
+        return constants, shapes.explicit(constants, request.shapes, fixed)
+    except shapes.ShapeInputError as exc:
+        raise ToolInputError(str(exc)) from None
+
+
+def _shape_run(call: _Call, src: _Sources, gold, constants, sizes: dict[str, int], timeout_s: float) -> ShapeRun:
+    text = shapes.rewrite(src.reference_text, constants, sizes)
+    where = shapes.describe(sizes)
+    # correctness at this size only: provenance was checked at the task's (it would cost a forward more)
+    update = {
+        "reference": text,
+        "seeds": None,
+        "num_seeds": 1,
+        "determinism": "off",
+        "shapes": "task",
+        "require_kernel_launch": False,
+    }
+    request = call.request.model_copy(update=update | {"timeout_s": timeout_s})
+    shape_call = _Call(request, lambda *_: None, call.cancel, call.services, call.services.runs.new_id())
+    shape_src = replace(src, reference_text=text, reference_name=f"{src.reference_name} [{where}]")
+    try:
+        result = _evaluate(shape_call, shape_src, task_gold=gold)
+    except (ToolInputError, _UnusableShape) as exc:
+        return ShapeRun(sizes=sizes, verdict="skipped", summary=f"the reference cannot be the golden at {where}: {exc}")
+    return ShapeRun(sizes=sizes, verdict=result.verdict, summary=result.summary, run_id=result.run_id)
+
+
+def _usable_shape(gold: goldens.Goldens, task_gold: goldens.Goldens, seeds: list[int]) -> None:
+    """_UnusableShape where the reference's golden is not finite at this size but is at the task's."""
+    if any(_nonfinite(e.golden) for e in task_gold.per_seed.values()):
+        return
+    if any(_nonfinite(gold.per_seed[s].golden) for s in seeds):
+        raise _UnusableShape("its FP64 output is not finite there (it is at the task's sizes)")
+
+
+def _nonfinite(tree) -> bool:
+    return any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in tree_tensors(tree))
+
+
+def _with_shapes(judged: _Judged, check: ShapeCheck | None, mode: str) -> _Judged:
+    """A failure at another size: a warning (warn), or the run's verdict (require)."""
+    failed = check.first_failure() if check is not None else None
+    if check is None or failed is None:
+        return judged
+    task = shapes.describe({n: check.task_sizes[n] for n in failed.sizes})
+    where = shapes.describe(failed.sizes)
+    text = (
+        f"correct at the task's {task}, {failed.verdict} at {where}: {' '.join(failed.summary.split())[:300]} "
+        f"(explain_failure(run_id={failed.run_id!r}) reads that run)"
+    )
+    if mode == "require":
+        return replace(judged, verdict="fail", summary=f"FAIL at {where} (shapes_mode=require): {text}")
+    return replace(judged, warnings=[*judged.warnings, f"shape check: {text}"])
 
 
 def _conclude(
@@ -177,6 +307,7 @@ def _conclude(
     prepared: _Prepared | None = None,
     gold: goldens.Goldens | None = None,
     ran: _CandidateRun | None = None,
+    shape_check: ShapeCheck | None = None,
 ) -> RunAccuracyResult:
     """The result from what the stages that ran produced; stored before it is returned."""
     timings = Timings(total_s=time.perf_counter() - call.started)
@@ -196,6 +327,7 @@ def _conclude(
         backend=call.services.backend_info(src.backend, gold.golden_device if gold is not None else None),
         seeds=judged.seeds if judged is not None else [],
         checks=ran.checks if ran is not None else Checks(),
+        shapes=shape_check,
         error=error,
         isolation=ran.isolation if ran is not None else {},
         timings=timings,
@@ -204,7 +336,7 @@ def _conclude(
         + (judged.warnings if judged is not None else []),
         stdout=_tail(ran.stdout) if ran is not None else "",
         stderr=_tail(ran.stderr) if ran is not None else "",
-        next_step=_next_step(outcome.verdict, error),
+        next_step=_next_step(outcome.verdict, error, shape_check),
     )
     _store(call, src, result, prepared, gold, ran, judged)
     return result
@@ -227,9 +359,10 @@ def _sources(call: _Call) -> _Sources:
     return _Sources(reference_text, reference_name, candidate_text, candidate_name, backend)
 
 
-def _prepare(call: _Call, src: _Sources) -> _Prepared:
+def _prepare(call: _Call, src: _Sources, prefer_cached: bool = False) -> _Prepared:
     """The task (its key names the reference and the input options) and the seeds: pinned, or drawn
-    from the task's secret pool (preferring seeds whose goldens are ready while the pool fills)."""
+    from the task's secret pool (preferring seeds whose goldens are ready while the pool fills, and
+    always for a shape check's run: one cached secret seed serves every later call)."""
     request = call.request
     task = goldens.ReferenceTask(
         src.reference_text,
@@ -243,7 +376,8 @@ def _prepare(call: _Call, src: _Sources) -> _Prepared:
         seeds = list(request.seeds)
         call.services.seeds.pin(task.key, seeds)
     else:
-        ready = (lambda s: call.services.goldens.has(task.key, s)) if goldens.filling(task.key) else None
+        prefer = prefer_cached or goldens.filling(task.key)
+        ready = (lambda s: call.services.goldens.has(task.key, s)) if prefer else None
         seeds = call.services.seeds.draw(task.key, request.num_seeds, ready)
     return _Prepared(src, task, seeds)
 

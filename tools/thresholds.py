@@ -208,6 +208,7 @@ def table() -> dict:
         },
         "assert_close": {k: {"rtol": r, "atol": a} for k, (r, a) in ASSERT_CLOSE_TOLERANCES.items()},
         "benchmark_kernel": benchmark_table(),
+        "shapes": {"timeout_factor": SHAPE_TIMEOUT_FACTOR, "timeout_min_s": SHAPE_TIMEOUT_MIN_S},
         "provenance": {
             "partly_from_kernels": PARTLY_FROM_KERNELS,
             "triton_device_share_warn": TRITON_DEVICE_SHARE_WARN,
@@ -223,6 +224,14 @@ PARTLY_FROM_KERNELS = 0.5
 #: rest is torch's kernels, cuBLAS, copies): the output may depend on the kernels and still be computed
 #: mostly by torch.
 TRITON_DEVICE_SHARE_WARN = 0.5
+
+
+# --- shapes beyond the task's (run_accuracy's shape check) -------------------------------------------
+
+#: A fuzzed size's jobs get this many times the task's candidate job wall time, at least SHAPE_TIMEOUT_MIN_S
+#: (fuzzed sizes are smaller than the task's; a kernel reading past a small input can spin until killed).
+SHAPE_TIMEOUT_FACTOR = 4.0
+SHAPE_TIMEOUT_MIN_S = 15.0
 
 
 # --- benchmark_kernel ---------------------------------------------------------------------------

@@ -42,6 +42,26 @@ class RunAccuracyRequest(CompareSettings, SeedFields, TaskRequest):
     store_tensors: bool = Field(
         default=True, description="Keep outputs and goldens in the run store for explain_failure."
     )
+    shapes: Literal["task", "fuzz"] | list[dict[str, int]] = Field(
+        default="fuzz",
+        description="Sizes beyond the task's, checked once the task's shape passes, by rebinding the reference's "
+        "module-level size constants (batch_size, N, ...; integers >= 8). fuzz: shape_count assignments that "
+        "exercise tails (about half of each size, made odd; small odd sizes); task: the task's shape only; or "
+        'a list of assignments, e.g. [{"N": 1000}]. Each shape runs one seed as its own stored run (run_id for '
+        "explain_failure).",
+    )
+    shape_count: int = Field(default=2, ge=1, le=4, description="How many fuzzed shapes (shapes='fuzz').")
+    shapes_mode: DeterminismMode = Field(
+        default="warn",
+        description="off: no shape check; warn: a shape that fails is a warning on a passing run; require: it fails "
+        "the run (for kernels that must be general).",
+    )
+    fixed_sizes: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Size constants the task forbids changing (a kernel that legitimately needs, say, a power of "
+        "two there).",
+    )
 
     @model_validator(mode="after")
     def _determinism_alias(self):
@@ -57,6 +77,28 @@ class RunAccuracyRequest(CompareSettings, SeedFields, TaskRequest):
                 f"pass determinism alone (determinism_check is deprecated)"
             )
         return self
+
+
+class ShapeRun(Model):
+    """The candidate at one size assignment other than the task's (one seed, its own stored run)."""
+
+    sizes: dict[str, int] = Field(description="The size constants changed, with their values here.")
+    verdict: Verdict | Literal["skipped"]
+    summary: str
+    run_id: str | None = Field(default=None, description="The run at this size: explain_failure / suggest_fix read it.")
+
+
+class ShapeCheck(Model):
+    """The candidate beyond the task's shape (run only when the task's shape passes)."""
+
+    mode: DeterminismMode
+    applicable: bool
+    note: str | None = None
+    task_sizes: dict[str, int] = Field(default_factory=dict, description="The reference's size constants as given.")
+    runs: list[ShapeRun] = Field(default_factory=list)
+
+    def first_failure(self) -> ShapeRun | None:
+        return next((r for r in self.runs if r.verdict not in ("pass", "skipped")), None)
 
 
 class SeedResult(Model):
@@ -206,6 +248,9 @@ class RunAccuracyResult(Model):
     backend: BackendInfo | None = None
     seeds: list[SeedResult] = Field(default_factory=list)
     checks: Checks = Field(default_factory=Checks)
+    shapes: ShapeCheck | None = Field(
+        default=None, description="The shape check (None: not run: shapes_mode off, or the task's shape failed)."
+    )
     error: ErrorInfo | None = None
     isolation: dict[str, IsolationItem] = Field(default_factory=dict)
     timings: Timings

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 
 from sandbox import protocol
-from tools import sources
+from tools import shapes, sources
 from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.mutate import MutantResult, MutateRequest, MutateResult
@@ -35,11 +35,21 @@ def _diff(before: str, after: str) -> str:
 
 
 def caught(result: RunAccuracyResult) -> bool:
-    """Rejected by the test, or a pass whose loads were recorded reading past its tensors (cpu)."""
-    return result.verdict != "pass" or bool(result.checks.out_of_bounds_reads)
+    """Rejected by the test, a pass whose loads were recorded reading past its tensors (cpu), or a pass at the
+    task's sizes that fails at another (the shape check)."""
+    return result.verdict != "pass" or bool(result.checks.out_of_bounds_reads) or _fails_at_other_sizes(result)
+
+
+def _fails_at_other_sizes(result: RunAccuracyResult) -> bool:
+    return result.shapes is not None and result.shapes.first_failure() is not None
 
 
 def _mutant_summary(result: RunAccuracyResult) -> str:
+    if result.verdict == "pass" and _fails_at_other_sizes(result):
+        assert result.shapes is not None
+        failed = result.shapes.first_failure()
+        assert failed is not None
+        return f"caught by the shape check at {shapes.describe(failed.sizes)}: {failed.summary}"
     if result.verdict == "pass" and result.checks.out_of_bounds_reads:
         r = result.checks.out_of_bounds_reads[0]
         return f"caught as a latent out-of-bounds read of {r.tensor} (the values pass): {result.summary}"
@@ -88,9 +98,11 @@ def _operators(names: list[str] | None) -> list[Operator]:
     return [OPERATORS[n] for n in names]
 
 
-def _request(request: MutateRequest, candidate: str, exposure: Exposure | None = None) -> RunAccuracyRequest:
+def _request(
+    request: MutateRequest, candidate: str, exposure: Exposure | None = None, shapes_mode: str = "warn"
+) -> RunAccuracyRequest:
     fields = {k: v for k, v in request.model_dump().items() if k in RunAccuracyRequest.model_fields}
-    fields.update(candidate=candidate, determinism="off")
+    fields.update(candidate=candidate, determinism="off", shapes_mode=shapes_mode)
     if exposure is not None:
         fields.update(input_profile=exposure.input_profile, value_range=exposure.value_range)
     return RunAccuracyRequest.model_validate(fields)
@@ -114,6 +126,8 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
         raise ToolInputError(
             f"the candidate must pass before it is mutated; it got {original.verdict}: {original.summary}"
         )
+    # a shape check the original itself fails would catch every mutant: it counts only when the original passes it
+    shapes_mode = "off" if _fails_at_other_sizes(original) else "warn"
     planned = [
         (op, site, mutant)
         for op in _operators(request.operators)
@@ -127,7 +141,7 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
         if cancel is not None and cancel.is_set():
             raise ToolInputError("cancelled by the caller")
         report(i / max(1, len(planned)), f"{op.id} #{site}")
-        run = run_accuracy(_request(request, mutant), cancel=cancel)
+        run = run_accuracy(_request(request, mutant, shapes_mode=shapes_mode), cancel=cancel)
         entry = MutantResult(
             operator=op.id,
             description=op.description,
@@ -150,7 +164,7 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
                 if (exposure.input_profile, exposure.value_range) == (request.input_profile, request.value_range):
                     continue
                 probes.setdefault(len(results), []).append(exposure)
-                if caught(run_accuracy(_request(request, mutant, exposure), cancel=cancel)):
+                if caught(run_accuracy(_request(request, mutant, exposure, shapes_mode="off"), cancel=cancel)):
                     entry.caught_with = _label(exposure)
                     exposing[len(results)] = exposure
                     break
