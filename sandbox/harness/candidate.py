@@ -11,6 +11,7 @@ and judges them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import linecache
@@ -44,8 +45,19 @@ def _import_candidate(job_dir: str, user_files: dict) -> type:
 
 
 def _forward(
-    model_cls, init, task_inputs, seed, device, dtype, recorder, monitor, guard_fill: str | None = "nan", trace=None
+    model_cls,
+    init,
+    task_inputs,
+    seed,
+    device,
+    dtype,
+    recorder,
+    monitor,
+    guard_fill: str | None = "nan",
+    trace=None,
+    around=None,
 ):
+    """One forward under the monitor; `around`: a context manager for the model's call alone (a profile)."""
     common.seed_all(seed)
     model = common.cast_model(model_cls(*init), dtype).to(device).eval()
     dev_inputs = common.to_device(task_inputs, device)
@@ -64,8 +76,8 @@ def _forward(
     pristine = common.clone(dev_inputs)
     before = recorder.total
     start = time.perf_counter()
-    with torch.device(device), monitor, torch.no_grad():  # factories without device= land on the job's device
-        out = model(*dev_inputs)
+    with torch.device(device), monitor, torch.no_grad(), around or contextlib.nullcontext():
+        out = model(*dev_inputs)  # factories without device= land on the job's device
     common.synchronize(device)
     _plain_tensors_only(out)
     elapsed = time.perf_counter() - start
@@ -250,7 +262,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     if nudge is not None and spec["seeds"]:
         t0 = time.perf_counter()
         run_again = functools.partial(_forward, model_cls, *per_seed[0], spec["seeds"][0], backend.device, dtype)
-        forward = lambda: run_again(recorder, monitor, guard_fill)[0]  # noqa: E731
+        forward = lambda around=None: run_again(recorder, monitor, guard_fill, around=around)[0]  # noqa: E731
         if isinstance(nudge, provenance.CompiledStoreNudge):
             meta["provenance"], meta["device_time"] = _compiled_provenance(nudge, forward, values, recorder, backend)
         else:
@@ -284,10 +296,9 @@ def _compiled_provenance(nudge: provenance.CompiledStoreNudge, forward, values: 
     hooked = recorder.hook_launches
     nudge.begin()
     try:
-        if backend.device == "cuda":
-            nudged, device = device_time.profiled(forward, set(recorder.kernels))
-        else:
-            nudged, device = forward(), None
+        profile = device_time.DeviceProfile(set(recorder.kernels)) if backend.device == "cuda" else None
+        nudged = forward(around=profile)
+        device = profile.report if profile is not None else None
         common.synchronize(backend.device)
     except BaseException as exc:  # noqa: BLE001 - not judged; the verdict stands on the other checks
         return {"checked": False, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}, None

@@ -25,9 +25,8 @@ def _run(name: str, **options):
             reference=(EXPLOITS / "reference.py").read_text(),
             candidate=(EXPLOITS / f"{name}.py").read_text(),
             backend="cuda",
-            num_seeds=3,
             timeout_s=180,
-            **options,
+            **({"num_seeds": 3} | options),
         )
     )
 
@@ -57,7 +56,7 @@ def test_hidden_torch_with_a_token_kernel_is_rejected_and_its_device_time_is_els
 def test_nudged_binaries_never_reach_the_plain_forward():
     """The nudged compile goes to its own caches: a second run of the same candidate (warm Triton cache,
     same process pool) still passes bit for bit against its golden, and its provenance holds again."""
-    first, second = _run("honest"), _run("honest")
+    first, second = _run("honest", seeds=[11, 12, 13]), _run("honest", seeds=[11, 12, 13])  # the same inputs
     assert first.verdict == second.verdict == "pass", (first.summary, second.summary)
     assert first.seeds[0].outputs[0].mere == second.seeds[0].outputs[0].mere
     assert second.checks.provenance is not None and second.checks.provenance.dependent_elements == 4099
