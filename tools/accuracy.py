@@ -93,6 +93,7 @@ class _Call:
     services: Services
     run_id: str
     started: float = field(default_factory=time.perf_counter)
+    shape_run: bool = False  # a run at other sizes for a shape check: its tensors are kept only if it fails
 
 
 @dataclass(frozen=True)
@@ -263,7 +264,9 @@ def _shape_run(call: _Call, src: _Sources, gold, constants, sizes: dict[str, int
         "require_kernel_launch": False,
     }
     request = call.request.model_copy(update=update | {"timeout_s": timeout_s})
-    shape_call = _Call(request, lambda *_: None, call.cancel, call.services, call.services.runs.new_id())
+    shape_call = _Call(
+        request, lambda *_: None, call.cancel, call.services, call.services.runs.new_id(), shape_run=True
+    )
     shape_src = replace(src, reference_text=text, reference_name=f"{src.reference_name} [{where}]")
     try:
         result = _evaluate(shape_call, shape_src, task_gold=gold)
@@ -914,6 +917,7 @@ def _store(
         "candidate_name": src.candidate_name,
     }
     keep = call.request.store_tensors and judged is not None and bool(judged.actual)
+    keep = keep and not (call.shape_run and result.verdict == "pass")  # nothing to explain there
     try:
         call.services.runs.save(call.run_id, result.model_dump(mode="json"), task, tensors=None, tensors_pending=keep)
     except OSError as exc:  # a full or broken disk: the verdict stands, the run cannot be used later
