@@ -351,7 +351,7 @@ class Pool:
             try:
                 host_dir.mkdir(mode=0o700)
                 channel = result_channel.ResultChannel(job_id) if result_channel.available() else None
-                self._write_job(host_dir, request)
+                self._write_job(host_dir, request, timeout_s)
             except OSError as exc:  # a full disk or a broken home: the server's fault, said as such
                 raise PoolError(
                     f"the sandbox cannot write the job's files under {self.state_dir} ({exc.strerror or exc}); "
@@ -395,7 +395,7 @@ class Pool:
             if cache is not None and cache.exists():
                 self._trim_triton_cache(cache)
 
-    def _write_job(self, host_dir: Path, request: JobRequest) -> None:
+    def _write_job(self, host_dir: Path, request: JobRequest, timeout_s: float) -> None:
         cache = self._triton_cache(request)
         spec = {
             "kind": request.kind,
@@ -412,6 +412,7 @@ class Pool:
                 "rlimits": self._rlimits(request),
                 "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {},
                 "writable_cap_mb": TRITON_CACHE_CAP_MB,
+                "timeout_s": timeout_s,  # the interpreter's pace check stops a launch that cannot end in time
             },
         }
         (host_dir / "job.json").write_text(json.dumps(spec))

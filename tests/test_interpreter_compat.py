@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -567,3 +568,58 @@ def test_module_level_aliases_of_tl_builtins_work_as_compiled():
     assert "pick(mask" in candidate and "to_fp32 = tl.cast" in candidate
     r = run(candidate)
     assert r.verdict == "pass", (r.summary, r.error)
+
+
+PACE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+N = 1 << 20
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def get_inputs():
+    return [torch.randn(N)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+PACE_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(o_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=m), 0.0), mask=m)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 16),)](x, out, x.numel(), BLOCK=16)  # 65,536 programs
+        return out
+"""
+
+
+def test_a_launch_the_interpreter_cannot_finish_in_time_is_stopped_with_its_estimate():
+    """65,536 programs at a few thousand a second: tens of seconds, over a 12 s timeout. The pace check
+    answers `unsupported` with the estimate about 2 s into the launch instead of running into the timeout."""
+    started = time.monotonic()
+    result = run_accuracy(
+        RunAccuracyRequest(reference=PACE_REFERENCE, candidate=PACE_CANDIDATE, backend="cpu", timeout_s=12, num_seeds=1)
+    )
+    assert result.verdict == "unsupported", result.summary
+    assert "65,536 programs" in result.summary and "programs/s" in result.summary, result.summary
+    assert result.error is not None and "smaller shapes" in (result.error.hint or "")
+    assert time.monotonic() - started < 12 + 5  # never the whole timeout plus a retry

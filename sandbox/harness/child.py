@@ -17,7 +17,7 @@ import time
 import traceback
 
 from sandbox import backends, protocol, result_channel, tensorio
-from sandbox.harness import candidate, common, compile, offline, reference, timing
+from sandbox.harness import candidate, common, compile, interpreter_pace, offline, reference, timing
 from sandbox.isolation import JobLimits, Plan, Prepared, complete, prepare
 
 JOBS = {
@@ -102,6 +102,8 @@ def run_job(
         # the zygote sends STACK_SIGNAL to a job past its time before it kills it: where it hangs
         faulthandler.register(protocol.STACK_SIGNAL, file=sys.stderr, all_threads=True)
         os.chdir("/tmp" if report.items.get("private_tmp", {}).get("active") else job_dir)
+        budget = spec["limits"].get("timeout_s")  # counted by the zygote from when it sent the job
+        interpreter_pace.set_deadline(None if budget is None else budget - (time.perf_counter() - started))
         setup_s = time.perf_counter() - started
         user_files = {f"{job_dir}/{name}": spec["display_names"].get(name, name) for name in files}
         try:

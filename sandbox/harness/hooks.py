@@ -23,7 +23,7 @@ from collections.abc import Callable
 import torch
 from torch.overrides import TorchFunctionMode
 
-from sandbox.harness import interpreter_compat
+from sandbox.harness import interpreter_compat, interpreter_pace
 from sandbox.harness.guards import OutputGuards, guard_input
 from sandbox.harness.read_watch import ReadWatch
 
@@ -137,6 +137,7 @@ class LaunchRecorder:
             interpreter.GridExecutor.__call__ = grid_call  # pyright: ignore[reportAttributeAccessIssue] (a patch)
             interpreter.InterpretedFunction.run = interp_run  # pyright: ignore[reportAttributeAccessIssue] (a patch)
             interpreter_compat.install()
+            interpreter_pace.install()
         else:
             from triton.runtime.jit import JITFunction
 

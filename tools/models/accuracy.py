@@ -98,7 +98,8 @@ class ShapeCheck(Model):
     runs: list[ShapeRun] = Field(default_factory=list)
 
     def first_failure(self) -> ShapeRun | None:
-        return next((r for r in self.runs if r.verdict not in ("pass", "skipped")), None)
+        """The first size the candidate is wrong at (a size the backend cannot run is no failure of the kernel's)."""
+        return next((r for r in self.runs if r.verdict not in ("pass", "skipped", "unsupported")), None)
 
 
 class SeedResult(Model):
