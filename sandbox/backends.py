@@ -32,6 +32,19 @@ class Backend:
     #: Jobs get RLIMIT_AS (zygote size + memory budget). Not with GPU drivers, which reserve huge
     #: address ranges; the offline compiler has none yet either (its report says so).
     address_space_limit: bool = False
+    #: Jobs make the task's inputs on the device (torch's generator there): no copies, no files.
+    inputs_on_device: bool = False
+    #: The trusted process compares outputs on the device (it never forks, so a driver there is safe).
+    compare_on_device: bool = False
+    #: The environment variable that limits which devices a process sees (None: no devices).
+    visible_devices_env: str | None = None
+    #: benchmark_kernel can replay the forward as a CUDA graph.
+    cuda_graphs: bool = False
+
+    @property
+    def gpu(self) -> bool:
+        """Compiled kernels on an accelerator (not the interpreter, not the offline compiler)."""
+        return not self.interpreter and self.visible_devices_env is not None
 
 
 CPU = Backend("cpu", "cpu", env={"TRITON_INTERPRET": "1"}, interpreter=True, address_space_limit=True)
@@ -42,6 +55,10 @@ CUDA = Backend(
     device_patterns=("/dev/nvidia*", "/dev/nvidia-caps/*", "/dev/dri/*"),
     bind_sys=True,
     golden_on_device=True,
+    inputs_on_device=True,
+    compare_on_device=True,
+    visible_devices_env="CUDA_VISIBLE_DEVICES",
+    cuda_graphs=True,
 )
 NPU = Backend(
     "npu",
@@ -50,6 +67,7 @@ NPU = Backend(
     device_patterns=("/dev/davinci*", "/dev/devmm_svm", "/dev/hisi_hdc", "/dev/svm0"),
     bind_sys=True,
     golden_on_device=False,  # most NPU kernels have no float64: golden on the CPU
+    visible_devices_env="ASCEND_RT_VISIBLE_DEVICES",  # inputs and compares on the CPU until tested there
 )
 #: Internal: compiles kernels offline for a CUDA target on a CPU machine. Its zygote never runs
 #: the interpreter, because in Triton 3.9 any interpreted launch leaves state behind that breaks

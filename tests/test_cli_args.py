@@ -24,7 +24,7 @@ def test_seeds_take_a_comma_list_repeated_flags_or_both():
     assert parse(RunAccuracyRequest, *base, "--seeds", "1,2").seeds == [1, 2]
     assert parse(RunAccuracyRequest, *base, "--seeds", "1", "--seeds", "2").seeds == [1, 2]
     assert parse(RunAccuracyRequest, *base, "--seeds", "1, 2", "--seeds", "7").seeds == [1, 2, 7]
-    with pytest.raises(UsageError, match="numbers separated by commas"):
+    with pytest.raises(UsageError, match="values separated by commas"):
         parse(RunAccuracyRequest, *base, "--seeds", "1,,2")
 
 

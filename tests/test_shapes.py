@@ -87,6 +87,7 @@ def test_overfit_kernels_are_flagged_and_general_ones_are_not(path: Path):
     if path.stem.startswith("overfit"):
         assert failed is not None and failed.run_id, result.shapes
         assert shape_warnings and "correct at the task's" in shape_warnings[0], result.warnings
+        assert " other size(s); at " in shape_warnings[0] and " stderr:" not in shape_warnings[0]
     else:
         assert failed is None and not shape_warnings, result.shapes
         assert all(r.verdict == "pass" for r in result.shapes.runs)
@@ -111,6 +112,45 @@ def test_require_mode_fails_the_run_and_points_explain_at_the_failing_sizes_run(
     explained = explain_failure(ExplainRequest(run_id=failed.run_id))
     assert explained.verdict == "fail" and explained.diagnoses, explained.summary
     assert explained.diagnoses[0].pattern in ("boundary_mask_error", "unwritten_output"), explained.summary
+    # asked about the run itself (right at the task's sizes), explain answers with the failing size's run
+    parent = explain_failure(ExplainRequest(run_id=result.run_id))
+    assert parent.run_id == failed.run_id and parent.summary.startswith(f"run {result.run_id} is right at"), parent
+
+
+ASSERTING_REFERENCE = """
+import torch
+import torch.nn as nn
+
+rows = 32
+cols = 256
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        assert x.shape[1] % 64 == 0, "cols must be a multiple of 64"
+        return torch.softmax(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(rows, cols)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_a_reference_that_refuses_every_other_size_says_the_check_did_not_run():
+    result = run_accuracy(
+        RunAccuracyRequest(
+            reference=ASSERTING_REFERENCE, candidate=str(CORPUS / "rowsum" / "overfit_fixed_block.py"), backend="cpu"
+        )
+    )
+    assert result.verdict == "pass" and result.shapes is not None
+    assert [r.verdict for r in result.shapes.runs] == ["skipped", "skipped"], result.shapes
+    assert "multiple of 64" in result.shapes.runs[0].summary
+    gap = [w for w in result.warnings if w.startswith("shape check: not run")]
+    assert gap and "shapes=[{...}]" in gap[0], result.warnings
 
 
 def test_no_size_constants_is_not_applicable_and_bad_requests_fail_before_running():

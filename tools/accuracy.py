@@ -288,19 +288,43 @@ def _nonfinite(tree) -> bool:
 
 
 def _with_shapes(judged: _Judged, check: ShapeCheck | None, mode: str) -> _Judged:
-    """A failure at another size: a warning (warn), or the run's verdict (require)."""
-    failed = check.first_failure() if check is not None else None
-    if check is None or failed is None:
+    """A failure at another size: a warning (warn), or the run's verdict (require); a check that could not
+    run says so (every size skipped, or not applicable while required)."""
+    if check is None:
         return judged
+    failed = check.first_failure()
+    if failed is None:
+        note = _shape_check_gap(check, mode)
+        return replace(judged, warnings=[*judged.warnings, note]) if note else judged
+    failures = sum(r.verdict not in ("pass", "skipped", "unsupported") for r in check.runs)
     task = shapes.describe({n: check.task_sizes[n] for n in failed.sizes})
     where = shapes.describe(failed.sizes)
     text = (
-        f"correct at the task's {task}, {failed.verdict} at {where}: {' '.join(failed.summary.split())[:300]} "
-        f"(explain_failure(run_id={failed.run_id!r}) reads that run)"
+        f"correct at the task's {task}, wrong at {failures} of {len(check.runs)} other size(s); at {where}: "
+        f"{_without_stderr(failed.summary)} (explain_failure(run_id={failed.run_id!r}) reads that run)"
     )
     if mode == "require":
         return replace(judged, verdict="fail", summary=f"FAIL at {where} (shapes_mode=require): {text}")
     return replace(judged, warnings=[*judged.warnings, f"shape check: {text}"])
+
+
+def _shape_check_gap(check: ShapeCheck, mode: str) -> str | None:
+    skipped = [r for r in check.runs if r.verdict == "skipped"]
+    if check.runs and len(skipped) == len(check.runs):
+        return (
+            "shape check: not run: the reference itself refused every other size "
+            f"({_without_stderr(skipped[0].summary)}); pass sizes it accepts with shapes=[{{...}}], or name the sizes "
+            "it needs in fixed_sizes"
+        )
+    if not check.applicable and mode == "require":
+        return f"shapes_mode=require, but the shape check does not apply: {check.note}"
+    return None
+
+
+def _without_stderr(summary: str, limit: int = 240) -> str:
+    """A run's summary without the stderr it quotes, cut at a word."""
+    text = " ".join(summary.split()).split(" stderr:")[0]
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
 
 
 def _conclude(
@@ -777,8 +801,8 @@ def _compare_device(backend: backends.Backend) -> str:
     """Compare on the GPU when the candidate ran on one: this process never forks sandboxes (the
     zygote is a separate program), so using CUDA here is safe, and 16M elements compare in
     milliseconds instead of ~0.5 s on the CPU."""
-    if backend.name == "cuda" and torch.cuda.is_available():
-        return "cuda"
+    if backend.compare_on_device and torch.cuda.is_available():
+        return backend.device
     return "cpu"
 
 

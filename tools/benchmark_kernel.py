@@ -155,7 +155,7 @@ def benchmark_kernel(
             warnings=warnings,
         )
 
-    if request.cuda_graphs and backend.name != "cuda":
+    if request.cuda_graphs and not backend.cuda_graphs:
         raise ToolInputError(f"cuda_graphs needs backend cuda (this is {backend.name}): pass cuda_graphs=false")
 
     accepted = _accepted_run(request, task, backend, svc, cancel, report, finish)

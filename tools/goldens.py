@@ -91,7 +91,7 @@ def inputs_device(backend: backends.Backend) -> str:
     interpreter, and for npu until torch_npu's device context is tested there."""
     if os.environ.get(INPUTS_DEVICE_ENV, "").strip().lower() == "cpu":
         return "cpu"
-    return "cuda" if backend.name == "cuda" else "cpu"
+    return backend.device if backend.inputs_on_device else "cpu"
 
 
 def key_for(reference_text: str, options: dict, backend: backends.Backend) -> str:

@@ -16,6 +16,7 @@ import sys
 import threading
 from pathlib import Path
 
+from sandbox import backends
 from sandbox.pool import Pool
 from tools.batch.jobs import Job, evaluate, warm
 from tools.batch.scheduler import Done, Outcome, outcome_of
@@ -160,9 +161,13 @@ def visible_gpus() -> list[str]:
 def local_workers(backend: str, devices: list[str] | None) -> list:
     """Threads here, or one worker process per device when there are several (or `devices` is given)."""
     slots = pool_slots(backend)
-    if devices is None and backend == "cuda":
+    # the variable that pins a worker to its device (cpu has none: workers there get the CUDA name, unused)
+    pinning = (backends.by_name(backend).visible_devices_env if backend in backends.BACKENDS else None) or (
+        "CUDA_VISIBLE_DEVICES"
+    )
+    if devices is None and backend == "cuda":  # torch.cuda counts the devices; npu's count is not tested
         found = visible_gpus()
         devices = found if len(found) > 1 else None
     if not devices:
         return [ThreadWorker(slots)]
-    return [ProcessWorker(f"gpu{d}", {"CUDA_VISIBLE_DEVICES": d}, slots, backend) for d in devices]
+    return [ProcessWorker(f"gpu{d}", {pinning: d}, slots, backend) for d in devices]

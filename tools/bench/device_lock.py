@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from sandbox import backends
 from tools.errors import ToolInputError
 
 POLL_S = 0.05
@@ -30,8 +31,8 @@ _locks_guard = threading.Lock()
 def device_key(backend_name: str, job_env: dict[str, str] | None = None) -> str:
     """The backend and the devices a job sees: its own environment's (a batch engine pinning jobs to
     GPUs), else the server's."""
-    name = "ASCEND_RT_VISIBLE_DEVICES" if backend_name == "npu" else "CUDA_VISIBLE_DEVICES"
-    visible = (job_env or {}).get(name) or os.environ.get(name)
+    name = backends.by_name(backend_name).visible_devices_env
+    visible = ((job_env or {}).get(name) or os.environ.get(name)) if name else None
     return f"{backend_name}-{re.sub(r'[^0-9A-Za-z,_-]', '_', visible) if visible else 'all'}"
 
 

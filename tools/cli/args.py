@@ -78,14 +78,22 @@ def _parse_value(raw: str):
         return raw
 
 
-def _number_items(list_annotation) -> bool:
-    return all(arg in (int, float) for arg in get_args(list_annotation))
+def _scalar_items(list_annotation) -> bool:
+    return all(arg in (int, float, str) for arg in get_args(list_annotation))
 
 
-def _comma_list(flag: str, item: str) -> list[str]:
+def _comma_list(flag: str, item: str) -> list:
+    """One command-line item of a list: a JSON list, or values separated by commas."""
+    if item.lstrip().startswith("["):
+        try:
+            parsed = json.loads(item)
+        except ValueError as exc:
+            raise UsageError(f"{flag}: not a valid JSON list ({exc}): {item!r}") from None
+        if isinstance(parsed, list):
+            return parsed
     parts = [part.strip() for part in item.split(",")]
     if not all(parts):
-        raise UsageError(f"{flag} takes numbers separated by commas (e.g. {flag} 1,2), got {item!r}")
+        raise UsageError(f"{flag} takes values separated by commas (e.g. {flag} 1,2) or repeated, got {item!r}")
     return parts
 
 
@@ -119,8 +127,12 @@ def model_from_args(model: type[M], namespace: argparse.Namespace, extra: dict |
         origin = get_origin(annotation)
         if origin is dict:
             value = _parse_mapping(flag_name(name), value)
-        elif origin is list and _number_items(annotation):
-            value = [_parse_value(part) for item in value for part in _comma_list(flag_name(name), item)]
+        elif origin is list and _scalar_items(annotation):
+            value = [
+                _parse_value(part) if isinstance(part, str) and get_args(annotation) != (str,) else part
+                for item in value
+                for part in _comma_list(flag_name(name), item)
+            ]
         elif origin in (list, tuple):
             value = [_parse_value(v) for v in value]
         elif isinstance(value, str) and annotation not in (str,) and origin is not Literal:

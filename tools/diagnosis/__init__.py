@@ -27,6 +27,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
 from tools.errors import ToolInputError
+from tools.models.accuracy import ShapeCheck, ShapeRun
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, ExplainRequest, ExplainResult
 from tools.models.task import Timings
 from tools.repair import source
@@ -236,8 +237,21 @@ def _keep(result: ExplainResult, request: ExplainRequest, cancel) -> None:
         pass  # evicted meanwhile
 
 
+def shape_failure(run_id: str) -> ShapeRun | None:
+    """The first failing size of the run's shape check (its own stored run), if the run has one."""
+    shapes = services().runs.result(run_id).get("shapes")
+    return ShapeCheck.model_validate(shapes).first_failure() if shapes else None
+
+
 def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> ExplainResult:
-    """Raises ToolInputError for an unknown run_id."""
+    """Raises ToolInputError for an unknown run_id. A run that passed at the task's sizes but not at one
+    of its shape check's is explained by that size's run (its run_id is the result's)."""
+    failed = shape_failure(request.run_id)
+    if failed is not None and failed.run_id:
+        inner = explain_failure(request.model_copy(update={"run_id": failed.run_id}), progress, cancel)
+        where = ", ".join(f"{k}={v}" for k, v in failed.sizes.items())
+        note = f"run {request.run_id} is right at the task's sizes; its shape check's run at {where} (this run_id): "
+        return inner.model_copy(update={"summary": note + inner.summary})
     report = progress_reporter(progress)
     started = time.perf_counter()
     if request.experiments:

@@ -235,7 +235,7 @@ def _diagnosis(
         suggested_fixes=["fix_layout" if misaddressed else "boundary_mask" if short else "fix_formula"],
         tested="confirmed",
         experiment=f"traced loads: {len(missing)} of {judged} sampled wrong elements miss input {index} reads"
-        + ("" if ctx.task.get("backend_resolved", "cpu") == "cpu" else " (traced on the cpu interpreter)"),
+        + ("" if ctx.result.backend is None or ctx.result.backend.interpreter else " (traced on the cpu interpreter)"),
     )
 
 

@@ -947,7 +947,7 @@ def source_suspects(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[
                 suggested_fixes=["boundary_mask"],
             )
         )
-    gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
+    gpu = ctx.result.backend is not None and not ctx.result.backend.interpreter
     # tf32 rounds fp32 dot operands only: an int8 or fp16 GEMM with an fp32 scale vector is not one
     fp32_matrices = any(isinstance(t, torch.Tensor) and t.dtype == torch.float32 and t.dim() >= 2 for t in ctx.inputs)
     if gpu and facts.dot_without_ieee and fp32_matrices:
@@ -1347,7 +1347,7 @@ def precision(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
     }
     if closest:
         evidence["closest_precision_model"] = closest
-    gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
+    gpu = ctx.result.backend is not None and not ctx.result.backend.interpreter
 
     exact = next((float(p.mere_vs_candidate) for p in fingerprint if p.model.startswith("exact")), None)
     tf32_better = (

@@ -379,7 +379,7 @@ def _low_precision_possible(ctx: RunContext, facts: SourceFacts) -> bool:
     outputs = [
         o for o in ctx.outputs if o.actual is not None and o.actual.is_floating_point() and o.actual.element_size() < 4
     ]
-    gpu = ctx.result.backend is not None and ctx.result.backend.name != "cpu"
+    gpu = ctx.result.backend is not None and not ctx.result.backend.interpreter
     return bool(narrow or outputs or facts.mentions_low_precision or (gpu and facts.dot_without_ieee))
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 import time
 
+from sandbox import backends
 from tools import thresholds as T
-from tools.diagnosis import context, explain_failure, repair, stored_explanation
+from tools.diagnosis import context, explain_failure, repair, shape_failure, stored_explanation
 from tools.diagnosis.trials import TrialRunner
 from tools.errors import ServerFault, ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
@@ -97,7 +98,7 @@ def _atomic_free(verification: Verification, patched: str, task: dict) -> bool:
     the cpu interpreter (programs run in one fixed order) re-runs cannot show determinism itself."""
     free = not analyze_source(patched).atomic_add
     note = "the patched source launches no tl.atomic_add" if free else "tl.atomic_add is still launched"
-    if (task.get("backend_resolved") or task.get("backend")) == "cpu":
+    if backends.by_name(task.get("backend_resolved") or "cpu").interpreter:
         note += " (cpu interpreter: programs run in a fixed order, so determinism itself needs a GPU re-run)"
     verification.summary = f"{verification.summary}; {note}"
     return free
@@ -239,7 +240,11 @@ def _next_step(request: FixRequest, fixes: list[FixSuggestion], explained: Expla
 
 
 def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
-    """Raises ToolInputError for an unknown run_id."""
+    """Raises ToolInputError for an unknown run_id. A run whose shape check failed is fixed on the failing
+    size's run (the result's run_id), as explain_failure explains it."""
+    failed = shape_failure(request.run_id)
+    if failed is not None and failed.run_id:
+        return suggest_fix(request.model_copy(update={"run_id": failed.run_id}), progress, cancel)
     report = progress_reporter(progress)
     started = time.perf_counter()
     # the explanation an explain_failure call kept for this run (its experiments are what took time), else anew

@@ -16,7 +16,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
 from tools.models.mutate import MutantResult, MutateRequest, MutateResult
 from tools.mutate.operators import OPERATORS, Exposure, Operator
-from tools.services import progress_reporter
+from tools.services import progress_reporter, resolve_backend
 
 #: A survivor whose worst error is this many times the original's is a real bug, not an equivalent.
 LATENT_ERROR_RATIO = 2.0
@@ -128,11 +128,12 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
         )
     # a shape check the original itself fails would catch every mutant: it counts only when the original passes it
     shapes_mode = "off" if _fails_at_other_sizes(original) else "warn"
+    compiled = resolve_backend(request.backend).gpu  # operators whose bug only compiled Triton shows
     planned = [
         (op, site, mutant)
         for op in _operators(request.operators)
         for site, mutant in enumerate(op.mutants(source))
-        if not op.gpu_only or request.backend in ("cuda", "npu")
+        if not op.gpu_only or compiled
     ][: request.max_mutants]
     results: list[MutantResult] = []
     exposing: dict[int, Exposure] = {}
@@ -157,7 +158,7 @@ def mutate(request: MutateRequest, progress=None, cancel=None) -> MutateResult:
             entry.error_ratio = _worst_mare(run) / base if base > 0 else None
             entry.new_warnings = sorted(_warning_texts(run) - _warning_texts(original))[:3]
             entry.same_output = _same_output(original.run_id, run.run_id)
-        if not entry.caught and run.backend is not None and run.backend.name == "cpu":
+        if not entry.caught and run.backend is not None and run.backend.interpreter:
             entry.gpu_compile_error = _gpu_compile_error(request, mutant, cancel)
         if not entry.caught and not entry.gpu_compile_error and request.probe_exposures:
             for exposure in op.exposures:
