@@ -35,6 +35,7 @@ SLOW_MODULES = {
     "test_diagnosis_soundness",
     "test_examples",
     "test_experiments",
+    "test_shapes",
     "test_heldout_gate",
     "test_http_exposure",
     "test_integer_outputs",
