@@ -12,6 +12,7 @@ import time
 
 import torch
 
+from tools import shapes
 from tools import thresholds as T
 from tools.code_version import code_version
 from tools.diagnosis import (  # noqa: F401 - registries
@@ -237,29 +238,30 @@ def _keep(result: ExplainResult, request: ExplainRequest, cancel) -> None:
         pass  # evicted meanwhile
 
 
-def shape_failure(run_id: str, failed_runs_only: bool = False) -> ShapeRun | None:
-    """The first failing size of the run's shape check (its own stored run), if the run has one; with
-    failed_runs_only, only for a run that the shape check failed (shapes_mode=require)."""
+def shape_failure(run_id: str) -> tuple[ShapeRun | None, bool]:
+    """(the first failing size of the run's shape check, a stored run of its own, or None; whether that
+    failure is the run's verdict: shapes_mode=require)."""
     stored = services().runs.result(run_id)
-    shapes = stored.get("shapes")
-    if not shapes or (failed_runs_only and stored.get("verdict") != "fail"):
-        return None
-    return ShapeCheck.model_validate(shapes).first_failure()
+    check = stored.get("shapes")
+    failed = ShapeCheck.model_validate(check).first_failure() if check else None
+    if failed is None or not failed.run_id:
+        return None, False
+    return failed, stored.get("verdict") == "fail"
 
 
 def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> ExplainResult:
     """Raises ToolInputError for an unknown run_id. A run failed by its shape check (shapes_mode=require) is
     explained by the failing size's run (its run_id is the result's); a passing run whose shape check
     warned is explained as passing, with a next step that points at that size's run."""
-    failed = shape_failure(request.run_id)
-    if failed is not None and failed.run_id and shape_failure(request.run_id, failed_runs_only=True):
+    failed, decided = shape_failure(request.run_id)
+    if failed is not None and decided:
         inner = explain_failure(request.model_copy(update={"run_id": failed.run_id}), progress, cancel)
-        where = ", ".join(f"{k}={v}" for k, v in failed.sizes.items())
+        where = shapes.describe(failed.sizes)
         note = f"run {request.run_id} is right at the task's sizes; its shape check's run at {where} (this run_id): "
         return inner.model_copy(update={"summary": note + inner.summary})
     result = _explain(request, progress, cancel)
-    if failed is not None and failed.run_id:
-        where = ", ".join(f"{k}={v}" for k, v in failed.sizes.items())
+    if failed is not None:
+        where = shapes.describe(failed.sizes)
         step = f"the shape check failed at {where}: call explain_failure(run_id={failed.run_id!r}) for that size"
         result = result.model_copy(update={"next_step": step})
     return result

@@ -242,8 +242,8 @@ def _next_step(request: FixRequest, fixes: list[FixSuggestion], explained: Expla
 def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     """Raises ToolInputError for an unknown run_id. A run its shape check failed (shapes_mode=require) is
     fixed on the failing size's run (the result's run_id), as explain_failure explains it."""
-    failed = shape_failure(request.run_id, failed_runs_only=True)
-    if failed is not None and failed.run_id:
+    failed, decided = shape_failure(request.run_id)
+    if failed is not None and decided:
         return suggest_fix(request.model_copy(update={"run_id": failed.run_id}), progress, cancel)
     report = progress_reporter(progress)
     started = time.perf_counter()
