@@ -70,7 +70,7 @@ def _cli_times_raw(python_args: list[str], calls: int, env: dict, cwd: Path) -> 
 
 
 def _direct_times(tool: str, request, calls: int, cwd: Path) -> list[float]:
-    from tools.cli.daemon.catalogue import TOOLS
+    from tools.catalogue import TOOLS
 
     run = TOOLS[tool].load()
     times = []

@@ -154,3 +154,23 @@ def mutate(result) -> str:
     ]
     lines += [f"advice: {a}" for a in result.advice[:2]]
     return "\n".join(lines[:MAX_LINES])
+
+
+#: The text block of each tool's result; a tool without one gets its result's summary.
+RENDERERS = {
+    "run_accuracy": run_accuracy,
+    "run_accuracy_batch": run_accuracy_batch,
+    "compile_kernel": compile_kernel,
+    "explain_failure": explain_failure,
+    "suggest_fix": suggest_fix,
+    "benchmark_kernel": benchmark_kernel,
+    "mutate": mutate,
+}
+
+
+def summary_only(result) -> str:
+    return str(getattr(result, "summary", ""))
+
+
+def renderer(tool: str):
+    return RENDERERS.get(tool, summary_only)

@@ -422,7 +422,7 @@ def test_bad_requests_get_clear_errors_and_the_daemon_keeps_serving(local_daemon
     assert reply["kind"] == "refused" and "other code" in reply["message"]
     for argv in (["serve", "--transport", "http"], ["thresholds"], []):  # only the tools' commands run there
         [reply] = _command(paths, argv)
-        assert reply["kind"] == "refused" and "serves only the commands run, compile" in reply["message"]
+        assert reply["kind"] == "refused" and "serves only the commands compile, run, explain" in reply["message"]
     [reply] = _command(paths, ["compile", "--candidate", "x.py"], cwd="relative/dir")
     assert reply["kind"] == "input" and "not an absolute directory" in reply["message"]
     replies = _command(paths, ["run", "--reference", "r.py", "--seeds", "x"])

@@ -11,19 +11,23 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sandbox.protocol import EXIT_CODES, KernelEvalError
 from tools import background
 from tools import cli as cli_package
+from tools.catalogue import TOOLS, ToolEntry
 from tools.cli.args import add_model_arguments, model_from_args
 from tools.cli.dispatch import add_dispatch_arguments, call_tool
-from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
-from tools.models.bench import BenchmarkRequest
+from tools.models.accuracy import RunAccuracyResult
+from tools.models.bench import BenchmarkResult
 from tools.models.compare import CompareFilesRequest, CompareReport
-from tools.models.compile import CompileKernelRequest, CompileKernelResult
-from tools.models.diagnosis import ExplainRequest, ExplainResult, FixRequest, FixResult
-from tools.models.mutate import MutateRequest, MutateResult
+from tools.models.compile import CompileKernelResult
+from tools.models.diagnosis import ExplainResult, FixResult
+from tools.models.mutate import MutateResult
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
 EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL = EXIT_CODES["candidate"], EXIT_CODES["caller"], EXIT_CODES["server"]
@@ -90,133 +94,110 @@ def _seed_text(result: RunAccuracyResult, seed) -> str:
     return f"the values alone: {seed.summary} (the run fails all the same: see the first line)"
 
 
-def _cmd_run(ns: argparse.Namespace) -> int:
-    result = call_tool("run_accuracy", model_from_args(RunAccuracyRequest, ns), RunAccuracyResult, ns)
-    if ns.json:
-        print(result.model_dump_json(indent=2))
-    else:
-        print(result.summary)
-        for seed in result.seeds:
-            print(f"  seed {seed.seed}: {_seed_text(result, seed)}")
-        _print_error(result.error)
-        for warning in result.warnings:
-            print(f"  warning: {warning}")
-        print(f"  run_id {result.run_id} ({result.timings.total_s:.2f} s); next: {result.next_step}")
-    return EXIT_OK if result.verdict == "pass" else EXIT_NEGATIVE
+def _print_run(result: RunAccuracyResult) -> None:
+    print(result.summary)
+    for seed in result.seeds:
+        print(f"  seed {seed.seed}: {_seed_text(result, seed)}")
+    _print_error(result.error)
+    for warning in result.warnings:
+        print(f"  warning: {warning}")
+    print(f"  run_id {result.run_id} ({result.timings.total_s:.2f} s); next: {result.next_step}")
 
 
-def _cmd_compile(ns: argparse.Namespace) -> int:
-    result = call_tool("compile_kernel", model_from_args(CompileKernelRequest, ns), CompileKernelResult, ns)
-    if ns.json:
-        print(result.model_dump_json(indent=2))
-    else:
-        print(result.summary)
-        for kernel in result.kernels:
-            stats = ", ".join(
-                f"{k} {v}"
-                for k, v in (
-                    ("registers", kernel.registers),
-                    ("spills", kernel.spills),
-                    ("shared", kernel.shared_memory),
-                    ("warps", kernel.num_warps),
-                    ("stages", kernel.num_stages),
-                )
-                if v is not None
+def _print_compile(result: CompileKernelResult) -> None:
+    print(result.summary)
+    for kernel in result.kernels:
+        stats = ", ".join(
+            f"{k} {v}"
+            for k, v in (
+                ("registers", kernel.registers),
+                ("spills", kernel.spills),
+                ("shared", kernel.shared_memory),
+                ("warps", kernel.num_warps),
+                ("stages", kernel.num_stages),
             )
+            if v is not None
+        )
+        print(
+            f"  kernel {kernel.name} [{kernel.target}]: {'compiled' if kernel.compiled else 'FAILED'}"
+            + (f"; {stats}" if stats else "")
+        )
+    _print_error(result.error)
+    for warning in result.warnings:
+        print(f"  warning: {warning}")
+
+
+def _print_explain(result: ExplainResult) -> None:
+    print(result.summary)
+    for d in result.diagnoses[1:4]:
+        print(f"  also: {d.pattern} ({d.confidence:.2f}, {d.tested}): {d.summary}")
+    for outcome in result.decisive_experiments():
+        print(f"  experiment {outcome.id}: {outcome.finding}")
+        for trial in outcome.trials:
+            metrics = ", ".join(
+                f"{k} {float(v):.3g}" for k, v in (("MERE", trial.mere), ("MARE", trial.mare)) if v is not None
+            )
+            state = "pass" if trial.passed else "fail" if trial.ran else f"not run: {trial.note}"
             print(
-                f"  kernel {kernel.name} [{kernel.target}]: {'compiled' if kernel.compiled else 'FAILED'}"
-                + (f"; {stats}" if stats else "")
+                f"    - {trial.label}: {state}"
+                + (f", {metrics}" if metrics else "")
+                + (f", {trial.nonfinite} NaN/Inf" if trial.nonfinite else "")
             )
-        _print_error(result.error)
-        for warning in result.warnings:
-            print(f"  warning: {warning}")
-    return EXIT_OK if result.ok else EXIT_NEGATIVE
+    if result.fingerprint and result.fingerprint_tells():
+        print(
+            "  precision fingerprint: the candidate's output against goldens that emulate one precision "
+            "choice each, as MERE (mean relative error; 0: the candidate computes exactly that), closest first"
+        )
+        for p in result.fingerprint[:3]:
+            print(f"    - {p.describe()}")
+    if result.heatmap:
+        from tools.diagnosis import HEATMAP_NAME
+        from tools.services import services
+
+        print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
+    elif result.error_map and result.verdict != "pass":
+        print("  where the errors are: " + result.error_map.replace("\n", "\n    "))
+    print(f"  next: {result.next_step}")
 
 
-def _cmd_explain(ns: argparse.Namespace) -> int:
-    result = call_tool("explain_failure", model_from_args(ExplainRequest, ns), ExplainResult, ns)
-    if ns.json:
-        print(result.model_dump_json(indent=2))
-    else:
-        print(result.summary)
-        for d in result.diagnoses[1:4]:
-            print(f"  also: {d.pattern} ({d.confidence:.2f}, {d.tested}): {d.summary}")
-        for outcome in result.decisive_experiments():
-            print(f"  experiment {outcome.id}: {outcome.finding}")
-            for trial in outcome.trials:
-                metrics = ", ".join(
-                    f"{k} {float(v):.3g}" for k, v in (("MERE", trial.mere), ("MARE", trial.mare)) if v is not None
-                )
-                state = "pass" if trial.passed else "fail" if trial.ran else f"not run: {trial.note}"
-                print(
-                    f"    - {trial.label}: {state}"
-                    + (f", {metrics}" if metrics else "")
-                    + (f", {trial.nonfinite} NaN/Inf" if trial.nonfinite else "")
-                )
-        if result.fingerprint and result.fingerprint_tells():
-            print(
-                "  precision fingerprint: the candidate's output against goldens that emulate one precision "
-                "choice each, as MERE (mean relative error; 0: the candidate computes exactly that), closest first"
-            )
-            for p in result.fingerprint[:3]:
-                print(f"    - {p.describe()}")
-        if result.heatmap:
-            from tools.diagnosis import HEATMAP_NAME
-            from tools.services import services
+def _print_fix(result: FixResult) -> None:
+    print(result.summary)
+    for fix in result.fixes:
+        state = (
+            "verified" if fix.verified else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
+        )
+        label = f"({state})" if state else ""
+        print(f"\n## {fix.fix}: {fix.title} {label}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
+        if fix.verification:
+            print(f"  measured: {fix.verification.describe()}")
+        if fix.patch:
+            print(fix.patch)
 
-            print(f"  heatmap: {services().runs.path(result.run_id) / HEATMAP_NAME} ({result.heatmap})")
-        elif result.error_map and result.verdict != "pass":
-            print("  where the errors are: " + result.error_map.replace("\n", "\n    "))
-        print(f"  next: {result.next_step}")
+
+def _list_operators(ns: argparse.Namespace) -> int | None:
+    if not ns.list_operators:
+        return None
+    from tools.mutate.operators import OPERATORS
+
+    for op in OPERATORS.values():
+        print(f"{op.id:22} {op.family:13} {op.description}")
     return EXIT_OK
 
 
-def _cmd_fix(ns: argparse.Namespace) -> int:
-    result = call_tool("suggest_fix", model_from_args(FixRequest, ns), FixResult, ns)
-    if ns.json:
-        print(result.model_dump_json(indent=2))
-    else:
-        print(result.summary)
-        for fix in result.fixes:
-            state = (
-                "verified"
-                if fix.verified
-                else (f"not verified: {fix.verification.verdict}" if fix.verification else "")
+def _print_mutate(result: MutateResult) -> None:
+    print(result.summary)
+    for op, (killed, total) in result.by_operator.items():
+        print(f"  {op:22} {killed}/{total} caught")
+    for m in result.mutants:
+        if not m.caught:
+            print(
+                f"  survivor {m.operator} #{m.site}"
+                + (f" (caught with {m.caught_with})" if m.caught_with else "")
+                + (" (does not compile for a GPU: not counted)" if m.gpu_compile_error else "")
+                + f"\n{m.diff}"
             )
-            label = f"({state})" if state else ""
-            print(f"\n## {fix.fix}: {fix.title} {label}\n  why: {fix.why}\n  triton: {fix.guidance['triton']}")
-            if fix.verification:
-                print(f"  measured: {fix.verification.describe()}")
-            if fix.patch:
-                print(fix.patch)
-    return EXIT_OK if any(f.verified for f in result.fixes) or not ns.verify else EXIT_NEGATIVE
-
-
-def _cmd_mutate(ns: argparse.Namespace) -> int:
-    if ns.list_operators:
-        from tools.mutate.operators import OPERATORS
-
-        for op in OPERATORS.values():
-            print(f"{op.id:22} {op.family:13} {op.description}")
-        return EXIT_OK
-    result = call_tool("mutate", model_from_args(MutateRequest, ns), MutateResult, ns)
-    if ns.json:
-        print(result.model_dump_json(indent=2))
-    else:
-        print(result.summary)
-        for op, (killed, total) in result.by_operator.items():
-            print(f"  {op:22} {killed}/{total} caught")
-        for m in result.mutants:
-            if not m.caught:
-                print(
-                    f"  survivor {m.operator} #{m.site}"
-                    + (f" (caught with {m.caught_with})" if m.caught_with else "")
-                    + (" (does not compile for a GPU: not counted)" if m.gpu_compile_error else "")
-                    + f"\n{m.diff}"
-                )
-        for line in result.advice:
-            print(f"  advice: {line}")
-    return EXIT_OK if result.survived == 0 else EXIT_NEGATIVE
+    for line in result.advice:
+        print(f"  advice: {line}")
 
 
 def _cmd_batch(ns: argparse.Namespace) -> int:
@@ -244,41 +225,135 @@ def _cmd_batch(ns: argparse.Namespace) -> int:
     return EXIT_OK if report.items and all(i.verdict == "pass" for i in report.items) else EXIT_NEGATIVE
 
 
-def _cmd_bench(ns: argparse.Namespace) -> int:
-    from tools.benchmark_kernel import benchmark_kernel
+def _print_bench(result: BenchmarkResult) -> None:
+    print(result.summary)
+    if result.method:
+        print(f"  method: {result.method}")
+    for name, timing in (("reference", result.reference), ("candidate", result.candidate)):
+        if timing is not None:
+            print(
+                f"  {name}: median {timing.median_ms * 1e3:.4g} us, IQR {timing.iqr_ms * 1e3:.3g} us, "
+                f"CV {timing.cv:.2g}, n {timing.n}"
+            )
+    for label, roof in (("roofline", result.roofline), ("estimate", result.estimate)):
+        if roof is not None:
+            bound = f"{roof.min_time_ms * 1e3:.4g} us" if roof.min_time_ms is not None else "unknown"
+            print(
+                f"  {label} on {roof.device}: {roof.bytes} bytes, {roof.flops} FLOPs, at least {bound} "
+                f"({roof.peak_gbps} GB/s, {roof.peak_tflops} TFLOP/s {roof.dtype or ''})".rstrip()
+            )
+            if roof.candidate and roof.candidate.fraction_of_roofline is not None:
+                print(
+                    f"    candidate: {roof.candidate.achieved_gbps:.4g} GB/s, "
+                    f"{roof.candidate.fraction_of_roofline:.0%} of the roofline"
+                )
+    for flag in result.flags:
+        print(f"  flag {flag.id}: {flag.message}")
+    _print_error(result.error)
+    for warning in result.warnings:
+        print(f"  warning: {warning}")
+    print(f"  next: {result.next_step}")
 
-    result = benchmark_kernel(model_from_args(BenchmarkRequest, ns))
+
+def _batch_arguments(batch: argparse.ArgumentParser) -> None:
+    batch.description = (
+        "Judge every request of a manifest (one run_accuracy request JSON per line, the fields of "
+        "`kernel-eval run --json`'s request) on every sandbox slot and GPU of this machine, or on a Ray cluster. "
+        "Each result is what `kernel-eval run` gives that request alone. Exit status: 0 when every request "
+        "passes, 1 otherwise, 2 for a bad manifest."
+    )
+    batch.add_argument("manifest", metavar="MANIFEST.jsonl", help="one request JSON object per line")
+    batch.add_argument("--engine", choices=["local", "ray"], default="local", help="local (default) or ray")
+    batch.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="a running Ray cluster (host:port); default: a new local one",
+    )
+    batch.add_argument(
+        "--benchmark",
+        action="store_true",
+        help="also time every passing candidate against its reference (benchmark_kernel's defaults; "
+        "one timed job per GPU at a time; on cpu a roofline estimate only)",
+    )
+    batch.add_argument(
+        "--repetitions", type=int, default=None, metavar="N", help="with --benchmark: timed repetitions (default 100)"
+    )
+
+
+def _passed(result, ns: argparse.Namespace) -> bool:
+    return getattr(result, "verdict", None) in ("pass", "ok")
+
+
+def _print_summary(result) -> None:
+    print(result.summary)
+
+
+@dataclass(frozen=True)
+class CommandOutput:
+    """How a tool's command prints its result and which exit status it gives (0 when `succeeded`, else 1)."""
+
+    text: Callable[[Any], None] = _print_summary
+    succeeded: Callable[[Any, argparse.Namespace], bool] = _passed
+    #: Answers the command without calling the tool when it returns an exit status (e.g. --list-operators).
+    before: Callable[[argparse.Namespace], int | None] | None = None
+    arguments: Callable[[argparse.ArgumentParser], None] | None = None  # flags beyond the request's
+    #: The whole command, for one whose flags are not the request's (catalogue: flags_from_request=False).
+    handler: Callable[[argparse.Namespace], int] | None = None
+
+
+def _mutate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
+
+
+#: By tool name (tools/catalogue.py); a tool without an entry prints its summary and exits 0 on pass / ok.
+OUTPUTS: dict[str, CommandOutput] = {
+    "compile_kernel": CommandOutput(_print_compile, lambda r, ns: r.ok),
+    "run_accuracy": CommandOutput(_print_run),
+    "run_accuracy_batch": CommandOutput(arguments=_batch_arguments, handler=_cmd_batch),
+    "benchmark_kernel": CommandOutput(_print_bench),
+    "explain_failure": CommandOutput(_print_explain, lambda r, ns: True),
+    "suggest_fix": CommandOutput(
+        _print_fix, lambda r, ns: any(f.verified for f in r.fixes) or not getattr(ns, "verify", False)
+    ),
+    "mutate": CommandOutput(
+        _print_mutate, lambda r, ns: r.survived == 0, before=_list_operators, arguments=_mutate_arguments
+    ),
+}
+
+
+def _cmd_tool(ns: argparse.Namespace) -> int:
+    """A tool's command: its request from the flags, the tool (through the daemon where served), its output."""
+    entry = TOOLS[ns.tool]
+    output = OUTPUTS.get(entry.name, CommandOutput())
+    if output.before is not None and (answered := output.before(ns)) is not None:
+        return answered
+    result = call_tool(entry.name, model_from_args(entry.request_model, ns), entry.result_model, ns)
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:
-        print(result.summary)
-        if result.method:
-            print(f"  method: {result.method}")
-        for name, timing in (("reference", result.reference), ("candidate", result.candidate)):
-            if timing is not None:
-                print(
-                    f"  {name}: median {timing.median_ms * 1e3:.4g} us, IQR {timing.iqr_ms * 1e3:.3g} us, "
-                    f"CV {timing.cv:.2g}, n {timing.n}"
-                )
-        for label, roof in (("roofline", result.roofline), ("estimate", result.estimate)):
-            if roof is not None:
-                bound = f"{roof.min_time_ms * 1e3:.4g} us" if roof.min_time_ms is not None else "unknown"
-                print(
-                    f"  {label} on {roof.device}: {roof.bytes} bytes, {roof.flops} FLOPs, at least {bound} "
-                    f"({roof.peak_gbps} GB/s, {roof.peak_tflops} TFLOP/s {roof.dtype or ''})".rstrip()
-                )
-                if roof.candidate and roof.candidate.fraction_of_roofline is not None:
-                    print(
-                        f"    candidate: {roof.candidate.achieved_gbps:.4g} GB/s, "
-                        f"{roof.candidate.fraction_of_roofline:.0%} of the roofline"
-                    )
-        for flag in result.flags:
-            print(f"  flag {flag.id}: {flag.message}")
-        _print_error(result.error)
-        for warning in result.warnings:
-            print(f"  warning: {warning}")
-        print(f"  next: {result.next_step}")
-    return EXIT_OK if result.verdict == "ok" else EXIT_NEGATIVE
+        output.text(result)
+    return EXIT_OK if output.succeeded(result, ns) else EXIT_NEGATIVE
+
+
+def _add_tool_command(sub, entry: ToolEntry) -> None:
+    output = OUTPUTS.get(entry.name, CommandOutput())
+    command = entry.command
+    parser = sub.add_parser(command.name, help=command.help)
+    if command.flags_from_request:
+        parser.description = entry.request_model.__doc__
+        add_model_arguments(parser, entry.request_model, aliases={"run_id": ["--run"]} if command.run_alias else None)
+    if output.arguments is not None:
+        output.arguments(parser)
+    if command.served:
+        add_dispatch_arguments(parser)
+    json_help = (
+        "one result JSON per line, in input order"
+        if output.handler
+        else "print the full JSON result (as the MCP tool returns)"
+    )
+    parser.add_argument("--json", action="store_true", help=json_help)
+    parser.set_defaults(handler=output.handler or _cmd_tool, tool=entry.name)
 
 
 def _cmd_serve(ns: argparse.Namespace) -> int:
@@ -332,91 +407,8 @@ def build_parser(columns: int | None = None) -> argparse.ArgumentParser:
     compare.add_argument("--json", action="store_true", help="print the full JSON report")
     compare.set_defaults(handler=_cmd_compare)
 
-    run = sub.add_parser(
-        "run",
-        help="run_accuracy: reference vs candidate in the sandbox, judged against the FP64 golden",
-        description=RunAccuracyRequest.__doc__,
-    )
-    add_model_arguments(run, RunAccuracyRequest)
-    add_dispatch_arguments(run)
-    run.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
-    run.set_defaults(handler=_cmd_run)
-
-    batch = sub.add_parser(
-        "batch",
-        help="run_accuracy on many requests at once (a JSON-lines manifest), locally or on a Ray cluster",
-        description="Judge every request of a manifest (one run_accuracy request JSON per line, the fields of "
-        "`kernel-eval run --json`'s request) on every sandbox slot and GPU of this machine, or on a Ray cluster. "
-        "Each result is what `kernel-eval run` gives that request alone. Exit status: 0 when every request "
-        "passes, 1 otherwise, 2 for a bad manifest.",
-    )
-    batch.add_argument("manifest", metavar="MANIFEST.jsonl", help="one request JSON object per line")
-    batch.add_argument("--engine", choices=["local", "ray"], default="local", help="local (default) or ray")
-    batch.add_argument(
-        "--ray-address",
-        default=None,
-        metavar="ADDR",
-        help="a running Ray cluster (host:port); default: a new local one",
-    )
-    batch.add_argument(
-        "--benchmark",
-        action="store_true",
-        help="also time every passing candidate against its reference (benchmark_kernel's defaults; "
-        "one timed job per GPU at a time; on cpu a roofline estimate only)",
-    )
-    batch.add_argument(
-        "--repetitions", type=int, default=None, metavar="N", help="with --benchmark: timed repetitions (default 100)"
-    )
-    batch.add_argument("--json", action="store_true", help="one result JSON per line, in input order")
-    batch.set_defaults(handler=_cmd_batch)
-
-    compile_ = sub.add_parser(
-        "compile",
-        help="compile_kernel: does the candidate import and compile; per-kernel resources",
-        description=CompileKernelRequest.__doc__,
-    )
-    add_model_arguments(compile_, CompileKernelRequest)
-    add_dispatch_arguments(compile_)
-    compile_.add_argument("--json", action="store_true", help="print the full JSON result")
-    compile_.set_defaults(handler=_cmd_compile)
-
-    explain = sub.add_parser(
-        "explain",
-        help="explain_failure: the failure pattern of a run, with evidence",
-        description=ExplainRequest.__doc__,
-    )
-    add_model_arguments(explain, ExplainRequest, aliases={"run_id": ["--run"]})
-    add_dispatch_arguments(explain)
-    explain.add_argument("--json", action="store_true", help="print the full JSON result")
-    explain.set_defaults(handler=_cmd_explain)
-
-    fix = sub.add_parser(
-        "fix", help="suggest_fix: patches for a run's failure, optionally verified", description=FixRequest.__doc__
-    )
-    add_model_arguments(fix, FixRequest, aliases={"run_id": ["--run"]})
-    add_dispatch_arguments(fix)
-    fix.add_argument("--json", action="store_true", help="print the full JSON result")
-    fix.set_defaults(handler=_cmd_fix, verify=False)
-
-    mutate = sub.add_parser(
-        "mutate",
-        help="plant known bugs in a correct candidate: which does the task's test catch?",
-        description=MutateRequest.__doc__,
-    )
-    add_model_arguments(mutate, MutateRequest)
-    mutate.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
-    add_dispatch_arguments(mutate)
-    mutate.add_argument("--json", action="store_true", help="print the full JSON result")
-    mutate.set_defaults(handler=_cmd_mutate)
-
-    bench = sub.add_parser(
-        "bench",
-        help="benchmark_kernel: time the candidate against the reference on the device, with trust checks",
-        description=BenchmarkRequest.__doc__,
-    )
-    add_model_arguments(bench, BenchmarkRequest, aliases={"run_id": ["--run"]})
-    bench.add_argument("--json", action="store_true", help="print the full JSON result (as the MCP tool returns)")
-    bench.set_defaults(handler=_cmd_bench)
+    for entry in TOOLS.values():
+        _add_tool_command(sub, entry)
 
     serve = sub.add_parser(
         "serve", help="start the MCP server (stdio, or streamable HTTP at /mcp), or the CLI's warm daemon"

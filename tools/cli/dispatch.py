@@ -16,7 +16,7 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from tools.cli.daemon.catalogue import TOOLS, ToolName
+from tools.catalogue import TOOLS, ToolName
 from tools.cli.forward import NO_DAEMON_ENV, why_not_daemon
 
 R = TypeVar("R", bound=BaseModel)

@@ -15,11 +15,12 @@ import sys
 import time
 
 from sandbox.protocol import EXIT_CODES
+from tools.catalogue import served_commands
 from tools.cli.daemon import connection
 from tools.cli.daemon.location import DaemonPaths, DaemonUnavailable, daemon_paths
 
 #: The commands that run a tool (through the daemon unless told otherwise); the rest run in-process.
-SERVED = ("run", "compile", "explain", "fix", "mutate")
+SERVED = served_commands()
 NO_DAEMON_ENV = "KERNEL_EVAL_NO_DAEMON"
 NO_DAEMON_FLAG = "--no-daemon"
 EXIT_INTERNAL, EXIT_INTERRUPTED = EXIT_CODES["server"], 130

@@ -8,13 +8,12 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from tools.catalogue import MAX_BATCH_CANDIDATES
 from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult, Verdict
 from tools.models.bench import BenchmarkOptions, BenchmarkResult, BenchVerdict
 from tools.models.common import Model
 
 Engine = Literal["local", "ray"]
-#: Candidates one MCP call may carry (a manifest given to the CLI or to run_batch has no limit).
-MAX_BATCH_CANDIDATES = 64
 
 
 class BatchError(Model):

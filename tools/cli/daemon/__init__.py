@@ -3,5 +3,6 @@ Unix socket, running the CLI's own commands (not MCP: see mcp_server/ for that).
 
 location: paths, code version, peer checks; connection: reaching (or starting) a daemon, framing;
 protocol: the messages; server: the daemon; output: where a command it runs prints; client:
-`serve --status/--stop`; catalogue: the tools served. The CLI's side is tools/cli/forward.py.
+`serve --status/--stop`. It serves the tools tools/catalogue.py marks served. The CLI's side is
+tools/cli/forward.py.
 """

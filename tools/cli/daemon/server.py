@@ -25,9 +25,9 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from tools import sources
+from tools.catalogue import TOOLS
 from tools.cli import commands
 from tools.cli.daemon import output
-from tools.cli.daemon.catalogue import TOOLS
 from tools.cli.daemon.connection import MAX_REQUEST_BYTES, LineReader, MessageTooLarge
 from tools.cli.daemon.location import DaemonPaths, private_directory, same_user, socket_address
 from tools.cli.daemon.protocol import (
@@ -113,7 +113,7 @@ class Daemon:
 
     def _warm_up(self) -> None:
         """Import the tools (torch, triton) while no call waits, so that the first call does not pay it."""
-        for tool in TOOLS:
+        for tool in (e.name for e in TOOLS.values() if e.command.served):
             try:
                 self._function(tool)
             except Exception:  # noqa: BLE001 - the call that needs it reports the failure
