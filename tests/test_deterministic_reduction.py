@@ -104,8 +104,8 @@ def test_verification_of_the_patch_requires_an_atomic_free_source_and_says_so_on
     from tools.models.diagnosis import Verification
 
     check = Verification(verdict="pass", summary="pass", run_id="r", before={})
-    assert _atomic_free(check, deterministic_reduction(ATOMIC_ROW_SUM), {"backend_resolved": "cpu"})
+    assert _atomic_free(check, deterministic_reduction(ATOMIC_ROW_SUM), "cpu")
     assert "no tl.atomic_add" in check.summary and "needs a GPU re-run" in check.summary
     still = Verification(verdict="pass", summary="pass", run_id="r", before={})
-    assert not _atomic_free(still, ATOMIC_ROW_SUM, {"backend_resolved": "cuda"})
+    assert not _atomic_free(still, ATOMIC_ROW_SUM, "cuda")
     assert "still launched" in still.summary and "GPU" not in still.summary

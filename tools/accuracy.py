@@ -47,6 +47,7 @@ from tools.models.accuracy import (
     SeedResult,
     ShapeCheck,
     ShapeRun,
+    StoredTask,
     Verdict,
 )
 from tools.models.task import ErrorInfo, IsolationItem, Timings
@@ -932,14 +933,17 @@ def _store(
 ) -> None:
     """The result and task now; the tensors explain_failure needs after the caller has the result
     (readers of the run wait for them: RunStore.tensors)."""
-    task = call.request.model_dump() | {
-        "resolved_seeds": prepared.seeds if prepared is not None else [],
-        "backend_resolved": src.backend.name,
-        "reference": src.reference_text,
-        "candidate": src.candidate_text,
-        "reference_name": src.reference_name,
-        "candidate_name": src.candidate_name,
-    }
+    task = StoredTask.model_validate(
+        call.request.model_dump()
+        | {
+            "resolved_seeds": prepared.seeds if prepared is not None else [],
+            "backend_resolved": src.backend.name,
+            "reference": src.reference_text,
+            "candidate": src.candidate_text,
+            "reference_name": src.reference_name,
+            "candidate_name": src.candidate_name,
+        }
+    ).model_dump(mode="json")
     keep = call.request.store_tensors and judged is not None and bool(judged.actual)
     keep = keep and not (call.shape_run and result.verdict == "pass")  # nothing to explain there
     try:

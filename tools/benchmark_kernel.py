@@ -84,15 +84,10 @@ class _Task:
 
 def _task(request: BenchmarkRequest, svc: Services) -> _Task:
     if request.run_id is not None:
-        stored = svc.runs.task(request.run_id)
-        fields = {k: stored[k] for k in RunAccuracyRequest.model_fields if k in stored}
-        try:
-            accuracy = RunAccuracyRequest.model_validate(fields)
-        except ValueError as exc:
-            raise ToolInputError(f"run {request.run_id} cannot be re-read ({exc}); call run_accuracy again") from None
-        task = _Task(accuracy, request.run_id, list(stored.get("resolved_seeds") or []), stored.get("backend_resolved"))
-        task.reference_name = stored.get("reference_name") or task.reference_name
-        task.candidate_name = stored.get("candidate_name") or task.candidate_name
+        stored = svc.runs.stored_task(request.run_id)
+        accuracy = RunAccuracyRequest.model_validate(stored.model_dump(include=set(RunAccuracyRequest.model_fields)))
+        task = _Task(accuracy, request.run_id, list(stored.resolved_seeds), stored.backend_resolved)
+        task.reference_name, task.candidate_name = stored.reference_name, stored.candidate_name
         return task
     accuracy = RunAccuracyRequest(
         reference=request.reference or "",
@@ -193,7 +188,7 @@ def _accepted_run(request, task: _Task, backend, svc: Services, cancel, report, 
         run_id = accepted.run_id
         if accepted.verdict != "pass":
             return finish("not_accurate", f"NOT_ACCURATE {accepted.summary}", run_id=run_id)
-        task.seeds = list(svc.runs.task(run_id).get("resolved_seeds") or [])
+        task.seeds = list(svc.runs.stored_task(run_id).resolved_seeds)
     return run_id, task.seeds[: request.input_sets]
 
 

@@ -18,7 +18,7 @@ from sandbox.harness.hooks import POISON_BITS, integer_sentinel
 from tools.compare import CompareInputError, compare_tensors
 from tools.compare.options import CompareOptions
 from tools.compare.outputs import normalize_outputs
-from tools.models.accuracy import RunAccuracyResult
+from tools.models.accuracy import RunAccuracyResult, StoredTask
 from tools.models.compare import CompareResult
 from tools.models.diagnosis import ExperimentOutcome, Location
 from tools.services import services
@@ -114,7 +114,7 @@ class OutputData:
 class RunContext:
     run_id: str
     result: RunAccuracyResult
-    task: dict
+    task: StoredTask
     tensors: dict
     outputs: list[OutputData] = field(default_factory=list)
     compute_num: int | None = None
@@ -128,7 +128,7 @@ class RunContext:
 
     @property
     def source(self) -> str:
-        return self.task.get("candidate", "")
+        return self.task.candidate
 
     @property
     def tensors_kept(self) -> bool:
@@ -144,7 +144,7 @@ class RunContext:
         self, line: int, what: str = "", tensor: str | None = None, access: str | None = None
     ) -> Location:
         """A location at one line of the candidate, with that line's text."""
-        name = self.task.get("candidate_name") or "candidate.py"
+        name = self.task.candidate_name
         return Location.at_line(name, line, self.source, what, tensor=tensor, access=access)
 
     def inputs_of(self, seed: int | None) -> list | None:
@@ -160,7 +160,7 @@ def _leaf_map(tree) -> dict:
 def load(run_id: str, store: RunStore | None = None) -> RunContext:
     store = store or services().runs
     result = RunAccuracyResult.model_validate(store.result(run_id))
-    ctx = RunContext(run_id=run_id, result=result, task=store.task(run_id), tensors=store.tensors(run_id))
+    ctx = RunContext(run_id=run_id, result=result, task=store.stored_task(run_id), tensors=store.tensors(run_id))
     for i, seed_result in enumerate(result.seeds):
         actual = _leaf_map(ctx.tensors.get(protocol.key(i, "actual")))
         golden = _leaf_map(ctx.tensors.get(protocol.key(i, "golden")))
@@ -192,7 +192,7 @@ def _neutral(own: CompareResult, actual, golden, cpu) -> CompareResult:
 def _infer_compute(ctx: RunContext) -> None:
     """Reduction length: as given, or from a matmul (the golden is inputs[0] @ inputs[1]: K), or
     from a reduction (input elements / output elements)."""
-    given = ctx.task.get("compute_num")
+    given = ctx.task.compute_num
     floats = [t for t in ctx.inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
     golden = ctx.outputs[0].golden if ctx.outputs else None
     if len(floats) >= 2 and golden is not None:

@@ -857,11 +857,11 @@ def nan_inf(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosi
             "inf_where_golden_finite": int(bad_inf.sum()),
             "max_abs_input": magnitude,
             "exp_overflows_above": overflow_limit,
-            "input_profile": ctx.task.get("input_profile"),
+            "input_profile": ctx.task.input_profile,
         }
         if facts.exp_without_max:
             evidence["exp_without_max_subtraction"] = _lines(facts.exp_without_max)
-        large = magnitude > overflow_limit / 2 or ctx.task.get("input_profile") == "large_magnitude"
+        large = magnitude > overflow_limit / 2 or ctx.task.input_profile == "large_magnitude"
         if large or facts.exp_without_max:
             fixes: list[FixId] = ["max_subtraction", "stable_formula"] if facts.exp_without_max else ["stable_formula"]
             if facts.mentions_low_precision or facts.low_precision_accumulator:

@@ -104,22 +104,20 @@ class TrialRunner:
         self.trials: list[Trial] = []
         self._references: dict[str, JobOutcome] = {}  # reference jobs by the inputs they ran on
         task = ctx.task
-        self.backend = resolve_backend(task.get("backend_resolved") or task.get("backend") or "auto")
-        self.options = goldens.input_options(
-            task.get("dtype"), task.get("value_range"), task.get("input_profile", "task")
-        )
+        self.backend = resolve_backend(task.backend_resolved)
+        self.options = goldens.input_options(task.dtype, task.value_range, task.input_profile)
         self.compare = CompareOptions(
-            standard=task.get("standard", "three_dim"),
-            thresholds=dict(task.get("thresholds") or {}),
-            compute_num=task.get("compute_num"),
-            normal_range=task.get("normal_range", "absolute"),
+            standard=task.standard,
+            thresholds=dict(task.thresholds or {}),
+            compute_num=task.compute_num,
+            normal_range=task.normal_range,
         )
         seed = ctx.primary_seed
         if seed is None:  # experiments run on failing runs only: they have judged seeds
             raise ValueError(f"run {ctx.run_id} has no seeds to re-run")
         self.seed: int = seed
-        self.timeout_s = float(task.get("timeout_s") or 120.0)
-        self.memory_mb = int(task.get("memory_mb") or 4096)
+        self.timeout_s = float(task.timeout_s)
+        self.memory_mb = int(task.memory_mb)
 
     @property
     def remaining_s(self) -> float:
@@ -187,8 +185,8 @@ class TrialRunner:
         task = self.ctx.task
         ref, error = self._job(
             "reference",
-            {"reference.py": task.get("reference", "")},
-            {"reference.py": task.get("reference_name") or "reference.py"},
+            {"reference.py": task.reference},
+            {"reference.py": task.reference_name},
             self.options | {"dependencies": samples, "parts": "golden"},
             {protocol.key(0, "inputs"): stored},
             INTERPRETER,
@@ -199,7 +197,7 @@ class TrialRunner:
         cand, error = self._job(
             "candidate",
             {"candidate.py": self.ctx.source},
-            {"candidate.py": task.get("candidate_name") or "candidate.py"},
+            {"candidate.py": task.candidate_name},
             self.options | {"determinism": False, "poison": True, "guard_fill": None, "trace": samples},
             given,
             INTERPRETER,
@@ -240,8 +238,8 @@ class TrialRunner:
             task = self.ctx.task
             self._references[key] = self._job(
                 "reference",
-                {"reference.py": task.get("reference", "")},
-                {"reference.py": task.get("reference_name") or "reference.py"},
+                {"reference.py": task.reference},
+                {"reference.py": task.reference_name},
                 self.options,
                 {protocol.key(0, "inputs"): tree_map(_floats(transform), stored)},
             )
@@ -267,7 +265,7 @@ class TrialRunner:
         cand, error = self._job(
             "candidate",
             {"candidate.py": candidate},
-            {"candidate.py": task.get("candidate_name") or "candidate.py"},
+            {"candidate.py": task.candidate_name},
             self.options | {"determinism": False, "poison": True, "guard_fill": guard_fill},
             given,
         )

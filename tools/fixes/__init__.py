@@ -10,7 +10,7 @@ from tools import thresholds as T
 from tools.diagnosis import context, explain_failure, repair, shape_failure, stored_explanation
 from tools.diagnosis.trials import TrialRunner
 from tools.errors import ServerFault, ToolInputError
-from tools.models.accuracy import RunAccuracyRequest, RunAccuracyResult
+from tools.models.accuracy import RunAccuracyResult, StoredTask
 from tools.models.diagnosis import (
     Diagnosis,
     ExplainRequest,
@@ -63,17 +63,12 @@ def _metrics(result) -> dict:
     return metrics
 
 
-def _request_for(task: dict, candidate: str, **overrides) -> RunAccuracyRequest:
-    fields = {k: v for k, v in task.items() if k in RunAccuracyRequest.model_fields}
-    fields.update(candidate=candidate, seeds=task.get("resolved_seeds") or fields.get("seeds"), **overrides)
-    fields["backend"] = task.get("backend_resolved") or fields.get("backend", "auto")
-    return RunAccuracyRequest.model_validate(fields)
-
-
-def _verify(task: dict, candidate: str, before: dict, cancel, **overrides) -> tuple[Verification, RunAccuracyResult]:
+def _verify(
+    task: StoredTask, candidate: str, before: dict, cancel, **overrides
+) -> tuple[Verification, RunAccuracyResult]:
     from tools.accuracy import run_accuracy
 
-    result = run_accuracy(_request_for(task, candidate, **overrides), cancel=cancel)
+    result = run_accuracy(task.rerun(candidate, **overrides), cancel=cancel)
     verification = Verification(
         verdict=result.verdict, summary=result.summary, run_id=result.run_id, before=before, after=_metrics(result)
     )
@@ -93,12 +88,12 @@ def _latent_defect_gone(verification: Verification, diagnosis: Diagnosis, result
     return True
 
 
-def _atomic_free(verification: Verification, patched: str, task: dict) -> bool:
+def _atomic_free(verification: Verification, patched: str, backend: str) -> bool:
     """A deterministic reduction is verified by correctness plus no atomics left in the source; on
     the cpu interpreter (programs run in one fixed order) re-runs cannot show determinism itself."""
     free = not analyze_source(patched).atomic_add
     note = "the patched source launches no tl.atomic_add" if free else "tl.atomic_add is still launched"
-    if backends.by_name(task.get("backend_resolved") or "cpu").interpreter:
+    if backends.by_name(backend).interpreter:
         note += " (cpu interpreter: programs run in a fixed order, so determinism itself needs a GPU re-run)"
     verification.summary = f"{verification.summary}; {note}"
     return free
@@ -113,7 +108,7 @@ def _suggestion(
     diagnosis: Diagnosis,
     source: str,
     name: str,
-    task: dict,
+    task: StoredTask,
     before: dict,
     verify: bool,
     cancel,
@@ -151,7 +146,7 @@ def _suggestion(
         if rerun is not None and suggestion.verified:
             suggestion.verified = _latent_defect_gone(suggestion.verification, diagnosis, rerun)
         if fix == "deterministic_reduction" and patched is not None:
-            suggestion.verified &= _atomic_free(suggestion.verification, patched, task)
+            suggestion.verified &= _atomic_free(suggestion.verification, patched, task.backend_resolved)
     return suggestion
 
 
@@ -161,14 +156,14 @@ def _searched_already(explained: ExplainResult) -> int:
 
 
 def _repair(
-    request: FixRequest, explained: ExplainResult, task: dict, name: str, before: dict, cancel, report
+    request: FixRequest, explained: ExplainResult, task: StoredTask, name: str, before: dict, cancel, report
 ) -> FixSuggestion | None:
     """The repair search's first edit that passes every seed of the run, as a verified suggestion; it goes on
     from the edits explain_failure's repair_search re-ran."""
     ctx = context.load(request.run_id)
     if not ctx.tensors_kept or not ctx.source:
         return None
-    backend = task.get("backend_resolved") or task.get("backend") or "cpu"
+    backend = task.backend_resolved
     budget = request.search_budget_s or T.REPAIR_SEARCH_BUDGET_S.get(backend, T.REPAIR_SEARCH_BUDGET_S["cuda"])
     runner = TrialRunner(ctx, budget, cancel)
     accepted: dict[str, Verification] = {}
@@ -252,10 +247,10 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
         ExplainRequest(run_id=request.run_id, heatmap=False)
     )
     store = services().runs
-    task = store.task(request.run_id)
+    task = store.stored_task(request.run_id)
     result = store.result(request.run_id)
-    source = task.get("candidate", "")
-    name = (task.get("candidate_name") or "candidate.py").split("/")[-1]
+    source = task.candidate
+    name = task.candidate_name.split("/")[-1]
     before = _metrics(RunAccuracyResult.model_validate(result))
 
     chosen: list[tuple[FixId, Diagnosis]] = []

@@ -79,6 +79,24 @@ class RunAccuracyRequest(CompareSettings, SeedFields, TaskRequest):
         return self
 
 
+class StoredTask(RunAccuracyRequest):
+    """What run_accuracy keeps beside a run's result (the run store's task.json): the request with its sources
+    as text, and what the call resolved. explain_failure, suggest_fix and benchmark_kernel read it back."""
+
+    resolved_seeds: list[int] = Field(default_factory=list, description="The seeds the run judged, in order.")
+    backend_resolved: str = Field(default="cpu", description="The backend the run used (`auto` resolved).")
+    reference_name: str = "reference.py"
+    candidate_name: str = "candidate.py"
+
+    def rerun(self, candidate: str | None = None, **overrides) -> RunAccuracyRequest:
+        """The same call again, on the run's own seeds and backend (optionally with another candidate)."""
+        fields = {name: getattr(self, name) for name in RunAccuracyRequest.model_fields}
+        fields.update(seeds=self.resolved_seeds or self.seeds, backend=self.backend_resolved)
+        if candidate is not None:
+            fields["candidate"] = candidate
+        return RunAccuracyRequest.model_validate(fields | overrides)
+
+
 class ShapeRun(Model):
     """The candidate at one size assignment other than the task's (one seed, its own stored run)."""
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from sandbox import tensorio
 from tools.errors import ToolInputError
+from tools.models.accuracy import StoredTask
 from tools.store.files import publish_dir, try_lock, write_atomic
 
 RUN_ID = re.compile(r"r-\d{8}-\d{6}-[0-9a-f]{6}")
@@ -159,7 +160,19 @@ class RunStore:
         return self._json(run_id, "result.json")
 
     def task(self, run_id: str) -> dict:
+        """task.json as stored; stored_task() reads it typed."""
         return self._json(run_id, "task.json")
+
+    def stored_task(self, run_id: str) -> StoredTask:
+        try:
+            return StoredTask.model_validate(self.task(run_id))
+        except ValueError as exc:
+            if isinstance(exc, ToolInputError):
+                raise
+            raise ToolInputError(
+                f"run {run_id} was stored by another version and cannot be re-read ({str(exc)[:200]}); "
+                "call run_accuracy again"
+            ) from None
 
     def tensors(self, run_id: str) -> dict:
         """The run's tensors ({} when it kept none); waits while they are still being written."""
