@@ -468,6 +468,21 @@ def test_outputs_computed_from_the_kernels_stores_are_not_rejected(finish):
     assert any("only 1% of the output" in w for w in r.warnings) == ("res" in finish)
 
 
+def test_an_honest_kernel_whose_every_output_is_nan_is_not_rejected():
+    """A nudge leaves NaN and Inf as they are: an output that is all NaN (a row reduction under
+    special_values, here NaN inputs) says nothing about where it came from, so provenance is not checked."""
+    reference = VECTOR_ADD_REFERENCE.replace(
+        "torch.randn(1000), torch.randn(1000)", "torch.full((1000,), float('nan')), torch.randn(1000)"
+    )
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=reference, candidate=VECTOR_ADD_CANDIDATE, backend="cpu", num_seeds=1, timeout_s=30
+        )
+    )
+    assert r.verdict == "pass", r.summary
+    assert not r.checks.provenance.checked and "NaN or Inf" in r.checks.provenance.note
+
+
 def test_importing_the_reference_fails():
     body = """
 try:

@@ -877,6 +877,12 @@ def _provenance(report) -> Provenance | None:
     outputs = report["outputs"]
     total = sum(int(o["elements"]) for o in outputs)
     unchanged = sum(int(o["unchanged"]) for o in outputs if o["comparable"])
+    nonfinite = sum(int(o.get("nonfinite", 0)) for o in outputs)
+    if total == 0 and nonfinite:
+        return Provenance(
+            checked=False,
+            note=f"every output element is NaN or Inf ({nonfinite}), which a nudge leaves as it is: nothing to check",
+        )
     sites = report.get("nudged_sites")
     return Provenance(
         checked=True,

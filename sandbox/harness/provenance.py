@@ -73,7 +73,9 @@ class StoreNudge:
 
 def unchanged_elements(first: list[torch.Tensor], nudged: list[torch.Tensor]) -> list[dict]:
     """Per output: its element count, and how many came out bitwise the same under the nudge (all of
-    them when the nudged forward returned another structure: nothing is claimed then)."""
+    them when the nudged forward returned another structure: nothing is claimed then). A floating
+    element that is NaN or Inf in the first forward is not counted (`nonfinite`): a nudge of 2^-5
+    leaves NaN and Inf what they are, so it says nothing about where they came from."""
     if len(first) != len(nudged):
         return [
             {"elements": t.numel(), "unchanged": t.numel(), "comparable": False, "floating": t.is_floating_point()}
@@ -87,10 +89,36 @@ def unchanged_elements(first: list[torch.Tensor], nudged: list[torch.Tensor]) ->
             )
             continue
         same = _bitwise_same(a.reshape(-1), b.reshape(-1))
+        finite = _finite(a.reshape(-1))
         counts.append(
-            {"elements": a.numel(), "unchanged": int(same.sum()), "comparable": True, "floating": a.is_floating_point()}
+            {
+                "elements": int(finite.sum()),
+                "unchanged": int((same & finite).sum()),
+                "nonfinite": int(a.numel() - finite.sum()),
+                "comparable": True,
+                "floating": a.is_floating_point(),
+            }
         )
     return counts
+
+
+#: The exponent bits of each floating dtype by its name: all ones is Inf or NaN.
+_EXPONENT = {
+    "torch.float16": (np.uint16, 0x7C00),
+    "torch.bfloat16": (np.uint16, 0x7F80),
+    "torch.float32": (np.uint32, 0x7F800000),
+    "torch.float64": (np.uint64, 0x7FF0000000000000),
+}
+
+
+def _finite(t: torch.Tensor) -> np.ndarray:
+    """Element-wise: not NaN or Inf (every element of a non-floating tensor), from the bits, through numpy."""
+    exponent = _EXPONENT.get(str(t.dtype))
+    if exponent is None:
+        return np.ones(t.numel(), dtype=bool)
+    kind, mask = exponent
+    bits = np.frombuffer(bytes(t.contiguous().view(torch.uint8).numpy()), dtype=kind)
+    return (bits & kind(mask)) != kind(mask)
 
 
 def _bitwise_same(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:

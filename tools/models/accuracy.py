@@ -140,7 +140,9 @@ class Provenance(Model):
     nudged_store_sites: int | None = Field(
         default=None, ge=0, description="cuda: store instructions compiled with the nudge (elements are not counted)."
     )
-    output_elements: int = Field(default=0, ge=0)
+    output_elements: int = Field(
+        default=0, ge=0, description="Output elements judged: NaN and Inf are left out (a nudge does not change them)."
+    )
     dependent_elements: int = Field(
         default=0, ge=0, description="Output elements that changed when the kernels' stores were nudged."
     )
