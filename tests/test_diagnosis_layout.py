@@ -323,3 +323,24 @@ def test_a_max_over_a_short_window_is_not_a_layout_error():
     assert run_accuracy(RunAccuracyRequest(reference=MAXPOOL_REFERENCE, candidate=correct, backend="cpu")).verdict == (
         "pass"
     )
+
+
+def test_a_rounding_step_on_a_quantised_golden_is_not_misplaced_values():
+    """A quantised output (per-row k * s) truncated instead of rounded holds (k - 1) * s: a golden value of the
+    same row, by construction. Reflected about the golden, (k + 1) * s is one too: the lattice, not a
+    permutation; a transposed tile of the same values still is one."""
+    import torch
+
+    from tools.diagnosis import misplaced
+
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(80, 600, generator=generator, dtype=torch.float64)
+    scale = x.abs().amax(dim=1, keepdim=True) / 127
+    golden = torch.round(x / scale) * scale
+    truncated = (torch.trunc(x / scale) * scale).to(torch.float32)
+    assert not misplaced.convincing(misplaced.find(truncated, golden, golden.to(torch.float32)))
+    smooth = torch.randn(64, 400, generator=generator, dtype=torch.float64)
+    moved = smooth.clone()
+    moved[:, :16] = smooth[:, 16:32]
+    moved[:, 16:32] = smooth[:, :16]
+    assert misplaced.convincing(misplaced.find(moved.to(torch.float32), smooth, smooth.to(torch.float32)))

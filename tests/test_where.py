@@ -240,3 +240,81 @@ def test_each_operator_finds_its_construct():
     assert expected <= found, expected - found
     # the pointer's own term keeps its sign
     assert not any(op == "sign" and after.startswith("x_ptr - ") for op, _, after, _ in found)
+
+
+def test_padding_lanes_in_a_running_min_are_searched_after_a_distribution_changing_experiment():
+    """exact_inputs passes (its -1 inputs make the 0 padding harmless) and calls the failure rounding; the padding
+    edits are still re-run, and the one that keeps the masked-off lanes out of the minimum is found and verified."""
+    run = _run("row_range", "bug_min_padding.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("row_range", "bug_min_padding.py", "low = tl.minimum(low, x)")
+    assert primary.pattern == "boundary_mask_error" and primary.location is not None, explained.summary
+    assert primary.location.line == line and primary.evidence["edit_operator"] == "pad_accumulate"
+    assert not any(d.pattern == "cancellation_error" and d.tested == "confirmed" for d in explained.diagnoses)
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified and fixed.fixes[0].fix == "boundary_mask", fixed.summary
+    correct = _run("row_range", "candidate.py")
+    assert correct.verdict == "pass"
+    assert not explain_failure(ExplainRequest(run_id=correct.run_id, heatmap=False)).diagnoses
+
+
+KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+
+
+@pytest.mark.parametrize(
+    ("buggy", "fixed"),
+    [
+        (  # the stride on the wrong one of two neighbouring index terms (channels-last for channels-first)
+            "def k(x_ptr, C, L, B: tl.constexpr):\n    c = tl.arange(0, B)\n    l = tl.arange(0, B)\n"
+            "    v = tl.load(x_ptr + c[:, None] + l[None, :] * C)\n",
+            "def k(x_ptr, C, L, B: tl.constexpr):\n    c = tl.arange(0, B)\n    l = tl.arange(0, B)\n"
+            "    v = tl.load(x_ptr + c[:, None] * L + l[None, :])\n",
+        ),
+        (  # a count off by one in a formula: the mean over N - 1 pairs divided by N
+            "def k(x_ptr, o_ptr, N):\n    s = tl.load(x_ptr)\n    tl.store(o_ptr, s / N)\n",
+            "def k(x_ptr, o_ptr, N):\n    s = tl.load(x_ptr)\n    tl.store(o_ptr, s / (N - 1))\n",
+        ),
+        (  # an integral constant off by one: a symmetric int8 scale over 128 levels for 127
+            "def k(x_ptr, o_ptr):\n    a = tl.load(x_ptr)\n    tl.store(o_ptr, a / 128.0)\n",
+            "def k(x_ptr, o_ptr):\n    a = tl.load(x_ptr)\n    tl.store(o_ptr, a / 127.0)\n",
+        ),
+        (  # an absmax taken of signed values
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    v = tl.load(x_ptr + tl.arange(0, B))\n"
+            "    tl.store(o_ptr, tl.max(v, axis=0))\n",
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    v = tl.load(x_ptr + tl.arange(0, B))\n"
+            "    tl.store(o_ptr, tl.max(tl.abs(v), axis=0))\n",
+        ),
+    ],
+    ids=["move_stride", "size_off_by_one", "constant_off_by_one", "abs_value"],
+)
+def test_an_edit_operator_undoes_the_slip(buggy, fixed):
+    assert KERNEL_HEAD + fixed in {e.source for e in edits.edits(KERNEL_HEAD + buggy)}
+
+
+def test_a_host_size_off_by_one_is_an_edit():
+    host = (
+        "class ModelNew:\n    def forward(self, x):\n        K = x.shape[1]\n        s = {} / 5.0\n        return s\n"
+    )
+    assert host.format("(K - 1)") in {e.source for e in edits.edits(host.format("K"))}
+
+
+@pytest.mark.parametrize(
+    ("forward", "actual", "line"),
+    [
+        ("a = torch.empty(n)\n        out = torch.empty(n, dtype=torch.float32)", "float32", 4),
+        ("out = torch.empty_like(x)", "float32", 3),  # no dtype=: the only allocation, x's dtype
+        ("a = torch.empty_like(x)\n        out = torch.zeros_like(x)", "float32", None),  # two: no claim
+        ("out = x.new_empty(n, dtype=torch.half)", "float16", 3),  # an alias of the dtype named
+    ],
+)
+def test_the_allocation_of_an_output_of_the_wrong_dtype_is_located_and_retyped(forward, actual, line):
+    from tools.repair import allocation
+
+    source = f"class ModelNew:\n    def forward(self, x, n):\n        {forward}\n        return out\n"
+    found = allocation.locate(source, actual)
+    assert (found.line if found else None) == line
+    if found is not None:
+        retyped = allocation.retyped(source, found.line, "bfloat16")
+        assert retyped is not None and "dtype=torch.bfloat16" in retyped.splitlines()[found.line - 1]

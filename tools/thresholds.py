@@ -314,6 +314,9 @@ MISPLACED_ULP_FACTOR = 2.0
 MISPLACED_ABS_FLOOR = 2.0**-10
 MISPLACED_MIN_MATCHED = 0.9
 MISPLACED_MAX_CHANCE = 0.2
+#: ... and at most MISPLACED_MAX_CHANCE of them reflected about their own golden value (2 g - a) matching too: on a
+#: golden whose values lie on a lattice (a quantised output, k * s), a rounding step (k s for (k + 1) s) lands on a
+#: golden value either way; a value moved from elsewhere, reflected, lands on one only by chance.
 #: ... or, where the golden is too dense for that, at least this share of the wrong outputs sorted must equal the
 #: golden's values at those positions sorted (a reordering; rounding at the edge of the allowance breaks a few
 #: pairs), while the same values nudged just past the allowance must not reach it.

@@ -79,6 +79,7 @@ def _structural(name: str, kind: StructuralError, message: str, actual, dtype_na
         error_kind=kind,
         error_msg=message,
         shape=shape,
+        actual_dtype=str(actual.dtype).removeprefix("torch.") if kind == "dtype_mismatch" else None,
     )
 
 

@@ -17,6 +17,7 @@ from tools.diagnosis import copies, misplaced
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.registry import detector
 from tools.models.diagnosis import Diagnosis, Evidence, FixId, Location
+from tools.repair import allocation
 from tools.repair.source import SourceFacts
 
 MAX_INDICES = 5
@@ -215,19 +216,34 @@ def structural(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
                     )
                 )
             elif o.error_kind == "dtype_mismatch":
-                out.append(
-                    Diagnosis(
-                        pattern="dtype_mismatch",
-                        confidence=0.97,
-                        seed=seed.seed,
-                        output=o.name,
-                        summary=o.error_msg or o.summary,
-                        evidence={"kind": o.error_kind},
-                    )
-                )
+                out.append(_dtype_mismatch(ctx, seed.seed, o))
         if out:
             break
     return out
+
+
+def _dtype_mismatch(ctx: RunContext, seed: int, o) -> Diagnosis:
+    """The output's dtype is not the reference's: located at the forward's allocation it most likely comes from
+    (tools/repair/allocation.py), with output_dtype's patch when the expected dtype is known."""
+    summary = o.error_msg or o.summary
+    evidence: Evidence = {"kind": o.error_kind, "expected_dtype": o.dtype, "actual_dtype": o.actual_dtype}
+    made = allocation.locate(ctx.source, o.actual_dtype) if o.actual_dtype else None
+    if made is None:
+        return Diagnosis(
+            pattern="dtype_mismatch", confidence=0.97, seed=seed, output=o.name, summary=summary, evidence=evidence
+        )
+    evidence["allocation_line"] = made.line
+    what = f"{made.code} makes the output {o.actual_dtype}; the reference returns {o.dtype}"
+    return Diagnosis(
+        pattern="dtype_mismatch",
+        confidence=0.97,
+        seed=seed,
+        output=o.name,
+        summary=f"{summary}: line {made.line} allocates it ({made.code})",
+        evidence=evidence,
+        location=ctx.line_location(made.line, what),
+        suggested_fixes=["output_dtype"],
+    )
 
 
 # --- never written, NaN, Inf, zeros ----------------------------------------------------------

@@ -6,7 +6,9 @@ other positions. This is tested on the values alone, whatever the permutation: e
 looked up among all the golden's values, as the output dtype stores them, within the rounding a
 same-precision computation shows. A value can sit near some golden value by chance where the golden is
 dense; the chance is measured on the same data (the wrong values displaced by 1.6-12.5%, as a formula
-error would), and the claim is made only where the real values match far more often than the displaced.
+error would), and the claim is made only where the real values match far more often than the displaced,
+and than the same values reflected about their own golden (2 g - a): where the golden lies on a lattice (a
+quantised output, k * s), a rounding step lands on a golden value whichever way it goes.
 Where the golden is too dense for that (25k fp16 values hold most codes near 1), the wrong outputs must be
 exactly the golden's values at those positions, reordered, and the same values nudged just past rounding
 must not pass for a reordering.
@@ -26,6 +28,7 @@ class Misplaced:
     wrong: int  # outputs beyond rounding of the golden at their own position
     matched: float  # share of them within rounding of a golden value at another position
     chance: float  # share of the same values, displaced, that match anyway
+    mirrored: float  # share of them reflected about their own golden (2 g - a) that match anyway: a lattice
     permutation: bool  # the wrong outputs hold exactly the golden's values at those positions, reordered
     telling_permutation: bool  # ... and a nudge just past rounding would not be taken for one
     examples: list[tuple[int, int]]  # (flat output position, flat golden position holding its value)
@@ -85,6 +88,9 @@ def find(actual: torch.Tensor, golden: torch.Tensor, cpu: torch.Tensor | None) -
     chance_distance, _ = _nearest_distance(displaced, table)
     chance = float((chance_distance <= allowance * _ulp(displaced, dtype, floor)).double().mean())
     ordered_golden = torch.sort(stored[wrong]).values
+    reflected = (2 * stored[wrong] - values).to(dtype).to(torch.float64)
+    reflected_distance, _ = _nearest_distance(reflected, table)
+    mirrored = float((reflected_distance <= allowance * _ulp(reflected, dtype, floor)).double().mean())
 
     def reordered(candidate: torch.Tensor) -> bool:
         ordered = torch.sort(candidate).values
@@ -105,6 +111,7 @@ def find(actual: torch.Tensor, golden: torch.Tensor, cpu: torch.Tensor | None) -
         n_wrong,
         float(matched.double().mean()),
         chance,
+        mirrored,
         permutation,
         permutation and not permutation_by_chance,
         examples,
@@ -113,9 +120,11 @@ def find(actual: torch.Tensor, golden: torch.Tensor, cpu: torch.Tensor | None) -
 
 
 def convincing(found: Misplaced | None) -> bool:
-    """Matched far beyond chance, or (where the golden is too dense for that: fp16) exactly reordered."""
+    """Matched far beyond chance (displaced or reflected values: not a lattice of golden values), or (where the
+    golden is too dense for that: fp16) exactly reordered."""
     if found is None:
         return False
-    return (found.matched >= T.MISPLACED_MIN_MATCHED and found.chance <= T.MISPLACED_MAX_CHANCE) or (
-        found.telling_permutation
+    beyond_chance = (
+        found.matched >= T.MISPLACED_MIN_MATCHED and max(found.chance, found.mirrored) <= T.MISPLACED_MAX_CHANCE
     )
+    return beyond_chance or found.telling_permutation

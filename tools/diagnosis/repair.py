@@ -61,6 +61,13 @@ def numeric_cause_shown(diagnoses: list[Diagnosis], output: str | None = None) -
     )
 
 
+def _dtype_located(diagnoses: list[Diagnosis], output: str) -> bool:
+    """The output's dtype is proven wrong and its allocation located: its values are not judged, nothing to search."""
+    return any(
+        d.pattern == "dtype_mismatch" and d.output in (output, None) and d.location is not None for d in diagnoses
+    )
+
+
 def _answered(diagnoses: list[Diagnosis], output: str, edit: Edit) -> Diagnosis | None:
     """An established diagnosis of this output whose own fix the edit is (a NaN rule: nan_propagation)."""
     return next(
@@ -165,14 +172,23 @@ def repair_search(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
     target = _failing(ctx)  # a proven cause still leaves its line open: the search runs there too
-    if target is None or not ctx.source or numeric_cause_shown(diagnoses, target.name) or _rounding(ctx):
+    if target is None or not ctx.source or _dtype_located(diagnoses, target.name):
         return None
+    # A precision cause shown by changing the inputs' distribution leaves the padding edits open (PADDING_OPERATORS)
+    only = search.PADDING_OPERATORS if numeric_cause_shown(diagnoses, target.name) or _rounding(ctx) else None
     budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
     found = search.search(
-        ctx.source, lines, batch_runner(runner, deadline), batch_size(runner), scaled_output=search.scaled(diagnoses)
+        ctx.source,
+        lines,
+        batch_runner(runner, deadline),
+        batch_size(runner),
+        scaled_output=search.scaled(diagnoses),
+        only=only,
     )
+    if found.found is None and only is not None and found.candidates == 0:
+        return None  # no padding to edit: the precision cause stands
     if found.found is None:
         finding = (
             f"no single-site edit passes ({found.tried} of {found.candidates} re-run"

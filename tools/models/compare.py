@@ -110,6 +110,7 @@ class CompareResult(Model):
     error_kind: StructuralError | None = None
     shape: list[int] = Field(default_factory=list)
     golden_dtype: str | None = None
+    actual_dtype: str | None = Field(default=None, description="The candidate's output dtype, on a dtype_mismatch.")
     mare_threshold: float | None = None
     normal_total_count: int | None = None
     nan_mismatch_count: int = 0

@@ -50,6 +50,7 @@ FixId = Literal[
     "boundary_mask",
     "initialize_output",
     "fix_layout",
+    "output_dtype",
     "deterministic_reduction",
     "do_not_mutate_inputs",
     "use_kernel",

@@ -4,8 +4,10 @@ Each operator finds the sites of one construct in the candidate (inside its @tri
 in the host code that launches them) and proposes the few rewrites a slip of that kind would need
 undone: `//` <-> `%`, `<` <-> `<=`, a bound or offset +-1, one index or size name for another of the
 same role, another program-id axis, another broadcast axis, `+` <-> `-`, the operands of a
-non-commutative operation swapped, padding lanes kept out of a reduction, another padding value, two
-adjacent launch arguments swapped, another `.stride(d)`. Nothing here decides which edit is right:
+non-commutative operation swapped, padding lanes kept out of a reduction or a running min / max, another
+padding value, a stride moved to the neighbouring index term, a size or integral constant +-1 in a
+formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`.
+Nothing here decides which edit is right:
 the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 """
 
@@ -51,6 +53,7 @@ class _Site:
 ROLE_FIX = {"bound": "boundary_mask", "address": "fix_layout", "value": "fix_formula"}
 DECOMPOSITION = {
     "transpose_index",
+    "move_stride",
     "floordiv_mod",
     "add_mod",
     "name_swap",
@@ -170,12 +173,17 @@ class _Collector(cst.CSTVisitor):
         self._kernel: cst.FunctionDef | None = None
         self._in_forward = 0
         self._tensors: set[str] = set()
+        self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
 
     def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
         options = tuple(r for r in replacements if r is not None)
         if options:
             # host edits, padding and dtypes keep their own fix; the rest is named by the role of what they change
-            role_based = self._in_kernel and fix in ROLE_FIX.values() and operator not in ("padding", "pad_reduction")
+            role_based = (
+                self._in_kernel
+                and fix in ROLE_FIX.values()
+                and operator not in ("padding", "pad_reduction", "pad_accumulate")
+            )
             self.sites.append(
                 _Site(node, options, operator, _fix_for(operator, self._role(node)) if role_based else fix)
             )
@@ -227,6 +235,7 @@ class _Collector(cst.CSTVisitor):
             self._roles = _roles(node, self._pointers)
             self._masks = _mask_names(node)
             self._positions = _index_names(node, self._pointers)
+            self._loaded = _masked_loads(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -247,8 +256,16 @@ class _Collector(cst.CSTVisitor):
                     "grid_cdiv",
                     "boundary_mask",
                 )
+            if isinstance(node.operator, cst.Divide) and self._in_forward:  # K / span for (K - 1) / span
+                for operand in (node.left, node.right):
+                    self._size_off_by_one(operand)
             return
         op = node.operator
+        if isinstance(op, cst.Divide | cst.Multiply) and not self._address(node) and self._role(node) == "value":
+            for operand in (node.left, node.right):  # total / N for total / (N - 1), x / 128.0 for x / 127.0
+                self._size_off_by_one(operand)
+        if isinstance(op, cst.Add):
+            self._move_stride(node)
         if isinstance(op, cst.FloorDivide):
             self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
         elif isinstance(op, cst.Modulo):
@@ -268,7 +285,7 @@ class _Collector(cst.CSTVisitor):
         if isinstance(op, cst.BitAnd) and self._in_mask(node):  # a mask with one condition too many
             self._add(node, [_bare(node.left), _bare(node.right)], "drop_conjunct", "boundary_mask")
         if isinstance(op, cst.Add) and isinstance(node.left, cst.BinaryOperation):
-            self._transposed(node)
+            self._transposed(node)  # (move_stride above covers subscripted terms and literal strides)
         if self._address(node):
             # p + a: flipping the pointer's own term only reads out of bounds; a later offset's sign may be the slip
             if isinstance(node.left, cst.BinaryOperation) and isinstance(op, cst.Add | cst.Subtract):
@@ -282,6 +299,43 @@ class _Collector(cst.CSTVisitor):
             self._add(node, [node.with_changes(operator=cst.Add()), _paren(swapped)], "sign", "fix_formula")
         elif isinstance(op, cst.Divide):
             self._add(node, [_paren(node.with_changes(left=node.right, right=node.left))], "operands", "fix_formula")
+
+    def _size_off_by_one(self, operand: cst.BaseExpression) -> None:
+        """A size or count off by one in a formula: a scalar (a kernel's size parameter, a host name) or an integral
+        constant of at least 2, as a factor or divisor."""
+        if isinstance(operand, cst.Name):
+            if self._in_kernel and operand.value not in (self._params() - self._pointers):
+                return
+            self._add(operand, [_paren(_plus(operand, d)) for d in (-1, 1)], "size_off_by_one", "fix_formula")  # type: ignore[arg-type]
+        elif isinstance(operand, cst.Integer | cst.Float):
+            value = float(operand.value)
+            if value >= 2 and value == int(value):
+                spell = (lambda v: f"{v}.0") if isinstance(operand, cst.Float) else str
+                options = [cst.parse_expression(spell(int(value) + d)) for d in (-1, 1)]
+                self._add(operand, options, "size_off_by_one", "fix_formula")
+
+    def _move_stride(self, node: cst.BinaryOperation) -> None:
+        """`... + a + b * S` -> `... + a * S' + b` (and the reverse): an index's stride on the wrong one of two
+        neighbouring terms, with S or another scalar parameter as the stride (`c + l * C` for `c * L + l`)."""
+        left = node.left
+        prefix, a = (left.left, left.right) if _is(left, cst.Add) else (None, left)  # type: ignore[attr-defined]
+        b = node.right
+        pair = None
+        if _is(b, cst.Multiply) and not _is(a, cst.Multiply):
+            pair = (b.right, lambda s: f"{_code(a)} * {s} + {_code(b.left)}")  # type: ignore[attr-defined]
+        elif _is(a, cst.Multiply) and not _is(b, cst.Multiply):
+            pair = (a.right, lambda s: f"{_code(a.left)} + {_code(b)} * {s}")  # type: ignore[attr-defined]
+        if pair is None or _base(a) in self._pointers or _base(b) in self._pointers:
+            return
+        stride, rewrite = pair
+        strides = [_code(stride)]
+        if isinstance(stride, cst.Name):
+            strides += sorted(next((g for g in self._roles if stride.value in g), set()) - {stride.value})
+        edits = []
+        for s in strides:
+            text = rewrite(s if _simple_term(s) else f"({s})")
+            edits.append(cst.parse_expression(f"{_code(prefix)} + {text}" if prefix is not None else text))
+        self._add(node, edits, "move_stride", "fix_layout")
 
     def _in_mask(self, node: cst.CSTNode) -> bool:
         """`node` is (part of) a `mask=` argument, or of the value of a name used as one."""
@@ -396,8 +450,15 @@ class _Collector(cst.CSTVisitor):
         else:
             self._host_call(node)
 
+    def _abs_edits(self, node: cst.Call, args) -> None:
+        """A maximum of magnitudes taken of signed values (an absmax scale without tl.abs)."""
+        edits = [_replace_arg(node, a, wrapped) for a in args if (wrapped := _abs(a.value)) is not None]
+        self._add(node, edits, "abs_value", "fix_formula")
+
     def _kernel_call(self, node: cst.Call) -> None:
         func = node.func
+        if m.matches(func, _tl("max")) and node.args:
+            self._abs_edits(node, node.args[:1])
         if m.matches(func, m.Name("range")) and node.args:
             bound = node.args[-1] if len(node.args) <= 2 else node.args[1]
             edits = [_replace_arg(node, bound, _plus(bound.value, d)) for d in (1, -1)]
@@ -428,6 +489,18 @@ class _Collector(cst.CSTVisitor):
                 for mask in sorted(self._masks)
             ]
             self._add(node, edits, "pad_reduction", "boundary_mask")
+        elif m.matches(func, _tl("minimum") | _tl("maximum")) and len(node.args) == 2:
+            kind = "min" if func.attr.value == "minimum" else "max"  # type: ignore[attr-defined]
+            edits = [
+                _replace_arg(
+                    node, arg, cst.parse_expression(f"tl.where({self._loaded[name]}, {name}, {_IDENTITY[kind]})")
+                )
+                for arg in node.args
+                if isinstance(arg.value, cst.Name) and (name := arg.value.value) in self._loaded
+            ]
+            self._add(node, edits, "pad_accumulate", "boundary_mask")  # padding lanes kept out of a running min/max
+            if kind == "max":
+                self._abs_edits(node, node.args)
         elif m.matches(func, _tl("load")):
             other = _kwarg(node, "other")
             if other is not None:
@@ -492,6 +565,34 @@ class _Collector(cst.CSTVisitor):
                 options = [_replace_arg(node, arg, cst.Integer(str(o))) for o in range(4) if o != d]
                 options += [_replace_arg(node, arg, cst.parse_expression(o)) for o in ("-1",) if d != -1]
                 self._add(node, options, "dimension", "fix_layout")
+
+
+def _is(node: cst.CSTNode, operator: type) -> bool:
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, operator)
+
+
+def _simple_term(text: str) -> bool:
+    return text.replace("_", "").replace(".", "").isalnum()
+
+
+def _abs(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """tl.abs(value), unless it is one already."""
+    return None if m.matches(value, m.Call(func=_tl("abs"))) else cst.parse_expression(f"tl.abs({_code(value)})")
+
+
+def _masked_loads(fn: cst.FunctionDef) -> dict[str, str]:
+    """Locals assigned a tl.load made under a mask (`v = tl.load(p, mask=m, other=0.0)`, also `.to(...)` of one),
+    each with the mask as written: where the padding value is what fills the masked-off lanes."""
+    found = {}
+    for node in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        if not isinstance(node, cst.Assign):
+            continue
+        for call in m.findall(node.value, m.Call(func=_tl("load"))):
+            mask = _kwarg(call, "mask") if isinstance(call, cst.Call) else None
+            if mask is not None:
+                found[node.targets[0].target.value] = _code(mask.value)  # type: ignore[attr-defined]
+                break
+    return found
 
 
 def _param_names(fn: cst.FunctionDef | None) -> set[str]:

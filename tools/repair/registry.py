@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.repair import blockwise, formulas, layout, padding, patches, reduction
+from tools.repair import allocation, blockwise, formulas, layout, padding, patches, reduction
 from tools.repair.edits import reproduce
 
 Patcher = Callable[[str], "str | None"]
@@ -47,6 +47,7 @@ class Fix:
 DIRECTED: dict[str, Callable[[str, dict], str | None]] = {
     "boundary_mask": padding.from_evidence,
     "fix_layout": layout.from_evidence,
+    "output_dtype": allocation.from_evidence,
 }
 
 PATCHERS: dict[str, tuple[Patcher, ...]] = {
@@ -161,6 +162,13 @@ _TEXT: dict[str, dict] = {
         "calling torch ops or the reference is rejected.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Call the AscendC kernel (torch.ops.npu.*), not the torch op.",
+    },
+    "output_dtype": {
+        "title": "Allocate the output in the reference's dtype",
+        "triton": "Make the output with the dtype the reference returns (torch.empty(..., dtype=x.dtype) or the "
+        "reference's dtype); compute in fp32 inside the kernel and cast once at the tl.store.",
+        "triton_ascend": "Same as Triton.",
+        "ascendc": "Allocate the output GlobalTensor in the reference's dtype; Cast (CAST_RINT) before DataCopy out.",
     },
     "fix_formula": {
         "title": "Compute the formula the reference computes",

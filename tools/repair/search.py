@@ -20,6 +20,7 @@ from tools.repair.edits import Edit, edits, value_lines
 #: Operators tried first where several edit the same line: the slips agents make most, then the rest.
 PRIOR = (
     "transpose_index",
+    "move_stride",
     "floordiv_mod",
     "grid_cdiv",
     "bound",
@@ -28,6 +29,7 @@ PRIOR = (
     "loop_bound",
     "add_mod",
     "pad_reduction",
+    "pad_accumulate",
     "padding",
     "mask_where",
     "dimension",
@@ -39,6 +41,8 @@ PRIOR = (
     "operands",
     "launch_order",
     "dtype",
+    "size_off_by_one",
+    "abs_value",
     "name_swap",
 )
 
@@ -59,19 +63,26 @@ class Searched:
 
 #: Where the output is the golden times one constant factor, the edits that can change a factor: another name
 #: or operand order in a product or a quotient (`total / BLOCK` for `total / N`).
-SCALE_OPERATORS = ("name_swap", "operands", "off_by_one")
+SCALE_OPERATORS = ("name_swap", "operands", "off_by_one", "size_off_by_one")
 
 
-def plan(source: str, lines: list[int], scaled: bool = False) -> list[Edit]:
+#: Edits of what fills the masked-off lanes: whether those lanes count depends on the inputs' distribution
+#: (a 0 padding is harmless in a min over data with negatives), so experiments that change the distribution
+#: (exact -1/0/+1 inputs, centred or shifted inputs) cannot rule them out.
+PADDING_OPERATORS = frozenset({"pad_reduction", "pad_accumulate", "padding"})
+
+
+def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[str] | None = None) -> list[Edit]:
     """Every edit: first those at the located lines and at the lines their values come from (nearest
     first), then the rest; within each, likelier slips first (PRIOR), then top to bottom. `scaled`: the
-    output is the golden scaled by a constant, so the edits of factors in products and quotients go first."""
+    output is the golden scaled by a constant, so the edits of factors in products and quotients go first.
+    `only`: the edits of these operators alone."""
     prior = {op: i for i, op in enumerate(PRIOR)}
     rank: dict[int, int] = {}
     for line in lines:
         for at in value_lines(source, line):
             rank.setdefault(at, len(rank))
-    candidates = edits(source)
+    candidates = [e for e in edits(source) if only is None or e.operator in only]
     if scaled:
         text = source.splitlines()
         factors = [e for e in candidates if e.operator in SCALE_OPERATORS and _in_product(text[e.line - 1], e.before)]
@@ -100,9 +111,10 @@ def search(
     skip: int = 0,
     report: Callable[[str], None] = lambda _message: None,
     scaled_output: bool = False,
+    only: frozenset[str] | None = None,
 ) -> Searched:
     """The planned edits from the `skip`-th on, `batch_size` at a time, until one passes and is accepted."""
-    candidates = plan(source, lines, scaled_output)
+    candidates = plan(source, lines, scaled_output, only)
     tried = skip
     for first in range(skip, len(candidates), max(1, batch_size)):
         batch = candidates[first : first + batch_size]

@@ -1,0 +1,118 @@
+"""The output's allocation in the host code: where a tensor of the wrong dtype is made, and that allocation
+in the reference's dtype.
+
+A dtype_mismatch is a structural fact of the run (the output's dtype is not the reference's); where it
+comes from is the `forward` line that allocates the output: an explicit `dtype=` naming the wrong
+dtype, or an allocation without one (torch's default float32, or `*_like` of an input of another dtype).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from tools.repair.syntax import code as _code
+from tools.repair.syntax import kwarg as _kwarg
+
+#: torch functions that make a new tensor (the ones a forward allocates its outputs with).
+ALLOCATORS = ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "empty_strided")
+#: dtype names torch spells in two ways.
+_ALIASES = {"float": "float32", "half": "float16", "double": "float64", "long": "int64", "int": "int32"}
+
+
+@dataclass(frozen=True)
+class Allocation:
+    line: int
+    code: str  # the call, as written
+    dtype: str | None  # the dtype= argument as written, None when absent
+
+
+def _allocator(call: cst.Call) -> bool:
+    return m.matches(
+        call.func,
+        m.Attribute(value=m.Name("torch"), attr=m.OneOf(*(m.Name(a) for a in ALLOCATORS)))
+        | m.Attribute(attr=m.OneOf(m.Name("new_empty"), m.Name("new_zeros"), m.Name("new_full"))),
+    )
+
+
+def _forward_calls(module: cst.Module) -> list[cst.Call]:
+    calls = []
+    for fn in m.findall(module, m.FunctionDef(name=m.Name("forward"))):
+        calls += [c for c in m.findall(fn, m.Call()) if isinstance(c, cst.Call) and _allocator(c)]
+    return calls
+
+
+def allocations(source: str) -> list[Allocation]:
+    """Every tensor allocation in the candidate's forward, in source order."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError:
+        return []
+    positions = wrapper.resolve(PositionProvider)
+    found = []
+    for call in _forward_calls(wrapper.module):
+        dtype = _kwarg(call, "dtype")
+        found.append(Allocation(positions[call].start.line, _code(call), _code(dtype.value) if dtype else None))
+    return found
+
+
+def _names(dtype_text: str) -> str:
+    """`torch.float32` -> `float32`, `torch.float` -> `float32`."""
+    name = dtype_text.rsplit(".", 1)[-1]
+    return _ALIASES.get(name, name)
+
+
+def locate(source: str, actual_dtype: str) -> Allocation | None:
+    """The allocation the output of `actual_dtype` most likely comes from: the one whose dtype= names it; else,
+    the only allocation without dtype= (its dtype is the default's or another tensor's); else None."""
+    made = allocations(source)
+    naming = [a for a in made if a.dtype is not None and _names(a.dtype) == actual_dtype]
+    if len(naming) == 1:
+        return naming[0]
+    untyped = [a for a in made if a.dtype is None]
+    return untyped[0] if not naming and len(untyped) == 1 else None
+
+
+class _Retype(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, line: int, dtype: str):
+        super().__init__()
+        self.line, self.dtype, self.done = line, dtype, False
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        at = self.get_metadata(PositionProvider, original).start.line
+        if self.done or not _allocator(original) or at != self.line:
+            return updated
+        self.done = True
+        value = cst.parse_expression(f"torch.{self.dtype}")
+        given = _kwarg(updated, "dtype")
+        if given is not None:
+            return updated.with_changes(args=[a.with_changes(value=value) if a is given else a for a in updated.args])
+        args = list(updated.args)
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        equal = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+        return updated.with_changes(args=[*args, cst.Arg(value=value, keyword=cst.Name("dtype"), equal=equal)])
+
+
+def retyped(source: str, line: int, dtype: str) -> str | None:
+    """The candidate with the allocation at `line` made in torch.`dtype`; None when there is none there."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError:
+        return None
+    transformer = _Retype(line, dtype)
+    edited = wrapper.visit(transformer)
+    return edited.code if transformer.done and edited.code != source else None
+
+
+def from_evidence(source: str, evidence: dict) -> str | None:
+    """output_dtype's patch from a dtype_mismatch diagnosis' evidence (the allocation's line, the expected dtype)."""
+    line, expected = evidence.get("allocation_line"), evidence.get("expected_dtype")
+    if not isinstance(line, int | float) or not isinstance(expected, str):  # evidence numbers are floats
+        return None
+    return retyped(source, int(line), expected)
