@@ -318,3 +318,20 @@ def test_the_allocation_of_an_output_of_the_wrong_dtype_is_located_and_retyped(f
     if found is not None:
         retyped = allocation.retyped(source, found.line, "bfloat16")
         assert retyped is not None and "dtype=torch.bfloat16" in retyped.splitlines()[found.line - 1]
+
+
+def test_the_line_that_makes_the_first_inf_of_finite_operands_is_located():
+    """An overflow is a value event no load or store shows: the trace records where the programs that stored the
+    Inf outputs first made Inf of finite operands (the unscaled square), and the overflow is located there."""
+    run = _run("hypot", "bug_square_sum.py", input_profile="large_magnitude")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("hypot", "bug_square_sum.py", "square = a * a + b * b")
+    assert primary.pattern == "inf_overflow" and primary.location is not None, explained.summary
+    assert primary.location.line == line and f"line {line}" in explained.summary
+    traced = _outcome(explained, "access_trace")
+    assert traced is not None and "makes the first Inf of finite operands" in traced.finding
+    correct = _run("hypot", "candidate.py", input_profile="large_magnitude")
+    assert correct.verdict == "pass"
+    assert not explain_failure(ExplainRequest(run_id=correct.run_id, heatmap=False)).diagnoses

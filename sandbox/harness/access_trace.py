@@ -9,6 +9,11 @@ program: the elements an output element was computed from are the reads of its w
 writers it read from, transitively. Reads of memory no kernel wrote and no input holds (a tensor
 the forward made with torch ops) are marked unknown: nothing is claimed about such an element.
 
+Per program it also records where the first Inf or NaN was made from finite operands (the line, the
+operation, the operands of one such lane): an overflow or a 0/0 is a value event no load or store
+shows. Lanes masked off later are not told apart, so the parent cites it only for wrong non-finite
+outputs that program stored.
+
 Programs are the unit: what one lane read is not separated from what its neighbours read, so the
 reads of an output element are a superset of its true dependencies. explain_failure compares them
 with the reference's (autograd in float64, sandbox.harness.reference): an element the reference
@@ -35,6 +40,31 @@ MAX_RETURNED_READS = 8192
 KNOWN = -1
 #: Programs followed back through the workspaces an output's writer read.
 MAX_CLOSURE_PROGRAMS = 4096
+#: The interpreter's floating operations whose result can be Inf or NaN from finite operands.
+VALUE_OPS = (
+    "create_fadd",
+    "create_fsub",
+    "create_fmul",
+    "create_fdiv",
+    "create_precise_divf",
+    "create_approx_divf",
+    "create_frem",
+    "create_fma",
+    "create_exp",
+    "create_exp2",
+    "create_log",
+    "create_log2",
+    "create_sqrt",
+    "create_precise_sqrt",
+    "create_rsqrt",
+    "create_sin",
+    "create_cos",
+    "create_erf",
+    "create_fp_trunc",
+    "create_fp_to_fp",
+    "create_dot",
+    "create_extern_elementwise",
+)
 
 
 @dataclass
@@ -75,6 +105,9 @@ class AccessTrace:
         self.stopped = False
         self._program = -1
         self._kernel = "?"
+        #: program -> the first Inf / NaN it made from finite operands: (line, operation, lanes, operands of one,
+        #: "Inf" or "NaN")
+        self.first_nonfinite: dict[int, tuple[int, str, int, list[float], str]] = {}
 
     # -- regions ----------------------------------------------------------------------------------
     def add_input(self, tensor: torch.Tensor, index: int) -> None:
@@ -190,6 +223,53 @@ class AccessTrace:
             writer[elements] = program
             lines[elements] = line
 
+    def value(self, operation: str, operands: tuple, result) -> None:
+        """After a floating operation: record where this program first made Inf / NaN of finite operands."""
+        program = self._program
+        if program < 0 or self.stopped or program in self.first_nonfinite:
+            return
+        data = getattr(result, "data", None)
+        if not isinstance(data, np.ndarray) or data.dtype.kind != "f":
+            return
+        made = ~np.isfinite(data)
+        if not made.any():
+            return
+        arrays = [a.data for a in operands if isinstance(getattr(a, "data", None), np.ndarray)]
+        for array in arrays:
+            if array.dtype.kind != "f":
+                continue
+            try:
+                made &= np.broadcast_to(np.isfinite(array), made.shape)
+            except ValueError:  # another shape (a reduction's operand): it must be finite throughout
+                if not np.isfinite(array).all():
+                    return
+        if not made.any():
+            return
+        lane = np.unravel_index(int(np.argmax(made)), made.shape)
+        example = [v for v in (_at(a, made.shape, lane) for a in arrays if a.dtype.kind == "f") if v is not None]
+        kind = "NaN" if np.isnan(data[lane]) else "Inf"
+        self.first_nonfinite[program] = (
+            self._line(),
+            operation.removeprefix("create_"),
+            int(made.sum()),
+            example,
+            kind,
+        )
+
+    def nonfinite_origin(self, program: int) -> dict | None:
+        """Where `program`, or else the nearest program it read from, first made Inf / NaN of finite operands."""
+        seen, todo = {program}, [program]
+        while todo and len(seen) <= MAX_CLOSURE_PROGRAMS:
+            current = todo.pop(0)
+            if current in self.first_nonfinite:
+                line, operation, lanes, operands, kind = self.first_nonfinite[current]
+                return {"line": line, "operation": operation, "lanes": lanes, "operands": operands[:3], "makes": kind}
+            for parent in sorted(self.parents.get(current, ())):
+                if parent not in seen:
+                    seen.add(parent)
+                    todo.append(parent)
+        return None
+
     # -- the answer -------------------------------------------------------------------------------
     def writer_of(self, tensor: torch.Tensor, flat_index: int) -> tuple[int, int] | None:
         """(program, store line) of one element of a contiguous output, None if no kernel wrote it."""
@@ -262,6 +342,9 @@ class AccessTrace:
             trace.start_program((int(x), int(y), int(z)))
             return grid_idx(self, x, y, z)
 
+        for name in VALUE_OPS:
+            if hasattr(builder, name):
+                setattr(builder, name, self._watched(name, getattr(builder, name)))
         builder.create_masked_load = create_masked_load  # pyright: ignore[reportAttributeAccessIssue] (a patch)
         builder.create_masked_store = create_masked_store  # pyright: ignore[reportAttributeAccessIssue] (a patch)
         builder.create_atomic_rmw = create_atomic_rmw  # pyright: ignore[reportAttributeAccessIssue] (a patch)
@@ -269,10 +352,29 @@ class AccessTrace:
         builder.set_grid_idx = set_grid_idx  # pyright: ignore[reportAttributeAccessIssue] (a patch)
         interpreter.GridExecutor.__call__ = grid_call  # pyright: ignore[reportAttributeAccessIssue] (a patch)
 
+    def _watched(self, name: str, operation):
+        trace = self
+
+        @functools.wraps(operation)
+        def watched(builder, *args, **kwargs):
+            result = operation(builder, *args, **kwargs)
+            trace.value(name, args, result)
+            return result
+
+        return watched
+
     def report(self, outputs: list[torch.Tensor]) -> tuple[dict, dict]:
         """(meta, values) for the sampled output elements: per element its writer and the input
         elements it was computed from, per (input, line)."""
         return _report(self, outputs, self.samples)
+
+
+def _at(array: np.ndarray, shape: tuple, lane: tuple) -> float | None:
+    """One lane of an operand broadcast to the result's shape (None where it is not broadcastable)."""
+    try:
+        return float(np.broadcast_to(array, shape)[lane])
+    except ValueError:
+        return None
 
 
 def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[int]]) -> tuple[dict, dict]:
@@ -297,6 +399,7 @@ def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[
             "program": list(point),
             "store_line": line,
             "reads": [],
+            "nonfinite": trace.nonfinite_origin(program),
         }
         for (input_index, line_read), elements in sorted(reads.items()):
             name = f"trace/{number}/{input_index}/{line_read}"

@@ -67,6 +67,14 @@ def _rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     return sorted(best.values(), key=standing)
 
 
+def _where(d: Diagnosis) -> str:
+    """` (line N: code)` for a located diagnosis whose summary does not say the line already."""
+    line = _line_of(d)
+    if not line or f"line {line}" in d.summary or d.location is None:
+        return ""
+    return f" (line {line}: {d.location.code})" if d.location.code else f" (line {line})"
+
+
 def _line_of(d: Diagnosis) -> int | None:
     return d.location.line if d.location is not None else None
 
@@ -316,7 +324,7 @@ def _explain(request: ExplainRequest, progress=None, cancel=None) -> ExplainResu
     credible = [d for d in diagnoses if d.tested != "refuted"]
     if credible:
         primary = credible[0]
-        summary = f"{primary.pattern}: {primary.summary}" + (
+        summary = f"{primary.pattern}: {primary.summary}{_where(primary)}" + (
             " [confirmed by experiment]" if primary.tested == "confirmed" else ""
         )
         fixes = ", ".join(primary.suggested_fixes) or "a fix"

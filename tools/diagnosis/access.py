@@ -80,6 +80,8 @@ class _Sample:
     def __init__(self, number: int, position: int, flat: int, wrong: bool, dep: dict, trace: dict, values: dict):
         self.number, self.position, self.flat, self.wrong = number, position, flat, wrong
         self.store_line = trace.get("store_line")
+        #: where the writing program (or one it read from) first made Inf / NaN of finite operands
+        self.nonfinite: dict | None = trace.get("nonfinite") if isinstance(trace.get("nonfinite"), dict) else None
         self.judgeable = dep.get("status") == "ok" and trace.get("status") == "ok"
         self.needed: dict[int, torch.Tensor] = {}  # input -> the elements the reference's gradient needs (all of them)
         for e in dep.get("inputs", []):
@@ -119,11 +121,10 @@ def _samples(runner: TrialRunner, ctx: RunContext, target: OutputData):
     ref, cand = jobs
     deps = _seed_meta(ref.meta).get("dependencies") or []
     traces = (_seed_meta(cand.meta).get("trace") or {}).get("samples") or []
-    if len(deps) != len(picks):
-        why = deps[0].get("status") if deps and isinstance(deps[0], dict) else None
-        return f"the reference could not be differentiated ({why or 'no answer'})"
     if len(traces) != len(picks):
         return "the candidate's loads could not be traced"
+    if len(deps) != len(picks):  # no gradient (the reads are not judged); where NaN / Inf is made still is
+        deps = [{}] * len(picks)
     values = {k: v for k, v in {**ref.values, **cand.values}.items() if isinstance(v, torch.Tensor)}
     return [_Sample(n, position, f, w, deps[n], traces[n], values) for n, (f, w) in enumerate(picks)]
 
@@ -239,6 +240,41 @@ def _diagnosis(
     )
 
 
+def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[_Sample], diagnoses: list[Diagnosis]):
+    """The line that first makes the Inf / NaN the wrong outputs hold (of finite operands, in the programs that
+    stored them), as the located NaN / overflow diagnosis of this output: (diagnosis, finding), or None."""
+    a, g = target.a.reshape(-1), target.g.reshape(-1)
+    bad = [s for s in samples if s.wrong and not bool(torch.isfinite(a[s.flat])) and bool(torch.isfinite(g[s.flat]))]
+    lines = [s.nonfinite["line"] for s in bad if s.nonfinite and s.nonfinite.get("line")]
+    if len(bad) < T.ACCESS_MIN_JUDGED or not lines:
+        return None
+    line = max(sorted(set(lines)), key=lines.count)
+    if lines.count(line) < T.ACCESS_WRONG_SHARE * len(bad):
+        return None
+    origin = next(s.nonfinite for s in bad if s.nonfinite and s.nonfinite.get("line") == line)
+    kind = "NaN" if origin.get("makes") == "NaN" else "Inf"
+    mine = [d for d in diagnoses if d.output in (target.name, None) and d.tested != "refuted"]
+    preferred = ("inf_overflow", "nan_mismatch") if kind == "Inf" else ("nan_mismatch", "inf_overflow")
+    known = next((d for p in preferred for d in mine if d.pattern == p), None)
+    if known is None:
+        return None
+    operands = ", ".join(f"{v:.3g}" for v in origin.get("operands", []))
+    made = f"{origin.get('operation', '?')}({operands})"
+    finding = (
+        f"line {line} makes the first {kind} of finite operands ({made}) in the programs that stored "
+        f"{lines.count(line)} of the {len(bad)} sampled wrong NaN / Inf outputs"
+    )
+    location = ctx.line_location(line, f"{made} gives {kind}")
+    located = known.model_copy(
+        update={
+            "location": location,
+            "evidence": {**known.evidence, "nonfinite_line": line, "nonfinite_operation": made},
+            "summary": f"{known.summary}; {finding}",
+        }
+    )
+    return located, finding
+
+
 def _established(diagnoses: list[Diagnosis], output: str) -> PatternId | None:
     """A specific logic cause of this output that a proof or an experiment already established."""
     return next(
@@ -274,6 +310,10 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return None
     if isinstance(samples, str):
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=f"not traced: {samples}"))
+    origin = _nonfinite_origin(ctx, target, samples, diagnoses)
+    if origin is not None:
+        located, finding = origin
+        return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding), [located])
     found = _finding(ctx, _established(diagnoses, target.name), target, samples)
     if found is None:
         compared = sum(1 for s in samples if s.judgeable and s.needed)
