@@ -280,6 +280,12 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr):\n    a = tl.load(x_ptr)\n    tl.store(o_ptr, a / 128.0)\n",
             "def k(x_ptr, o_ptr):\n    a = tl.load(x_ptr)\n    tl.store(o_ptr, a / 127.0)\n",
         ),
+        (  # two fp16 values subtracted before their cast (the difference overflows in fp16)
+            "def k(x_ptr, o_ptr):\n    r = tl.load(x_ptr + 1)\n    q = tl.load(x_ptr)\n    d = r - q\n"
+            "    tl.store(o_ptr, d.to(tl.float32) * d.to(tl.float32))\n",
+            "def k(x_ptr, o_ptr):\n    r = tl.load(x_ptr + 1)\n    q = tl.load(x_ptr)\n"
+            "    d = r.to(tl.float32) - q.to(tl.float32)\n    tl.store(o_ptr, d.to(tl.float32) * d.to(tl.float32))\n",
+        ),
         (  # an absmax taken of signed values
             "def k(x_ptr, o_ptr, B: tl.constexpr):\n    v = tl.load(x_ptr + tl.arange(0, B))\n"
             "    tl.store(o_ptr, tl.max(v, axis=0))\n",
@@ -287,7 +293,7 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "    tl.store(o_ptr, tl.max(tl.abs(v), axis=0))\n",
         ),
     ],
-    ids=["move_stride", "size_off_by_one", "constant_off_by_one", "abs_value"],
+    ids=["move_stride", "size_off_by_one", "constant_off_by_one", "upcast", "abs_value"],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):
     assert KERNEL_HEAD + fixed in {e.source for e in edits.edits(KERNEL_HEAD + buggy)}

@@ -5,7 +5,8 @@ in the host code that launches them) and proposes the few rewrites a slip of tha
 undone: `//` <-> `%`, `<` <-> `<=`, a bound or offset +-1, one index or size name for another of the
 same role, another program-id axis, another broadcast axis, `+` <-> `-`, the operands of a
 non-commutative operation swapped, padding lanes kept out of a reduction or a running min / max, another
-padding value, a stride moved to the neighbouring index term, a size or integral constant +-1 in a
+padding value, two loaded values combined before their cast to fp32, a stride moved to the neighbouring
+index term, a size or integral constant +-1 in a
 formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`.
 Nothing here decides which edit is right:
 the search (tools/repair/search.py) re-runs each one and keeps only what passes.
@@ -174,6 +175,7 @@ class _Collector(cst.CSTVisitor):
         self._in_forward = 0
         self._tensors: set[str] = set()
         self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
+        self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
 
     def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
         options = tuple(r for r in replacements if r is not None)
@@ -236,6 +238,7 @@ class _Collector(cst.CSTVisitor):
             self._masks = _mask_names(node)
             self._positions = _index_names(node, self._pointers)
             self._loaded = _masked_loads(node)
+            self._raw = _raw_loads(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -266,6 +269,8 @@ class _Collector(cst.CSTVisitor):
                 self._size_off_by_one(operand)
         if isinstance(op, cst.Add):
             self._move_stride(node)
+        if isinstance(op, cst.Add | cst.Subtract | cst.Multiply) and self._role(node) == "value":
+            self._upcast(node)
         if isinstance(op, cst.FloorDivide):
             self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
         elif isinstance(op, cst.Modulo):
@@ -313,6 +318,17 @@ class _Collector(cst.CSTVisitor):
                 spell = (lambda v: f"{v}.0") if isinstance(operand, cst.Float) else str
                 options = [cst.parse_expression(spell(int(value) + d)) for d in (-1, 1)]
                 self._add(operand, options, "size_off_by_one", "fix_formula")
+
+    def _upcast(self, node: cst.BinaryOperation) -> None:
+        """Two values loaded as stored (fp16 / bf16) combined before any cast: the difference or product made in
+        the narrow dtype (where it overflows or loses digits), not in fp32."""
+        names = [n.value for n in (node.left, node.right) if isinstance(n, cst.Name)]
+        if len(names) == 2 and all(n in self._raw for n in names):
+            widened = node.with_changes(
+                left=cst.parse_expression(f"{names[0]}.to(tl.float32)"),
+                right=cst.parse_expression(f"{names[1]}.to(tl.float32)"),
+            )
+            self._add(node, [widened], "upcast", "fp32_accumulator")
 
     def _move_stride(self, node: cst.BinaryOperation) -> None:
         """`... + a + b * S` -> `... + a * S' + b` (and the reverse): an index's stride on the wrong one of two
@@ -578,6 +594,15 @@ def _simple_term(text: str) -> bool:
 def _abs(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """tl.abs(value), unless it is one already."""
     return None if m.matches(value, m.Call(func=_tl("abs"))) else cst.parse_expression(f"tl.abs({_code(value)})")
+
+
+def _raw_loads(fn: cst.FunctionDef) -> set[str]:
+    """Locals assigned a tl.load itself, not cast (`v = tl.load(p, ...)`; not `tl.load(...).to(tl.float32)`)."""
+    return {
+        node.targets[0].target.value  # type: ignore[attr-defined]
+        for node in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())], value=m.Call(func=_tl("load"))))
+        if isinstance(node, cst.Assign)
+    }
 
 
 def _masked_loads(fn: cst.FunctionDef) -> dict[str, str]:

@@ -41,6 +41,7 @@ PRIOR = (
     "operands",
     "launch_order",
     "dtype",
+    "upcast",
     "size_off_by_one",
     "abs_value",
     "name_swap",
