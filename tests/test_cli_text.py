@@ -153,3 +153,25 @@ def test_the_text_views_leave_out_what_tells_nothing():
     assert not result.fingerprint_tells() and result.decisive_experiments() == [decided]
     result = ExplainResult(**base, fingerprint=apart, experiments=[search])
     assert result.fingerprint_tells() and result.decisive_experiments() == [search]  # nothing decided: all shown
+
+
+def test_a_reader_that_stops_reading_gets_no_traceback():
+    """`kernel-eval thresholds | head -1`: the CLI's writes to a pipe nobody reads end it quietly (exit 141)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the CLI writes
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tools.cli", "thresholds"],
+            cwd=root,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]

@@ -341,3 +341,18 @@ def test_the_line_that_makes_the_first_inf_of_finite_operands_is_located():
     correct = _run("hypot", "candidate.py", input_profile="large_magnitude")
     assert correct.verdict == "pass"
     assert not explain_failure(ExplainRequest(run_id=correct.run_id, heatmap=False)).diagnoses
+
+
+def test_a_difference_made_in_fp16_is_widened_at_its_line_and_verified():
+    """The fp16 square makes the first Inf; exact -1/0/+1 inputs pass (a verdict of rounding or range), so the
+    search re-runs the padding and widening edits, the lines the trace located first: widening the difference
+    passes, and the overflow diagnosis is located at the difference's line with a verified fp32 fix."""
+    run = _run("sq_diff_fp16", "bug_fp16_difference.py", input_profile="large_magnitude")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("sq_diff_fp16", "bug_fp16_difference.py", "d = a - b")
+    assert primary.pattern == "inf_overflow" and primary.location is not None, explained.summary
+    assert primary.location.line == line and primary.evidence["edit_operator"] == "upcast"
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified and fixed.fixes[0].fix == "fp32_accumulator", fixed.summary

@@ -61,6 +61,20 @@ def numeric_cause_shown(diagnoses: list[Diagnosis], output: str | None = None) -
     )
 
 
+#: Numeric causes a widening edit answers (their own repair), kept as the diagnosis when one passes.
+WIDENED_CAUSES = ("inf_overflow", "low_precision_accumulation", "large_k_accumulation_drift", "reduced_precision_dot")
+
+
+def _numeric_cause(diagnoses: list[Diagnosis], target: OutputData) -> Diagnosis | None:
+    """The overflow / precision hypothesis of this output a widening edit answers (established ones first)."""
+    mine = [
+        d
+        for d in diagnoses
+        if d.pattern in WIDENED_CAUSES and d.tested != "refuted" and d.output in (target.name, None)
+    ]
+    return min(mine, key=lambda d: (d.tested == "untested", -d.confidence), default=None)
+
+
 def _dtype_located(diagnoses: list[Diagnosis], output: str) -> bool:
     """The output's dtype is proven wrong and its allocation located: its values are not judged, nothing to search."""
     return any(
@@ -174,8 +188,10 @@ def repair_search(
     target = _failing(ctx)  # a proven cause still leaves its line open: the search runs there too
     if target is None or not ctx.source or _dtype_located(diagnoses, target.name):
         return None
-    # A precision cause shown by changing the inputs' distribution leaves the padding edits open (PADDING_OPERATORS)
-    only = search.PADDING_OPERATORS if numeric_cause_shown(diagnoses, target.name) or _rounding(ctx) else None
+    # A numeric cause (or rounding) shown by changing the inputs' distribution leaves open the padding edits (whether
+    # padding lanes count depends on the data) and the widening ones (the repair of a precision or range cause)
+    numeric = numeric_cause_shown(diagnoses, target.name) or _rounding(ctx)
+    only = search.NUMERIC_SCOPE if numeric else None
     budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
@@ -197,7 +213,8 @@ def repair_search(
         )
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
     edit = found.found
-    leading = _answered(diagnoses, target.name, edit) or _logic(diagnoses, target.name)
+    widened = _numeric_cause(diagnoses, target) if edit.operator in search.WIDENING_OPERATORS else None
+    leading = widened or _answered(diagnoses, target.name, edit) or _logic(diagnoses, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
     diagnosis = _located(leading, edit, ctx, target, finding)
     outcome = ExperimentOutcome(
@@ -206,7 +223,13 @@ def repair_search(
         finding=finding,
         confirms=[diagnosis.pattern],
         # the one-line logic edit is the cause: the untested numeric hypotheses are not
-        refutes=sorted({d.pattern for d in diagnoses if d.pattern not in LOGIC_PATTERNS and d.tested == "untested"}),  # type: ignore[arg-type] - pattern ids
+        refutes=sorted(
+            {
+                d.pattern
+                for d in diagnoses
+                if d.pattern not in LOGIC_PATTERNS and d.tested == "untested" and d.pattern != diagnosis.pattern
+            }
+        ),  # type: ignore[arg-type] - pattern ids
         edits_tried=found.tried,
     )
     return Result(outcome, [diagnosis], settled=True)

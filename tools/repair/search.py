@@ -20,7 +20,6 @@ from tools.repair.edits import Edit, edits, value_lines
 #: Operators tried first where several edit the same line: the slips agents make most, then the rest.
 PRIOR = (
     "transpose_index",
-    "move_stride",
     "floordiv_mod",
     "grid_cdiv",
     "bound",
@@ -29,7 +28,6 @@ PRIOR = (
     "loop_bound",
     "add_mod",
     "pad_reduction",
-    "pad_accumulate",
     "padding",
     "mask_where",
     "dimension",
@@ -41,10 +39,13 @@ PRIOR = (
     "operands",
     "launch_order",
     "dtype",
+    "name_swap",
+    # added after the corpora the order above was set on (heldout2-7): after them, so as not to delay them
+    "pad_accumulate",
     "upcast",
+    "move_stride",
     "size_off_by_one",
     "abs_value",
-    "name_swap",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
@@ -71,6 +72,11 @@ SCALE_OPERATORS = ("name_swap", "operands", "off_by_one", "size_off_by_one")
 #: (a 0 padding is harmless in a min over data with negatives), so experiments that change the distribution
 #: (exact -1/0/+1 inputs, centred or shifted inputs) cannot rule them out.
 PADDING_OPERATORS = frozenset({"pad_reduction", "pad_accumulate", "padding"})
+#: Edits that compute in a wider dtype: the repairs of a precision or range cause itself (an fp16 square that
+#: overflows, an fp16 accumulator), tried once such a cause is established.
+WIDENING_OPERATORS = frozenset({"dtype", "upcast"})
+#: What the search re-runs once a numeric cause is established.
+NUMERIC_SCOPE = PADDING_OPERATORS | WIDENING_OPERATORS
 
 
 def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[str] | None = None) -> list[Edit]:
