@@ -147,7 +147,10 @@ def test_an_indexing_error_in_an_exp_log_kernel_is_not_called_precision():
 
 
 def test_reduction_length_sweep_sees_an_fp16_accumulator_grow_like_k():
-    explained = _mutant_explained("row_sum", "fp16_accumulator", 0)
+    with without_experiments(
+        "repair_search"
+    ):  # its widened accumulator would name the cause first; this tests the sweep
+        explained = _mutant_explained("row_sum", "fp16_accumulator", 0)
     sweep = next(e for e in explained.experiments if e.id == "reduction_length")
     assert sweep.confirms == ["low_precision_accumulation"], sweep.finding
     # its numbers are not the trials' MERE: the finding says what they are
@@ -691,3 +694,12 @@ def test_an_index_that_never_reaches_the_upper_half_is_no_unread_tail():
     assert run_accuracy(
         RunAccuracyRequest(reference=GROUP_SCALE_REFERENCE, candidate=correct, backend="cpu")
     ).verdict == ("pass")
+
+
+def test_an_fp16_accumulator_is_located_by_the_edit_that_widens_it():
+    """Exact inputs pass (rounding): the repair search re-runs the widening edits, and the one that makes the
+    accumulator fp32 passes, so the precision diagnosis carries that line (the sweep is not needed then)."""
+    explained = _mutant_explained("row_sum", "fp16_accumulator", 0)
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "low_precision_accumulation" and primary.location is not None, explained.summary
+    assert "tl.float16" in (primary.location.code or "") and primary.evidence["edit_operator"] == "dtype"

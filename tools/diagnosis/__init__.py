@@ -295,6 +295,7 @@ def _explain(request: ExplainRequest, progress=None, cancel=None) -> ExplainResu
     if request.experiments and ctx.result.verdict == "fail" and ctx.tensors_kept:
         skip = frozenset() if request.search else frozenset({repair.ID})
         outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel, skip)
+        repair.reconcile(diagnoses)
     applicable.apply(ctx, facts, diagnoses, outcomes)
     diagnoses = _rank(diagnoses)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import time
 
+import torch
+
 from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.experiments import ROUNDING_FINDING, Result
@@ -73,6 +75,13 @@ def _numeric_cause(diagnoses: list[Diagnosis], target: OutputData) -> Diagnosis 
         if d.pattern in WIDENED_CAUSES and d.tested != "refuted" and d.output in (target.name, None)
     ]
     return min(mine, key=lambda d: (d.tested == "untested", -d.confidence), default=None)
+
+
+def _widened_kind(target: OutputData) -> str:
+    """What a widening edit that passes shows where no overflow / precision diagnosis named it: an overflow
+    where the output holds Inf / NaN the golden does not, else precision lost in a narrow dtype."""
+    made = ~torch.isfinite(target.a) & torch.isfinite(target.g)
+    return "inf_overflow" if bool(made.any()) else "low_precision_accumulation"
 
 
 def _dtype_located(diagnoses: list[Diagnosis], output: str) -> bool:
@@ -152,7 +161,11 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         "edit_after": edit.after,
         "edit_operator": edit.operator,
     }
-    kind = EDIT_PATTERN.get(edit.fix, "formula_error")
+    kind = (
+        _widened_kind(target)
+        if edit.operator in search.WIDENING_OPERATORS
+        else EDIT_PATTERN.get(edit.fix, "formula_error")
+    )
     if (
         leading is not None
         and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
@@ -160,6 +173,8 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         and (leading.pattern == "formula_error" or leading.tested == "untested")
     ):  # a symptom (never written, all zero) stays: the edit says why it shows
         leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
+    if leading is None and edit.operator in search.WIDENING_OPERATORS:
+        evidence["kind_from_output"] = True  # a guess from the output: reconcile() gives way to a confirmed cause
     base = leading or Diagnosis(
         pattern=kind,  # type: ignore[arg-type] - a pattern id
         confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
@@ -179,6 +194,31 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
             "experiment": finding,
         }
     )
+
+
+def reconcile(diagnoses: list[Diagnosis]) -> None:
+    """A widening edit found before any experiment named the numeric cause took its kind from the output (Inf or
+    not); where a later experiment confirmed the cause (an overflow absorbed before the output, e.g.
+    1 / sqrt(inf) = 0), that diagnosis gets the edit's line and fix, and the guess goes."""
+    for guess in [d for d in diagnoses if d.evidence.get("kind_from_output")]:
+        named = next(
+            (
+                d
+                for d in diagnoses
+                if d is not guess
+                and d.output == guess.output
+                and d.pattern in WIDENED_CAUSES
+                and d.tested in ("confirmed", "proven")
+            ),
+            None,
+        )
+        if named is None:
+            continue
+        edit = {k: v for k, v in guess.evidence.items() if k in ("line", "edit_before", "edit_after", "edit_operator")}
+        named.location, named.evidence = guess.location, {**named.evidence, **edit}
+        named.suggested_fixes = list(dict.fromkeys([*guess.suggested_fixes, *named.suggested_fixes]))
+        named.summary = f"{guess.summary.split(';')[0]}; {named.summary}"
+        diagnoses.remove(guess)
 
 
 @experiment(ID, QUESTION, tests=LOGIC_PATTERNS, before="input_layout")
@@ -232,4 +272,6 @@ def repair_search(
         ),  # type: ignore[arg-type] - pattern ids
         edits_tried=found.tried,
     )
-    return Result(outcome, [diagnosis], settled=True)
+    # a widening edit locates a numeric cause: the experiments after it still add their evidence (the reduction
+    # length sweep, the input scales); a logic edit settles the diagnosis
+    return Result(outcome, [diagnosis], settled=edit.operator not in search.WIDENING_OPERATORS)

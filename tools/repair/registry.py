@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from tools.repair import allocation, blockwise, formulas, layout, padding, patches, reduction
 from tools.repair.edits import reproduce
+from tools.repair.search import WIDENING_OPERATORS
 
 Patcher = Callable[[str], "str | None"]
 
@@ -29,10 +30,12 @@ class Fix:
     def patch(self, source: str, evidence: dict | None = None) -> str | None:
         """The candidate with this fix applied, or None when no patcher found its construct. An experiment
         that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
+        edit = None
         if evidence and isinstance(evidence.get("edit_after"), str):  # the edit repair_search found
-            edited = reproduce(source, int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
-            if edited is not None:
-                return edited
+            edit = reproduce(source, int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
+            # a widened dtype: the fix's own patch (accumulator and loads) is the whole repair, the edit a part
+            if edit is not None and evidence.get("edit_operator") not in WIDENING_OPERATORS:
+                return edit
         directed = DIRECTED[self.id](source, evidence) if self.id in DIRECTED and evidence else None
         if directed is not None:
             return directed
@@ -40,7 +43,7 @@ class Fix:
             patched = patcher(source)
             if patched is not None:
                 return patched
-        return None
+        return edit
 
 
 #: Patches made from an experiment's finding (the diagnosis' evidence), tried before the source patchers.
