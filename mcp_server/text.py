@@ -66,17 +66,7 @@ def run_accuracy_batch(result) -> str:
 def compile_kernel(result) -> str:
     lines = [result.summary]
     for k in result.kernels[:6]:
-        stats = ", ".join(
-            f"{name} {value}"
-            for name, value in (
-                ("registers", k.registers),
-                ("spills", k.spills),
-                ("shared", k.shared_memory),
-                ("warps", k.num_warps),
-                ("stages", k.num_stages),
-            )
-            if value is not None
-        )
+        stats = k.resources()
         lines.append(
             f"kernel {k.name} [{k.target}]: {'ok' if k.compiled else 'FAILED'}" + (f"; {stats}" if stats else "")
         )

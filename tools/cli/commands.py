@@ -107,17 +107,7 @@ def _print_run(result: RunAccuracyResult) -> None:
 def _print_compile(result: CompileKernelResult) -> None:
     print(result.summary)
     for kernel in result.kernels:
-        stats = ", ".join(
-            f"{k} {v}"
-            for k, v in (
-                ("registers", kernel.registers),
-                ("spills", kernel.spills),
-                ("shared", kernel.shared_memory),
-                ("warps", kernel.num_warps),
-                ("stages", kernel.num_stages),
-            )
-            if v is not None
-        )
+        stats = kernel.resources()
         print(
             f"  kernel {kernel.name} [{kernel.target}]: {'compiled' if kernel.compiled else 'FAILED'}"
             + (f"; {stats}" if stats else "")

@@ -60,6 +60,17 @@ class KernelInfo(Model):
     num_stages: int | None = None
     error: ErrorInfo | None = None
 
+    def resources(self) -> str:
+        """`registers 40, spills 0, warps 4, ...`: the resource numbers known, as one line."""
+        known = (
+            ("registers", self.registers),
+            ("spills", self.spills),
+            ("shared", self.shared_memory),
+            ("warps", self.num_warps),
+            ("stages", self.num_stages),
+        )
+        return ", ".join(f"{name} {value}" for name, value in known if value is not None)
+
 
 class CompileKernelResult(Model):
     ok: bool
