@@ -315,13 +315,14 @@ def test_a_host_size_off_by_one_is_an_edit():
         ("out = torch.empty_like(x)", "float32", 3),  # no dtype=: the only allocation, x's dtype
         ("a = torch.empty_like(x)\n        out = torch.zeros_like(x)", "float32", None),  # two: no claim
         ("out = x.new_empty(n, dtype=torch.half)", "float16", 3),  # an alias of the dtype named
+        ("a = torch.empty(n)\n        out = torch.empty(n, dtype=x.dtype)", "float16", 4),  # x is fp16
     ],
 )
 def test_the_allocation_of_an_output_of_the_wrong_dtype_is_located_and_retyped(forward, actual, line):
     from tools.repair import allocation
 
     source = f"class ModelNew:\n    def forward(self, x, n):\n        {forward}\n        return out\n"
-    found = allocation.locate(source, actual)
+    found = allocation.locate(source, actual, {"x": "float16"})
     assert (found.line if found else None) == line
     if found is not None:
         retyped = allocation.retyped(source, found.line, "bfloat16")

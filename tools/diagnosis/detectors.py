@@ -227,7 +227,13 @@ def _dtype_mismatch(ctx: RunContext, seed: int, o) -> Diagnosis:
     (tools/repair/allocation.py), with output_dtype's patch when the expected dtype is known."""
     summary = o.error_msg or o.summary
     evidence: Evidence = {"kind": o.error_kind, "expected_dtype": o.dtype, "actual_dtype": o.actual_dtype}
-    made = allocation.locate(ctx.source, o.actual_dtype) if o.actual_dtype else None
+    inputs = ctx.inputs_of(seed) or []
+    tensors = {
+        name: str(t.dtype).removeprefix("torch.")
+        for name, t in zip(allocation.forward_parameters(ctx.source), inputs, strict=False)
+        if isinstance(t, torch.Tensor)
+    }
+    made = allocation.locate(ctx.source, o.actual_dtype, tensors) if o.actual_dtype else None
     if made is None:
         return Diagnosis(
             pattern="dtype_mismatch", confidence=0.97, seed=seed, output=o.name, summary=summary, evidence=evidence

@@ -59,17 +59,33 @@ def allocations(source: str) -> list[Allocation]:
     return found
 
 
-def _names(dtype_text: str) -> str:
-    """`torch.float32` -> `float32`, `torch.float` -> `float32`."""
-    name = dtype_text.rsplit(".", 1)[-1]
+def _names(dtype_text: str, tensors: dict[str, str]) -> str:
+    """`torch.float32` -> `float32`, `torch.float` -> `float32`, `x.dtype` -> x's dtype where `tensors` knows it."""
+    base, _, name = dtype_text.rpartition(".")
+    if name == "dtype" and base in tensors:
+        return tensors[base]
     return _ALIASES.get(name, name)
 
 
-def locate(source: str, actual_dtype: str) -> Allocation | None:
-    """The allocation the output of `actual_dtype` most likely comes from: the one whose dtype= names it; else,
-    the only allocation without dtype= (its dtype is the default's or another tensor's); else None."""
+def forward_parameters(source: str) -> list[str]:
+    """The names of the candidate's forward parameters after self, in order (they receive the task's inputs)."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return []
+    for fn in m.findall(module, m.FunctionDef(name=m.Name("forward"))):
+        if isinstance(fn, cst.FunctionDef):
+            return [p.name.value for p in fn.params.params][1:]
+    return []
+
+
+def locate(source: str, actual_dtype: str, tensors: dict[str, str] | None = None) -> Allocation | None:
+    """The allocation the output of `actual_dtype` most likely comes from: the one whose dtype= names it (a dtype,
+    or `x.dtype` of a tensor `tensors` gives the dtype of); else, the only allocation without dtype= (its dtype is
+    the default's or another tensor's); else None."""
     made = allocations(source)
-    naming = [a for a in made if a.dtype is not None and _names(a.dtype) == actual_dtype]
+    known = tensors or {}
+    naming = [a for a in made if a.dtype is not None and _names(a.dtype, known) == actual_dtype]
     if len(naming) == 1:
         return naming[0]
     untyped = [a for a in made if a.dtype is None]
