@@ -63,3 +63,17 @@ def test_line_length_is_enforced():
         timeout=60,
     )
     assert done.returncode == 1 and "E501" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_tools_parse_python_through_the_one_locked_parse():
+    """CPython 3.11's ast.parse fails on threads parsing at once (tools/pyast.py): the tools run on server threads."""
+    root = Path(__file__).resolve().parents[1]
+    direct = [
+        f"{path.relative_to(root)}:{number}"
+        for folder in ("tools", "mcp_server")
+        for path in (root / folder).rglob("*.py")
+        if path.name != "pyast.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "ast.parse(" in line and "pyast.parse(" not in line
+    ]
+    assert not direct, direct

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from tools import pyast
+
 #: Module-level integers below this are not sizes (axes, kernel sizes, strides, group counts).
 MIN_SIZE = 8
 #: Names that hold integers without being sizes.
@@ -38,7 +40,7 @@ class SizeConstant:
 def size_constants(reference_text: str) -> dict[str, SizeConstant]:
     """The reference's module-level size constants, by name (the first assignment of each)."""
     found: dict[str, SizeConstant] = {}
-    for node in ast.parse(reference_text).body:
+    for node in pyast.parse(reference_text).body:
         for name, value in _assigned(node):
             if (
                 isinstance(value, ast.Constant)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+from tools import pyast
+
 
 def _forward(tree: ast.Module) -> ast.FunctionDef | None:
     for node in tree.body:
@@ -27,7 +29,7 @@ def from_evidence(source: str, evidence: dict) -> str | None:
     index, order = evidence.get("input"), evidence.get("order")  # evidence numbers come back as floats
     index = int(index) if isinstance(index, (int, float)) and float(index).is_integer() else None
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return None
     forward = _forward(tree)

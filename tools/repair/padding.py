@@ -12,6 +12,8 @@ import ast
 import math
 from dataclasses import dataclass
 
+from tools import pyast
+
 #: Padding values tried in place of a load's own (as written, and their value): the identities of sum and
 #: product, and of max / min.
 ALTERNATIVES = (("0.0", 0.0), ("1.0", 1.0), ("float('-inf')", -math.inf), ("float('inf')", math.inf))
@@ -55,7 +57,7 @@ def _is_load(call: ast.Call) -> bool:
 def padded_loads(source: str) -> list[PaddedLoad]:
     """Masked loads padded with a constant, in source order."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return []
     found = []

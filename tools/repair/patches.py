@@ -7,12 +7,12 @@ candidate) decides whether a patch is right; nothing here assumes it.
 
 from __future__ import annotations
 
-import ast
 from typing import TypeVar
 
 import libcst as cst
 import libcst.matchers as m
 
+from tools import pyast
 from tools.repair import source as source_facts
 from tools.repair.syntax import TL
 from tools.repair.syntax import code as _code
@@ -1172,7 +1172,7 @@ _IDENTITIES = {"max": '-float("inf")', "min": 'float("inf")'}
 def _reduction_identities(source: str) -> dict[str, str]:
     """Names whose masked lanes must not win the max / min they feed -> that reduction's identity."""
     try:
-        return {name: _IDENTITIES[kind] for name, kind in source_facts.extreme_operands(ast.parse(source)).items()}
+        return {name: _IDENTITIES[kind] for name, kind in source_facts.extreme_operands(pyast.parse(source)).items()}
     except SyntaxError:
         return {}
 

@@ -9,6 +9,8 @@ import ast
 import math
 from dataclasses import dataclass, field
 
+from tools import pyast
+
 INTEGER_TYPES = {"int8", "int16", "int32", "uint8", "uint16", "uint32"}
 LOW_PRECISION = {"float16", "bfloat16", "float8e4nv", "float8e5", "float8_e4m3fn", "float8_e5m2"}
 
@@ -82,7 +84,7 @@ def _is_low_precision(node) -> bool:
 def analyze(source: str) -> SourceFacts:
     facts = SourceFacts()
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError as exc:
         facts.parse_error = str(exc)
         return facts
