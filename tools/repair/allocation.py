@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from tools.repair.syntax import code as _code
 from tools.repair.syntax import kwarg as _kwarg
@@ -100,7 +100,8 @@ class _Retype(cst.CSTTransformer):
         self.line, self.dtype, self.done = line, dtype, False
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        at = self.get_metadata(PositionProvider, original).start.line
+        position = self.get_metadata(PositionProvider, original, None)
+        at = position.start.line if isinstance(position, CodeRange) else None
         if self.done or not _allocator(original) or at != self.line:
             return updated
         self.done = True
