@@ -161,11 +161,8 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         "edit_after": edit.after,
         "edit_operator": edit.operator,
     }
-    kind = (
-        _widened_kind(target)
-        if edit.operator in search.WIDENING_OPERATORS
-        else EDIT_PATTERN.get(edit.fix, "formula_error")
-    )
+    widening = edit.operator in search.WIDENING_OPERATORS
+    kind = _widened_kind(target) if widening else EDIT_PATTERN.get(edit.fix, "formula_error")
     if (
         leading is not None
         and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
@@ -173,7 +170,7 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         and (leading.pattern == "formula_error" or leading.tested == "untested")
     ):  # a symptom (never written, all zero) stays: the edit says why it shows
         leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
-    if leading is None and edit.operator in search.WIDENING_OPERATORS:
+    if leading is None and widening:
         evidence["kind_from_output"] = True  # a guess from the output: reconcile() gives way to a confirmed cause
     base = leading or Diagnosis(
         pattern=kind,  # type: ignore[arg-type] - a pattern id
@@ -244,7 +241,7 @@ def repair_search(
         only=only,
     )
     if found.found is None and only is not None and found.candidates == 0:
-        return None  # no padding to edit: the precision cause stands
+        return None  # nothing of the numeric scope to edit (no padding, no narrow dtype): the numeric cause stands
     if found.found is None:
         finding = (
             f"no single-site edit passes ({found.tried} of {found.candidates} re-run"
