@@ -18,13 +18,16 @@ def serve(
     max_memory_mb: int | None = None,
     max_timeout_s: float | None = None,
     no_token: bool = False,
+    slots: int | None = None,
+    warm_start: bool = True,
 ) -> int:
     from mcp_server import http
     from mcp_server.app import build_server
-    from sandbox.pool import Pool
-    from tools import ceilings, sources, store
+    from sandbox.pool import Pool, PoolError, configure_slots
+    from tools import ceilings, sources, store, warm
 
     try:
+        configure_slots(slots)
         limits = ceilings.configure(max_memory_mb, max_timeout_s)
         server_roots = sources.server_roots(roots or [])
         security = (
@@ -35,10 +38,12 @@ def serve(
             else None
         )
         sock = http.bind(host, port) if security is not None else None
-    except (http.ServeConfigError, sources.RootsError, ceilings.CeilingError) as exc:
+    except (http.ServeConfigError, sources.RootsError, ceilings.CeilingError, PoolError) as exc:
         print(f"kernel-eval-mcp: error: {exc}", file=sys.stderr)
         return 2
     server = build_server(roots=server_roots, client_roots=transport == "stdio")
+    if warm_start:
+        warm.warm_start_in_background()
     try:
         if security is not None and sock is not None:
             if security.note:
@@ -74,6 +79,8 @@ def serve_from(ns: argparse.Namespace) -> int:
         ns.max_memory_mb,
         ns.max_timeout_s,
         ns.no_token,
+        ns.slots,
+        not ns.no_warm_start,
     )
 
 

@@ -34,6 +34,7 @@ TRITON_CACHE_CAP_MB = 256  # one source's compiled kernels: a few MiB; over this
 TRITON_CACHES_CAP_MB = 2048  # every source's together
 TRITON_CACHES_TRIM_EVERY_S = 60.0
 ZYGOTE_START_TIMEOUT = 180.0
+GPU_SLOTS_MAX = 16  # per GPU, by default (each job holds a CUDA context: ~0.5 GiB of the GPU's memory)
 #: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
 PASSTHROUGH_ENV = (
     "CUDA_VISIBLE_DEVICES",
@@ -109,8 +110,43 @@ class JobResult:
     stack: str = ""
 
 
-def default_slots() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
+#: Operator setting: sandboxed jobs one pool runs at once (a pool serves one backend in one process;
+#: with several GPUs the batch engine runs a worker process, so a pool, per GPU).
+SLOTS_ENV = "KERNEL_EVAL_SLOTS"
+MAX_SLOTS = 64
+
+
+def configure_slots(slots: int | None) -> None:
+    """An operator's --slots: checked now (a clear error at start-up), in force as KERNEL_EVAL_SLOTS."""
+    if slots is None:
+        return
+    if not 1 <= slots <= MAX_SLOTS:
+        raise PoolError(f"--slots {slots}: give a whole number of sandbox slots from 1 to {MAX_SLOTS}")
+    os.environ[SLOTS_ENV] = str(slots)
+
+
+def default_slots(backend: backends.Backend | None = None, gpus: int = 1) -> int:
+    """KERNEL_EVAL_SLOTS when the operator set it; else on cpu up to 4 (the interpreter is CPU-bound,
+    one core a job); on a GPU the host's cores shared among its GPUs, less one for the server: a
+    candidate's Triton compile runs on a core while others' kernels keep the GPU busy."""
+    configured = os.environ.get(SLOTS_ENV, "").strip()
+    if configured:
+        if not configured.isdigit() or not 1 <= int(configured) <= MAX_SLOTS:
+            raise PoolError(f"{SLOTS_ENV}={configured!r}: give a whole number of sandbox slots from 1 to {MAX_SLOTS}")
+        return int(configured)
+    cores = os.cpu_count() or 1
+    if backend is not None and backend.gpu:
+        return max(2, min(GPU_SLOTS_MAX, cores // max(1, gpus) - 1))
+    return max(1, min(4, cores))
+
+
+def spares_for(backend: backends.Backend, slots: int) -> int:
+    """Warm children the zygote keeps ready (0: its default): on a device, one for every other slot
+    beyond its default three (KERNEL_EVAL_SPARES overrides, for measuring)."""
+    configured = os.environ.get("KERNEL_EVAL_SPARES", "").strip()
+    if configured.isdigit():
+        return int(configured)
+    return max(3, slots // 2) if backend.gpu else 0
 
 
 class _Pending:
@@ -143,7 +179,7 @@ class Pool:
 
     def __init__(self, backend, slots: int | None = None, state_dir: Path | None = None, queue_limit: int = 64):
         self.backend = backend
-        self.slots = slots or default_slots()
+        self.slots = slots or default_slots(backend)
         self.state_dir = Path(state_dir or default_state_dir()) / f"sandbox-{backend.name}"
         self.queue_limit = queue_limit
         self._free = list(range(self.slots))
@@ -176,6 +212,11 @@ class Pool:
         env.update(self.backend.env)
         return env
 
+    def start(self) -> None:
+        """Start the zygote now (it imports torch and Triton; on a device its spares make their
+        contexts) instead of at the first job. Raises PoolError as a job would."""
+        self._ensure_started()
+
     def _ensure_started(self) -> None:
         with self._lock:
             if self._proc is not None and self._proc.poll() is None and self._proc not in self._gone:
@@ -201,6 +242,8 @@ class Pool:
                     self.backend.name,
                     "--state-dir",
                     str(self.state_dir),
+                    "--spares",
+                    str(spares_for(self.backend, self.slots)),
                 ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

@@ -33,7 +33,7 @@ from sandbox.protocol import STACK_GRACE_S, STACK_SIGNAL
 
 CHUNK = 1 << 16
 MAX_COMMAND = 1 << 16  # a job's command to its spare: a few hundred bytes of JSON
-DEVICE_SPARES = 3  # warm children a device backend keeps ready (see Zygote.spare_target)
+DEVICE_SPARES = 3  # warm children a device backend keeps ready at least (see Zygote.spare_target)
 
 
 class Captured:
@@ -104,7 +104,7 @@ class Job:
 
 
 class Zygote:
-    def __init__(self, plan, forker, out, backend):
+    def __init__(self, plan, forker, out, backend, spares: int = 0):
         self.plan = plan
         self.backend = backend
         self.forker = forker
@@ -118,7 +118,8 @@ class Zygote:
         # A first call on a device starts three jobs at once (the golden, the CPU control and the
         # candidate): each should find a child that already holds its device context (~1 s to make
         # on the H200). On cpu a child is a fork (~8 ms) and one spare is enough.
-        self.spare_target = DEVICE_SPARES if backend.device != "cpu" else 1
+        # With more slots than that, spares for half of them (each holds a device context).
+        self.spare_target = spares or (DEVICE_SPARES if backend.device != "cpu" else 1)
 
     def send(self, event: dict) -> None:
         self.out.write(json.dumps(event) + "\n")
@@ -433,6 +434,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", required=True)
     parser.add_argument("--state-dir", required=True)
+    parser.add_argument("--spares", type=int, default=0, help="warm children to keep ready (0: the backend's default)")
     args = parser.parse_args()
     protocol = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # anything printed by imports goes to stderr, never into the protocol
@@ -457,7 +459,7 @@ def main() -> int:
     import torch
     import triton
 
-    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol, backend)
+    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol, backend, args.spares)
     zygote.send(
         {
             "event": "ready",

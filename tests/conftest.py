@@ -47,6 +47,7 @@ SLOW_MODULES = {
     "test_patches_generalised",
     "test_patches_loops",
     "test_realworld",
+    "test_server_start",
     "test_where",
 }
 

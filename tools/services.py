@@ -70,6 +70,9 @@ class _Sandbox:
     def jobs_run(self) -> int:
         return self._pool.jobs_run
 
+    def start(self) -> None:
+        self._pool.start()
+
     def run(self, request: JobRequest, timeout_s: float, cancel: threading.Event | None = None, **kwargs) -> JobResult:
         # the requests are clamped when made (and say so); this holds for every job whatever made it
         memory_mb, timeout_s, _ = ceilings.clamp(request.memory_mb, timeout_s)

@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 
 from sandbox import backends
-from sandbox.pool import Pool
+from sandbox.pool import Pool, default_slots
 from tools.batch.jobs import Job, evaluate, warm
 from tools.batch.scheduler import Done, Outcome, outcome_of
 from tools.services import services
@@ -170,4 +170,6 @@ def local_workers(backend: str, devices: list[str] | None) -> list:
         devices = found if len(found) > 1 else None
     if not devices:
         return [ThreadWorker(slots)]
+    if backend in backends.BACKENDS:  # the host's cores shared among the GPUs (or the operator's setting)
+        slots = default_slots(backends.by_name(backend), gpus=len(devices))
     return [ProcessWorker(f"gpu{d}", {pinning: d}, slots, backend) for d in devices]

@@ -66,6 +66,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="the longest wall time a client may give a sandboxed job (default $KERNEL_EVAL_MAX_TIMEOUT_S, else 900)",
     )
+    parser.add_argument(
+        "--slots",
+        type=int,
+        metavar="N",
+        help="sandboxed jobs run at once per backend (default $KERNEL_EVAL_SLOTS, else up to 4 on cpu and, on a GPU, "
+        "the host's cores per GPU less one, at most 16)",
+    )
+    parser.add_argument(
+        "--no-warm-start",
+        action="store_true",
+        help="start the sandbox at the first call instead of at start-up (by default the server starts the "
+        "default backend's sandbox, and on a GPU its device contexts, in the background as it starts)",
+    )
 
 
 def argv_of(ns: argparse.Namespace) -> list[str]:
@@ -86,4 +99,8 @@ def argv_of(ns: argparse.Namespace) -> list[str]:
         argv += ["--max-memory-mb", str(ns.max_memory_mb)]
     if ns.max_timeout_s is not None:
         argv += ["--max-timeout-s", repr(ns.max_timeout_s)]
+    if ns.slots is not None:
+        argv += ["--slots", str(ns.slots)]
+    if ns.no_warm_start:
+        argv.append("--no-warm-start")
     return argv

@@ -118,6 +118,12 @@ class Daemon:
                 self._function(tool)
             except Exception:  # noqa: BLE001 - the call that needs it reports the failure
                 log.exception("warm-up: cannot load %s", tool)
+        try:
+            from tools import warm
+
+            warm.warm_start()
+        except Exception:  # noqa: BLE001 - likewise
+            log.exception("warm-up: cannot start the default backend's sandbox")
 
     def request_stop(self) -> None:
         self._stop.set()
