@@ -377,7 +377,7 @@ def _host_clock_bench(candidate: str, kept_outputs: bool = True, **options):
     finish = bk._finisher(svc, backends.CPU, time.perf_counter())
     tensors = svc.runs.tensors(accepted.run_id) if kept_outputs else {}
     args = (request, task, accepted.run_id, task.seeds, tensors, backends.CPU, svc, None, lambda *a: None, finish)
-    result = bk._timed(*args, {"host_clock": True})
+    result = bk._timed(*args, {"host_clock": True, "launch_skip_ms": 100.0})  # the interpreter's forwards: ~10 ms
     print(result.summary, [f.id for f in result.flags], result.output_check)
     return result
 
@@ -393,6 +393,11 @@ def test_host_clock_honest_candidate_is_ok_and_its_timed_outputs_are_the_accepte
     assert result.settings.inputs_varied and len(result.settings.seeds) == 2
     assert result.reference.n == result.candidate.n == 20 and result.method.startswith("host_clock")
     assert result.reference_alone is not None and result.reference_alone.n == 20  # timed in its own job
+    # the launch as a caller pays it: eager calls back to back, beside the device-time speedup
+    launch = result.launch
+    assert launch is not None and 0 < launch.candidate_host_us <= launch.candidate_call_us * 1.5
+    assert launch.speedup == launch.reference_call_us / launch.candidate_call_us
+    assert "calls back to back, launch included" in result.summary
 
 
 def test_host_clock_reference_slowed_by_the_candidates_import_is_flagged():
@@ -402,6 +407,7 @@ def test_host_clock_reference_slowed_by_the_candidates_import_is_flagged():
     assert result.verdict == "flagged" and "reference_slowed" in {f.id for f in result.flags}
     assert result.reference_alone is not None and result.reference_alone.n == 20
     assert result.reference.median_ms > 3 > result.reference_alone.median_ms  # a 3 ms sleep beside, none alone
+    assert result.launch is not None and result.launch.reference_host_us > 3000  # the sleep is in each call
     flag = next(f for f in result.flags if f.id == "reference_slowed")
     assert flag.evidence["ratio"] > 2 and "process of its own" in flag.message
 

@@ -9,6 +9,7 @@ that matters on a device: it answers `unsupported` with a roofline estimate inst
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 
@@ -30,6 +31,7 @@ from tools.models.bench import (
     BenchmarkSettings,
     BenchVerdict,
     Flag,
+    LaunchTiming,
     Roofline,
     TimedOutputCheck,
 )
@@ -343,6 +345,18 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
     fraction = roof.candidate.fraction_of_roofline if roof.candidate else None
     if fraction is not None:
         headline += f"; candidate at {fraction:.0%} of the roofline"
+    launch = _launch(meta)
+    if launch is not None:
+        headline += (
+            f"; calls back to back, launch included: {launch.speedup:.3g}x (host launch: reference "
+            f"{launch.reference_host_us:.3g} us, candidate {launch.candidate_host_us:.3g} us)"
+        )
+        if launch.speedup < 1 <= speedup.value:
+            warnings.append(
+                f"launch-bound: faster on the device ({speedup.value:.3g}x) but slower per call with the launch "
+                f"({launch.speedup:.3g}x): its forward costs {launch.candidate_host_us:.3g} us of host time against "
+                f"the reference's {launch.reference_host_us:.3g} us; at this size the launch decides"
+            )
     verdict = "flagged" if flags else "ok"
     summary = f"FLAGGED {', '.join(f.id for f in flags)}: {headline}" if flags else f"OK {headline}"
     return finish(
@@ -354,6 +368,7 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
         reference=ref_stats,
         candidate=cand_stats,
         speedup=speedup,
+        launch=launch,
         roofline=roof,
         flags=flags,
         output_check=check,
@@ -361,6 +376,21 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
         synchronized_median_ms=synced.median_ms if synced else None,
         warnings=warnings,
         **base,
+    )
+
+
+def _launch(meta: dict) -> LaunchTiming | None:
+    """The launch phase's medians (none when the forwards were too long for it to matter)."""
+    ref, cand = meta["reference"], meta["candidate"]
+    if not (ref.get("loop_ms") and cand.get("loop_ms")):
+        return None
+    ref_call, cand_call = statistics.median(ref["loop_ms"]) * 1e3, statistics.median(cand["loop_ms"]) * 1e3
+    return LaunchTiming(
+        reference_host_us=statistics.median(ref["launch_host_ms"]) * 1e3,
+        candidate_host_us=statistics.median(cand["launch_host_ms"]) * 1e3,
+        reference_call_us=ref_call,
+        candidate_call_us=cand_call,
+        speedup=ref_call / cand_call if cand_call > 0 else float("inf"),
     )
 
 

@@ -15,6 +15,9 @@ Then, for the candidate alone: the same input every repetition (what repeated-in
 for both: a device-wide synchronize inside the timed region (what work left on other streams costs,
 beyond what the synchronize itself costs the reference).
 Launches are watched for streams other than the one being timed.
+Last, for forwards of at most LAUNCH_SKIP_MS on the device: rounds of eager calls back to back (no
+graph, no spin), the host time of each call and each round's wall time per call: what a caller that
+launches the forward many times pays, launch included (for a microsecond kernel, mostly the launch).
 
 Outputs go back to the trusted parent: the last timed output of every input set, which it checks
 against the accepted outputs itself. The in-process checks, like the sandbox's others, catch
@@ -24,6 +27,7 @@ honest mistakes and lazy cheats; a deliberately hostile candidate could undo the
 from __future__ import annotations
 
 import functools
+import statistics
 import time
 
 import torch
@@ -37,6 +41,9 @@ SPIN_CYCLES_MAX = 40_000_000  # ~20 ms: a host that slow makes the time meaningl
 SPIN_MARGIN = 3.0  # the spin lasts this many times the host's slowest (p90) queueing of a repetition
 REPEATED_REPS_MAX = 30
 SYNCED_REPS_MAX = 20
+#: The launch phase: rounds of back-to-back eager calls, each at most LAUNCH_CALLS calls or
+#: LAUNCH_ROUND_MS; skipped for a forward whose device time is past LAUNCH_SKIP_MS (the launch is noise).
+LAUNCH_ROUNDS, LAUNCH_CALLS, LAUNCH_ROUND_MS, LAUNCH_SKIP_MS = 5, 20, 100.0, 5.0
 
 
 class _Device:
@@ -210,6 +217,8 @@ class _Role:
         self.static_out = None
         self.pairs: dict[str, list] = {"varied": [], "repeated": [], "synced": []}
         self.host_ms: list[float] = []  # host time to queue each repetition (spin to end event)
+        self.launch_host_ms: list[float] = []  # host time of each eager forward call (_launch_round)
+        self.loop_ms: list[float] = []  # per round: wall time per call of back-to-back eager calls
         self.stale: torch.Tensor | None = None  # device counter of stale repetitions
         self.checked = 0
         self.last: dict[int, object] = {}
@@ -224,6 +233,11 @@ class _Role:
                 return self.model(*self.buffers)
         finally:
             self.watch.expected = None
+
+    def eager(self):
+        """One forward as a caller makes it: the model's own call, never a graph replay."""
+        with torch.device(self.device.kind), torch.no_grad():
+            return self.model(*self.buffers)
 
     def call(self, phase: str):
         try:
@@ -405,6 +419,8 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
             "times_ms": bench.times(roles[0], "varied"),
             "synced_ms": bench.times(roles[0], "synced"),
             "host_ms": roles[0].host_ms,
+            "launch_host_ms": roles[0].launch_host_ms,
+            "loop_ms": roles[0].loop_ms,
         },
     }
     if alone:
@@ -413,6 +429,8 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     meta["candidate"] = {
         "times_ms": bench.times(cand, "varied"),
         "host_ms": cand.host_ms,
+        "launch_host_ms": cand.launch_host_ms,
+        "loop_ms": cand.loop_ms,
         "repeated_ms": bench.times(cand, "repeated"),
         "synced_ms": bench.times(cand, "synced"),
         "stale": int(cand.stale) if cand.stale is not None else 0,
@@ -466,7 +484,29 @@ def _measure(bench: _Bench, roles: list[_Role], options: dict, order: list[int],
         for role in roles if r % 2 == 0 else roles[::-1]:
             bench.rep(role, order[r % len(order)], "synced")
     device.synchronize()
+    slowest = max(statistics.median(bench.times(role, "varied") or [0.0]) for role in roles)
+    if slowest <= float(options.get("launch_skip_ms", LAUNCH_SKIP_MS)):
+        for r in range(LAUNCH_ROUNDS):
+            for role in roles if r % 2 == 0 else roles[::-1]:
+                _launch_round(role, device)
     return before
+
+
+def _launch_round(role: _Role, device) -> None:
+    """The launch as a caller pays it: LAUNCH_CALLS eager forwards back to back (no graph, no spin), the
+    host time of each call, and the whole round's wall time to its last result per call (launch included)."""
+    device.synchronize()
+    calls, started = 0, time.perf_counter()
+    while calls < LAUNCH_CALLS and (calls < 2 or (time.perf_counter() - started) * 1e3 < LAUNCH_ROUND_MS):
+        calls += 1
+        before = time.perf_counter()
+        try:
+            role.eager()
+        except BaseException as exc:  # noqa: BLE001
+            raise common.UserCodeError(errors.describe(exc, role.user_files, f"{role.name} forward (launch)")) from None
+        role.launch_host_ms.append((time.perf_counter() - before) * 1e3)
+    device.synchronize()
+    role.loop_ms.append((time.perf_counter() - started) * 1e3 / calls)
 
 
 def _method(device: _Device | _HostClock, options: dict) -> str:

@@ -42,6 +42,12 @@ def _line(name: str, result) -> str:
         else ", roofline not checked"
     )
     flags = f" FLAGS {[f.id for f in result.flags]}" if result.flags else ""
+    if result.launch is not None:
+        lt = result.launch
+        flags += (
+            f"; back to back with launch: ref {lt.reference_call_us:.1f} us, cand {lt.candidate_call_us:.1f} us "
+            f"({lt.speedup:.3f}x), host launch ref {lt.reference_host_us:.1f} us, cand {lt.candidate_host_us:.1f} us"
+        )
     alone = result.reference_alone
     if alone is not None:  # the evidence for thresholds.REFERENCE_SLOWED_RATIO
         flags += f"; reference alone {alone.median_ms * 1e3:.2f} us (beside/alone {r.median_ms / alone.median_ms:.3f})"
@@ -117,6 +123,22 @@ def test_the_honest_big_relu_is_not_flagged_and_near_its_roofline(capsys):
     _show(capsys, "honest 2048x4096 relu", result)
     assert result.verdict == "ok", [f.message for f in result.flags]
     assert 0.3 < result.roofline.candidate.fraction_of_roofline <= 1.1
+
+
+def test_a_microsecond_kernel_reports_its_launch_beside_its_device_time(capsys):
+    """For a tiny forward the launch, not the kernel, decides what a caller waits for: both are reported,
+    and the summary says which the speedup is."""
+    result = benchmark_kernel(
+        BenchmarkRequest(reference=bench_cheats.relu_task(1, 1024), candidate=bench_cheats.HONEST, **FAST)
+    )
+    _show(capsys, "1x1024 relu", result)
+    launch = result.launch
+    assert result.speedup is not None and launch is not None, result.summary
+    assert 0 < launch.reference_host_us and 0 < launch.candidate_host_us
+    assert launch.candidate_call_us >= result.candidate.median_ms * 1e3 * 0.5  # a call is at least the kernel
+    assert "launch included" in result.summary
+    launch_bound = any(w.startswith("launch-bound") for w in result.warnings)
+    assert launch_bound == (launch.speedup < 1 <= result.speedup.value)
 
 
 def test_cuda_graphs_and_warm_cache(capsys):

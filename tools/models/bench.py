@@ -155,6 +155,17 @@ class Speedup(Model):
     range_high: float = Field(description="reference q3 / candidate q1.")
 
 
+class LaunchTiming(Model):
+    """The forward as a caller pays it: eager calls back to back, launch included (the speedup above is
+    device time, with the launch hidden behind a spin). Measured for forwards of at most 5 ms."""
+
+    reference_host_us: float = Field(description="Median host time of one reference forward call (its launch).")
+    candidate_host_us: float = Field(description="Median host time of one candidate forward call (its launch).")
+    reference_call_us: float = Field(description="Median wall time per call of back-to-back reference calls.")
+    candidate_call_us: float = Field(description="Median wall time per call of back-to-back candidate calls.")
+    speedup: float = Field(description="reference_call_us / candidate_call_us: the speedup with the launch included.")
+
+
 class RooflinePoint(Model):
     achieved_gbps: float | None = None
     achieved_tflops: float | None = None
@@ -237,7 +248,12 @@ class BenchmarkResult(Model):
         "`reference` (timed beside the candidate) is checked against it (flag reference_slowed).",
     )
     candidate: TimingStats | None = None
-    speedup: Speedup | None = None
+    speedup: Speedup | None = Field(default=None, description="Device time: reference median / candidate median.")
+    launch: LaunchTiming | None = Field(
+        default=None,
+        description="Eager calls back to back, launch included, and each forward's host launch time (not measured "
+        "for forwards past 5 ms, where the launch is noise).",
+    )
     roofline: Roofline | None = None
     flags: list[Flag] = Field(default_factory=list)
     output_check: TimedOutputCheck = Field(default_factory=TimedOutputCheck)
