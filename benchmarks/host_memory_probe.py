@@ -118,7 +118,7 @@ def one(case: str, limit: str) -> dict:
     try:
         outcome = honest() if case == "honest" else take(case)
     except (MemoryError, RuntimeError, OSError, ValueError) as exc:
-        outcome = f"stopped: {type(exc).__name__}: {str(exc).splitlines()[0][:100]}"
+        outcome = f"stopped: {type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:100]}"
     return {
         "case": case,
         "limit": limit,

@@ -184,22 +184,28 @@ def run_ours(todo: list[Candidate], backend: str, work: Path) -> dict:
         for c in todo:
             f.write(json.dumps({"reference": str(c.reference), "candidate": c.source, "backend": backend}) + "\n")
     home = tempfile.mkdtemp(prefix="kernel-eval-throughput-")
-    env = os.environ | {"KERNEL_EVAL_HOME": home, "KERNEL_EVAL_NO_DAEMON": "1", "PYTHONPATH": str(ROOT)}
+    python_path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = os.environ | {"KERNEL_EVAL_HOME": home, "KERNEL_EVAL_NO_DAEMON": "1", "PYTHONPATH": python_path}
     command = [sys.executable, "-m", "tools.cli", "batch", str(manifest), "--json"]
     started = time.perf_counter()
     with GpuSampler() as gpu:
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=3600, cwd=ROOT)
+        # the batch's progress (stderr) shows as it goes
+        done = subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True, timeout=3600, cwd=ROOT)
     wall = time.perf_counter() - started
     shutil.rmtree(home, ignore_errors=True)
     items = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if len(items) != len(todo):
-        raise SystemExit(f"kernel-eval batch returned {len(items)} of {len(todo)} items:\n{done.stderr[-3000:]}")
-    verdicts, latencies = [], []
+        raise SystemExit(f"kernel-eval batch returned {len(items)} of {len(todo)} items (exit {done.returncode})")
+    verdicts, latencies, stages = [], [], {}
     for item in items:
         result = item.get("result") or {}
         verdicts.append(result.get("verdict") or f"error:{(item.get('error') or {}).get('kind')}")
         if result.get("timings"):
             latencies.append(result["timings"]["total_s"])
+            for key, value in result["timings"].items():
+                if isinstance(value, float):
+                    stages.setdefault(key, []).append(value)
+    print("per candidate, median s: " + ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in stages.items()))
     return {
         "wall_s": wall,
         "verdicts": verdicts,

@@ -21,12 +21,13 @@ def test_slots_follow_the_host_and_the_operator(monkeypatch):
     monkeypatch.delenv("KERNEL_EVAL_SLOTS", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 16)
     assert default_slots(backends.CPU) == 4  # the interpreter: one core a job, at most 4
-    assert default_slots(backends.CUDA) == 15  # one GPU: every core but the server's compiles
-    assert default_slots(backends.CUDA, gpus=4) == 3  # four GPUs share the 16 cores
+    assert default_slots(backends.CUDA) == 4  # one GPU: a slot per 4 cores
+    assert default_slots(backends.CUDA, gpus=2) == 2  # two GPUs share the 16 cores
     assert default_slots(backends.CUDA, gpus=16) == 2  # never fewer than 2 a GPU
     monkeypatch.setattr(os, "cpu_count", lambda: 128)
     assert default_slots(backends.CUDA) == 16  # at most 16 a GPU (each job holds a device context)
-    assert spares_for(backends.CUDA, 15) == 7 and spares_for(backends.CPU, 4) == 0
+    assert default_slots(backends.CUDA, gpus=8) == 4
+    assert spares_for(backends.CUDA, 16) == 8 and spares_for(backends.CUDA, 4) == 3 and spares_for(backends.CPU, 4) == 0
     monkeypatch.setenv("KERNEL_EVAL_SLOTS", "6")
     assert default_slots(backends.CUDA) == default_slots(backends.CPU) == 6
 

@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="sandboxed jobs run at once per backend (default $KERNEL_EVAL_SLOTS, else up to 4 on cpu and, on a GPU, "
-        "the host's cores per GPU less one, at most 16)",
+        "one per 4 of the host's cores per GPU, 2 to 16)",
     )
     parser.add_argument(
         "--no-warm-start",
