@@ -359,3 +359,53 @@ def test_a_difference_made_in_fp16_is_widened_at_its_line_and_verified():
     assert primary.location.line == line and primary.evidence["edit_operator"] == "upcast"
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     assert fixed.fixes[0].verified and fixed.fixes[0].fix == "fp32_accumulator", fixed.summary
+
+
+def _runner(run_id: str):
+    from tools.diagnosis import context
+    from tools.diagnosis.trials import TrialRunner
+
+    return TrialRunner(context.load(run_id), 120.0)
+
+
+def test_edits_are_screened_at_smaller_sizes_where_the_candidate_fails_there_too():
+    """A trial at a quarter of the task's sizes costs a fraction of one at its sizes: the search re-runs every
+    edit there and only those that pass there at the task's sizes, whose verdict is the edit's."""
+    import time
+
+    from tools.diagnosis import repair
+
+    run = _run("bias_rows", "bug_col_div.py")
+    runner = _runner(run.run_id)
+    smaller = repair._smaller(runner)
+    assert smaller is not None
+    assert "ROWS = 17" in smaller.reference_text and "COLS = 51" in smaller.reference_text  # 37, 200 -> 17, 51
+    assert len(smaller.trials) == 1 and not smaller.trials[0].passed  # the candidate fails there too
+    source = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
+    planned = search.plan(source, [_line_of("bias_rows", "bug_col_div.py", "col = offs // N")])
+    fix = next(e for e in planned if e.after == "offs % N")
+    batch = [e for e in planned if e is not fix][:5] + [fix]
+    verdicts = repair._screened(runner, smaller, time.monotonic() + 120)(batch)
+    assert verdicts == [False] * 5 + [True]
+    assert len(smaller.trials) == 1 + len(batch) and len(runner.trials) == 1  # only the survivor at full size
+
+
+def test_a_kernel_written_for_the_task_sizes_alone_is_searched_at_them_after_the_screen():
+    """N hard-coded in the launch: at smaller sizes every edit fails, so the screen finds nothing; the
+    search then re-runs the edits at the task's sizes and finds the one that repairs the kernel there."""
+    import time
+
+    from tools.diagnosis import repair
+
+    source = (KERNELS / "bias_rows" / "bug_col_div.py").read_text().replace("x.shape[-1], BLOCK", "200, BLOCK")
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(KERNELS / "bias_rows" / "reference.py"), candidate=source, backend="cpu", seeds=[3, 4]
+        )
+    )
+    assert run.verdict == "fail"
+    runner = _runner(run.run_id)
+    line = next(i + 1 for i, text in enumerate(source.splitlines()) if "col = offs // N" in text)
+    searched = repair.search_edits(runner, time.monotonic() + 120, source, [line])
+    assert searched.found is not None and searched.found.after == "offs % N", searched
+    assert searched.found.line == line

@@ -90,6 +90,13 @@ def _prime_below(n: int) -> int:
 GENERATORS = (("about half, odd", _halved_odd), ("small", _small), ("one less", _minus_one), ("prime", _prime_below))
 
 
+def screen_sizes(constants: dict[str, SizeConstant], fixed: set[str]) -> dict[str, int]:
+    """Sizes a quarter of the task's (odd, at least SMALL) for every size not in `fixed`: a smaller run of
+    the same task, for trials that only need to tell a failing candidate from a passing one."""
+    sizes = {name: max(SMALL, (c.value // 4) | 1) for name, c in constants.items() if name not in fixed}
+    return {name: value for name, value in sizes.items() if value < constants[name].value}
+
+
 def fuzzed(constants: dict[str, SizeConstant], count: int, fixed: set[str]) -> list[dict[str, int]]:
     """Up to `count` assignments of new values to the sizes not in `fixed` (distinct, none the task's own)."""
     task = {name: c.value for name, c in constants.items()}

@@ -381,6 +381,10 @@ REPAIR_SEARCH_BUDGET_S = {"cpu": 60.0, "cuda": 20.0, "npu": 20.0}
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"cpu": 12.0, "cuda": 8.0, "npu": 8.0}
 REPAIR_BATCH_PER_SLOT = 4
+#: The search's trials at a quarter of the task's sizes (tools/diagnosis/repair.py) each get the stored run's
+#: whole candidate job time (every seed, the determinism re-run) as their timeout, and at least this: a
+#: smaller run of the same kernel that takes longer (a launch sized for the task's shape) is no screen.
+SCREEN_TRIAL_MIN_TIMEOUT_S = 3.0
 #: The coefficient of variation above which a measurement is reported as noisy.
 # A passing output whose mean relative error is this many times the CPU same-precision control's (and
 # above LATENT_ERROR_MIN_MERE): a warning, with the low-precision accumulator the source shows, if any.

@@ -14,11 +14,12 @@ import time
 
 import torch
 
+from tools import shapes
 from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.experiments import ROUNDING_FINDING, Result
 from tools.diagnosis.registry import experiment
-from tools.diagnosis.trials import UNCHANGED_INPUTS, TrialBudgetExceeded, TrialRunner
+from tools.diagnosis.trials import UNCHANGED_INPUTS, ResizedTrialRunner, TrialBudgetExceeded, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome
 from tools.repair import search
 from tools.repair.edits import Edit
@@ -146,6 +147,63 @@ def batch_runner(runner: TrialRunner, deadline: float) -> search.RunBatch:
     return run_batch
 
 
+def search_edits(runner: TrialRunner, deadline: float, source: str, lines: list[int], **options) -> search.Searched:
+    """search.search over the candidate's edits (options: its keyword arguments), screened at smaller sizes of
+    the task where the candidate fails there too (a trial there costs a fraction of one at the task's sizes).
+    When no edit passes the screen and time is left, the edits run at the task's sizes after all: a kernel
+    written for the task's sizes alone fails the smaller ones whatever is edited."""
+    size = batch_size(runner)
+    smaller = _smaller(runner)
+    if smaller is not None:
+        screened = search.search(source, lines, _screened(runner, smaller, deadline), size, **options)
+        if screened.stopped != "exhausted" or time.monotonic() >= deadline:
+            return screened
+    return search.search(source, lines, batch_runner(runner, deadline), size, **options)
+
+
+def _smaller(runner: TrialRunner) -> ResizedTrialRunner | None:
+    """A run of the task at a quarter of its sizes on which the candidate fails too; None where the reference
+    has no size to shrink, cannot run there, or the candidate passes there (its bug needs the task's sizes)."""
+    task = runner.ctx.task
+    constants = shapes.size_constants(task.reference)
+    sizes = shapes.screen_sizes(constants, set(task.fixed_sizes))
+    if not sizes:
+        return None
+    timeout = max(T.SCREEN_TRIAL_MIN_TIMEOUT_S, runner.ctx.result.timings.candidate_s)
+    smaller = ResizedTrialRunner(runner, shapes.rewrite(task.reference, constants, sizes), timeout)
+    try:
+        trial = smaller.run(f"the candidate at {shapes.describe(sizes)}", inputs_key=UNCHANGED_INPUTS)
+    except TrialBudgetExceeded:
+        return None
+    return smaller if trial.ok and not trial.clean else None
+
+
+def _screened(runner: TrialRunner, smaller: ResizedTrialRunner, deadline: float) -> search.RunBatch:
+    """Each batch of edits re-run at the smaller sizes first; only those that pass there run at the task's
+    sizes, whose verdict is the edit's (a pass at smaller sizes alone is no repair)."""
+    at_task_sizes = batch_runner(runner, deadline)
+
+    def run_batch(batch: list[Edit]) -> list[bool] | None:
+        if time.monotonic() >= deadline:
+            return None
+        runs = [{"label": e.describe(), "candidate": e.source, "inputs_key": UNCHANGED_INPUTS} for e in batch]
+        try:
+            trials = smaller.run_all(runs)
+        except TrialBudgetExceeded:
+            return None
+        screened = [t.clean for t in trials] + [False] * (len(batch) - len(trials))
+        survivors = [e for e, ok in zip(batch, screened, strict=True) if ok]
+        if not survivors:
+            return screened
+        confirmed = at_task_sizes(survivors)
+        if confirmed is None:
+            return None
+        verdicts = iter(confirmed)
+        return [next(verdicts) if ok else False for ok in screened]
+
+    return run_batch
+
+
 def batch_size(runner: TrialRunner) -> int:
     return max(1, services().pool(runner.backend).slots) * T.REPAIR_BATCH_PER_SLOT
 
@@ -232,14 +290,7 @@ def repair_search(
     budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
-    found = search.search(
-        ctx.source,
-        lines,
-        batch_runner(runner, deadline),
-        batch_size(runner),
-        scaled_output=search.scaled(diagnoses),
-        only=only,
-    )
+    found = search_edits(runner, deadline, ctx.source, lines, scaled_output=search.scaled(diagnoses), only=only)
     if found.found is None and only is not None and found.candidates == 0:
         return None  # nothing of the numeric scope to edit (no padding, no narrow dtype): the numeric cause stands
     if found.found is None:

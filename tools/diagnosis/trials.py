@@ -304,6 +304,30 @@ class TrialRunner:
         )
 
 
+class ResizedTrialRunner(TrialRunner):
+    """Trials of the same task at other sizes (tools.shapes rewrote its reference): the reference job makes
+    the seed's inputs itself (the stored ones have the task's sizes). Shares the base runner's deadline."""
+
+    def __init__(self, base: TrialRunner, reference_text: str, timeout_s: float):
+        super().__init__(base.ctx, 0.0, base.cancel, base.report)
+        self.deadline = base.deadline
+        self.reference_text = reference_text
+        self.timeout_s = min(self.timeout_s, timeout_s)  # per job
+
+    def _reference(self, transform: InputTransform | None, key: str) -> JobOutcome:
+        if transform is not None:
+            return None, "resized trials run on the seed's own inputs"
+        if key not in self._references:
+            self._references[key] = self._job(
+                "reference",
+                {"reference.py": self.reference_text},
+                {"reference.py": self.ctx.task.reference_name},
+                self.options | {"return_inputs": True},
+                {},
+            )
+        return self._references[key]
+
+
 def _margin_reads(meta) -> int:
     """Elements the job's loads read in the guard margins (0 for a report of the wrong shape)."""
     try:

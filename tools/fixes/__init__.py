@@ -179,12 +179,12 @@ def _repair(
             return True
         return False
 
-    searched = search.search(
+    searched = repair.search_edits(
+        runner,
+        runner.deadline,
         ctx.source,
         search.located_lines(explained.diagnoses),
-        repair.batch_runner(runner, runner.deadline),
-        repair.batch_size(runner),
-        accept,
+        accept=accept,
         skip=_searched_already(explained),
         report=lambda message: report(0.8, message),
         scaled_output=search.scaled(explained.diagnoses),
