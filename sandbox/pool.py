@@ -118,8 +118,10 @@ MAX_SLOTS = 64
 
 
 def configure_slots(slots: int | None) -> None:
-    """An operator's --slots: checked now (a clear error at start-up), in force as KERNEL_EVAL_SLOTS."""
+    """An operator's --slots, or else $KERNEL_EVAL_SLOTS: checked now (a clear error at start-up, not at the
+    first call), in force as KERNEL_EVAL_SLOTS."""
     if slots is None:
+        default_slots()  # raises for a bad KERNEL_EVAL_SLOTS
         return
     if not 1 <= slots <= MAX_SLOTS:
         raise PoolError(f"--slots {slots}: give a whole number of sandbox slots from 1 to {MAX_SLOTS}")
@@ -143,8 +145,8 @@ def default_slots(backend: backends.Backend | None = None, gpus: int = 1) -> int
 
 
 def spares_for(backend: backends.Backend, slots: int) -> int:
-    """Warm children the zygote keeps ready (0: its default): on a device, one for every other slot
-    beyond its default three (KERNEL_EVAL_SPARES overrides, for measuring)."""
+    """Warm children the zygote keeps ready (0: its default): on a device half the slots, at least
+    three (KERNEL_EVAL_SPARES overrides, for measuring)."""
     configured = os.environ.get("KERNEL_EVAL_SPARES", "").strip()
     if configured.isdigit():
         return int(configured)

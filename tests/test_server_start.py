@@ -39,17 +39,24 @@ def test_a_bad_slot_setting_says_what_to_give(monkeypatch, value):
         default_slots(backends.CPU)
 
 
-def test_serve_refuses_a_bad_slots_flag(tmp_path):
+@pytest.mark.parametrize(
+    "flags, env, message",
+    [
+        (["--slots", "0"], {}, "--slots 0: give a whole number of sandbox slots from 1 to"),
+        ([], {"KERNEL_EVAL_SLOTS": "lots"}, "KERNEL_EVAL_SLOTS='lots': give a whole number of sandbox slots"),
+    ],
+)
+def test_serve_refuses_a_bad_slot_setting_at_start(tmp_path, flags, env, message):
     done = subprocess.run(
-        [sys.executable, "-m", "tools.cli", "serve", "--slots", "0"],
-        env=os.environ | {"KERNEL_EVAL_HOME": str(tmp_path)},
+        [sys.executable, "-m", "tools.cli", "serve", *flags],
+        env=os.environ | {"KERNEL_EVAL_HOME": str(tmp_path)} | env,
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 2
-    assert "--slots 0: give a whole number of sandbox slots from 1 to" in done.stderr
+    assert message in done.stderr
     assert "Traceback" not in done.stderr
 
 
