@@ -294,11 +294,103 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr, B: tl.constexpr):\n    v = tl.load(x_ptr + tl.arange(0, B))\n"
             "    tl.store(o_ptr, tl.max(tl.abs(v), axis=0))\n",
         ),
+        (  # a minus missing on a math function's argument (a sigmoid as 1 / (1 + exp(g)))
+            "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr)\n    tl.store(o_ptr, 1.0 / (1.0 + tl.exp(g)))\n",
+            "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr)\n    tl.store(o_ptr, 1.0 / (1.0 + tl.exp(-g)))\n",
+        ),
+        (  # a minus too many
+            "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr)\n    tl.store(o_ptr, -g * 3.0)\n",
+            "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr)\n    tl.store(o_ptr, g * 3.0)\n",
+        ),
+        (  # a constant factor too many in a divisor (the full dimension for its half)
+            "def k(x_ptr, o_ptr, H):\n    i = tl.load(x_ptr)\n    tl.store(o_ptr, tl.exp(-(i / (2 * H))))\n",
+            "def k(x_ptr, o_ptr, H):\n    i = tl.load(x_ptr)\n    tl.store(o_ptr, tl.exp(-(i / H)))\n",
+        ),
+        (  # a flat row index reduced modulo S without dividing out the H rows inside each position first
+            "def k(x_ptr, o_ptr, S, H, B: tl.constexpr):\n    rows = tl.arange(0, B)\n"
+            "    pos = rows % S\n    tl.store(o_ptr + rows, tl.load(x_ptr + pos))\n",
+            "def k(x_ptr, o_ptr, S, H, B: tl.constexpr):\n    rows = tl.arange(0, B)\n"
+            "    pos = (rows // H) % S\n    tl.store(o_ptr + rows, tl.load(x_ptr + pos))\n",
+        ),
+        (  # two neighbouring loads with their addresses swapped, each cast after its load
+            "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr + 1).to(tl.float32)\n    u = tl.load(x_ptr).to(tl.float32)\n"
+            "    tl.store(o_ptr, g - u)\n",
+            "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr).to(tl.float32)\n    u = tl.load(x_ptr + 1).to(tl.float32)\n"
+            "    tl.store(o_ptr, g - u)\n",
+        ),
     ],
-    ids=["move_stride", "size_off_by_one", "constant_off_by_one", "upcast", "abs_value"],
+    ids=[
+        "move_stride",
+        "size_off_by_one",
+        "constant_off_by_one",
+        "upcast",
+        "abs_value",
+        "negate_argument",
+        "negate_value",
+        "drop_factor",
+        "divide_index",
+        "swap_cast_loads",
+    ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):
     assert KERNEL_HEAD + fixed in {e.source for e in edits.edits(KERNEL_HEAD + buggy)}
+
+
+def test_a_slip_copied_to_several_lines_is_one_edit_of_all_of_them():
+    source = (KERNELS / "gated_affine" / "bug_transposed_copies.py").read_text()
+    fixed = (KERNELS / "gated_affine" / "candidate.py").read_text()
+    both = [e for e in edits.edits(source) if e.source == fixed]
+    w, b = (_line_of("gated_affine", "bug_transposed_copies.py", f"{t} = tl.load") for t in "wb")
+    assert len(both) == 1 and (both[0].line, both[0].also) == (w, (b,)), both
+    assert (both[0].before, both[0].after) == ("cols * R + rows", "rows * C + cols")
+    assert f"lines {w}, {b}:" in both[0].describe()
+    # a change without a name in it is not made everywhere at once (every `//` a `%`)
+    other = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
+    assert not any(e.also and e.operator == "floordiv_mod" for e in edits.edits(other))
+
+
+def test_the_stored_value_is_scaled_by_a_parameter_only_where_the_output_is_scaled():
+    buggy = (
+        "def k(x_ptr, o_ptr, BETA: tl.constexpr):\n    z = tl.load(x_ptr)\n    sp = tl.log(1.0 + tl.exp(BETA * z))\n"
+        "    y = tl.where(z > 20.0, z, sp)\n    tl.store(o_ptr, y)\n"
+    )
+    fixed = buggy.replace("sp = tl.log(1.0 + tl.exp(BETA * z))", "sp = tl.log(1.0 + tl.exp(BETA * z)) / BETA")
+    scaled = [e.source for e in search.plan(KERNEL_HEAD + buggy, [], scaled=True)]
+    assert KERNEL_HEAD + fixed in scaled
+    # where the values are made before where they are combined, then at the store
+    planned = search.plan(KERNEL_HEAD + buggy, [], scaled=True)
+    assert next(e for e in planned if e.operator == "scale_param").line == 8
+    assert KERNEL_HEAD + fixed not in {e.source for e in search.plan(KERNEL_HEAD + buggy, [])}
+
+
+def test_edited_sources_are_what_regenerating_the_module_gives():
+    """The edits splice the replacement's code into the source text; libcst's own regeneration must agree."""
+    for source in (p.read_text() for p in sorted(KERNELS.glob("*/*.py")) if "triton.jit" in p.read_text()):
+        module = edits.cst.parse_module(source)
+        wrapper = edits.MetadataWrapper(module, unsafe_skip_copy=True)
+        collector = edits._Collector(edits._kernels(module))
+        wrapper.visit(collector)
+        spans = edits._Spans(source, wrapper.resolve(edits.PositionProvider))
+        for site in collector.sites:
+            for replacement in site.replacements:
+                regenerated = module.deep_replace(site.node, replacement)
+                assert spans.replaced(module, {site.node: replacement}) == regenerated.code  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("candidate", "line_text", "operator"),
+    [("bug_gate_sign.py", "gate = 1.0", "negate"), ("bug_transposed_copies.py", "w = tl.load", "transpose_index")],
+)
+def test_a_sign_slip_and_a_copied_slip_are_located_and_verified(candidate, line_text, operator):
+    run = _run("gated_affine", candidate)
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == _line_of("gated_affine", candidate, line_text)
+    assert primary.evidence["edit_operator"] == operator, explained.summary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified is True, fixed.summary
+    assert fixed.fixes[0].patched_source == (KERNELS / "gated_affine" / "candidate.py").read_text()
 
 
 def test_a_host_size_off_by_one_is_an_edit():

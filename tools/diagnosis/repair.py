@@ -211,10 +211,13 @@ def batch_size(runner: TrialRunner) -> int:
 def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: OutputData, finding: str) -> Diagnosis:
     """The leading logic diagnosis with the edit's line as its location (a proof stays a proof), or a new one
     of the edit's kind (by the role of the code it changes) where none names a specific cause."""
-    where = f"the bug is on line {edit.line}: changing `{edit.before}` to `{edit.after}` makes the candidate pass"
+    lines = f"lines {', '.join(map(str, (edit.line, *edit.also)))} (written the same way)" if edit.also else ""
+    change = f"changing `{edit.before}` to `{edit.after}` makes the candidate pass"
+    where = f"the bug is on {lines or f'line {edit.line}'}: {change}"
     evidence = {
         "experiment": ID,
         "line": edit.line,
+        **({"also_lines": list(edit.also)} if edit.also else {}),
         "edit_before": edit.before,
         "edit_after": edit.after,
         "edit_operator": edit.operator,

@@ -7,7 +7,10 @@ same role, another program-id axis, another broadcast axis, `+` <-> `-`, the ope
 non-commutative operation swapped, padding lanes kept out of a reduction or a running min / max, another
 padding value, two loaded values combined before their cast to fp32, a stride moved to the neighbouring
 index term, a size or integral constant +-1 in a
-formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`.
+formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`, a sign
+put on or taken off a math function's argument, a constant factor dropped, an index divided by a size before its
+`%`, the stored value divided or multiplied by a scalar parameter (only where the output is the golden scaled),
+and an edit of code written the same way on several lines made on all of them at once (a slip copied).
 Nothing here decides which edit is right:
 the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 """
@@ -33,9 +36,11 @@ class Edit:
     after: str  # what it becomes
     fix: str  # the fix id this kind of edit belongs to
     source: str = ""  # the whole edited candidate
+    also: tuple[int, ...] = ()  # other lines the same edit changes (code written the same way there)
 
     def describe(self) -> str:
-        return f"line {self.line}: `{self.before}` -> `{self.after}`"
+        where = f"lines {', '.join(map(str, (self.line, *self.also)))}" if self.also else f"line {self.line}"
+        return f"{where}: `{self.before}` -> `{self.after}`"
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ DECOMPOSITION = {
     "program_axis",
     "swap_values",
     "broadcast_axis",
+    "divide_index",
 }
 
 
@@ -73,6 +79,8 @@ def _fix_for(operator: str, role: str) -> str:
 #: Identity elements of the reductions whose padding lanes must not count.
 _IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
 _PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
+#: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
+_SIGNED_ARGUMENT = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "sigmoid", "sqrt", "log1p", "expm1")
 
 
 def _is_jit(decorator: cst.Decorator) -> bool:
@@ -271,10 +279,13 @@ class _Collector(cst.CSTVisitor):
             self._move_stride(node)
         if isinstance(op, cst.Add | cst.Subtract | cst.Multiply) and self._role(node) == "value":
             self._upcast(node)
+        if isinstance(op, cst.Multiply | cst.Divide) and not self._address(node):
+            self._drop_factor(node)
         if isinstance(op, cst.FloorDivide):
             self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
         elif isinstance(op, cst.Modulo):
             self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
+            self._divide_index(node)
         if isinstance(op, cst.Add | cst.Subtract) and m.matches(node.right, m.Integer("1")):
             self._add(node, [node.left], "off_by_one", "boundary_mask")
         if isinstance(op, cst.Multiply):  # x * mask.to(float): NaN * 0 is NaN where tl.where gives 0
@@ -318,6 +329,61 @@ class _Collector(cst.CSTVisitor):
                 spell = (lambda v: f"{v}.0") if isinstance(operand, cst.Float) else str
                 options = [cst.parse_expression(spell(int(value) + d)) for d in (-1, 1)]
                 self._add(operand, options, "size_off_by_one", "fix_formula")
+
+    def _drop_factor(self, node: cst.BinaryOperation) -> None:
+        """A constant factor or divisor too many (`x / (2 * HALF)` for `x / HALF`, `0.5 * y` for `y`)."""
+        options = []
+        if _number(node.right):
+            options.append(node.left)
+        if isinstance(node.operator, cst.Multiply) and _number(node.left):
+            options.append(node.right)
+        self._add(
+            node,
+            [_paren(o) if isinstance(o, cst.BinaryOperation) else o for o in options],
+            "drop_factor",
+            "fix_formula",
+        )
+
+    def _divide_index(self, node: cst.BinaryOperation) -> None:
+        """`r % S` for `(r // H) % S`: a flat index reduced modulo a size without first dividing out the sizes
+        below it (each scalar parameter as the divisor)."""
+        if _number(node.left):
+            return
+        modulus = _code(node.right)
+        divisors = sorted(self._params() - self._pointers - {modulus})
+        edits = [node.with_changes(left=cst.parse_expression(f"({_code(_bare(node.left))} // {d})")) for d in divisors]
+        self._add(node, edits, "divide_index", "fix_layout")
+
+    def _scale_stored(self, store: cst.Call) -> None:
+        """The stored value divided or multiplied by a scalar parameter (a dropped `/ beta`): where the values the
+        stored one is made of are computed, then where it is, then at the store; offered only where the output is
+        the golden times one constant (search.plan)."""
+        value = _kwarg(store, "value") or (
+            store.args[1] if len(store.args) > 1 and store.args[1].keyword is None else None
+        )
+        if value is None or self._kernel is None:
+            return
+        params = self._params()
+        scalars = sorted(params - self._pointers)
+        stored = {n.value for n in m.findall(value.value, m.Name()) if isinstance(n, cst.Name)} - params
+        made_of: set[str] = set()
+        for assign in self._assignments(stored):
+            made_of |= {n.value for n in m.findall(assign.value, m.Name()) if isinstance(n, cst.Name)}
+        made_of -= params | self._pointers | self._masks | self._positions | stored
+        sites = [a.value for a in sorted(self._assignments(made_of), key=lambda a: -self._line(a))]
+        sites += [a.value for a in self._assignments(stored)] + [value.value]
+        for expr in sites:
+            text = _code(expr) if _simple(expr) else f"({_code(_bare(expr))})"
+            edits = [cst.parse_expression(f"{text} {op} {p}") for p in scalars for op in ("/", "*")]
+            self._add(expr, edits, "scale_param", "fix_formula")
+
+    def _assignments(self, names: set[str]) -> list[cst.Assign]:
+        """The kernel's assignments of these names (one name each)."""
+        found = m.findall(self._kernel, m.Assign(targets=[m.AssignTarget(target=m.Name())])) if self._kernel else []
+        return [a for a in found if isinstance(a, cst.Assign) and a.targets[0].target.value in names]  # type: ignore[attr-defined]
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.get_metadata(PositionProvider, node).start.line
 
     def _upcast(self, node: cst.BinaryOperation) -> None:
         """Two values loaded as stored (fp16 / bf16) combined before any cast: the difference or product made in
@@ -432,6 +498,11 @@ class _Collector(cst.CSTVisitor):
         if wider is not None:
             self._add(node, [node.with_changes(attr=cst.Name(wider))], "dtype", "fp32_accumulator")
 
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        """A minus too many on a value (`-x` for `x`); its opposite, one missing, on a math function's argument."""
+        if self._in_kernel and isinstance(node.operator, cst.Minus) and self._role(node) == "value":
+            self._add(node, [node.expression], "negate", "fix_formula")
+
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if not self._in_kernel:
             return
@@ -473,6 +544,14 @@ class _Collector(cst.CSTVisitor):
 
     def _kernel_call(self, node: cst.Call) -> None:
         func = node.func
+        signed = m.Attribute(attr=m.OneOf(*(m.Name(f) for f in _SIGNED_ARGUMENT)))
+        if m.matches(func, signed) and len(node.args) == 1 and self._role(node) == "value":
+            arg = node.args[0].value
+            if not m.matches(arg, m.UnaryOperation(operator=m.Minus())):
+                negated = cst.parse_expression(f"-{_code(arg)}" if _simple(arg) else f"-({_code(_bare(arg))})")
+                self._add(node, [_replace_arg(node, node.args[0], negated)], "negate", "fix_formula")
+        if m.matches(func, _tl("store")):
+            self._scale_stored(node)
         if m.matches(func, _tl("max")) and node.args:
             self._abs_edits(node, node.args[:1])
         if m.matches(func, m.Name("range")) and node.args:
@@ -583,6 +662,16 @@ class _Collector(cst.CSTVisitor):
                 self._add(node, options, "dimension", "fix_layout")
 
 
+def _number(node: cst.BaseExpression) -> bool:
+    """A numeric literal other than 0 and 1 (a factor that changes something)."""
+    if not isinstance(node, cst.Integer | cst.Float):
+        return False
+    try:
+        return float(node.value) not in (0.0, 1.0)
+    except ValueError:
+        return False
+
+
 def _is(node: cst.CSTNode, operator: type) -> bool:
     return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, operator)
 
@@ -638,8 +727,16 @@ def _with_value(statement: cst.BaseStatement, value: cst.BaseExpression) -> cst.
 
 
 def _same_kind(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
-    """Both calls of the same function (tl.program_id, tl.load, ...)."""
+    """Both calls of the same function (tl.program_id, tl.load, ...; a cast of one, `tl.load(...).to(...)`, too)."""
+    a, b = _root_call(a), _root_call(b)
     return isinstance(a, cst.Call) and isinstance(b, cst.Call) and _code(a.func) == _code(b.func)
+
+
+def _root_call(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The call a chain of method calls starts from (`tl.load(p)` of `tl.load(p).to(tl.float32)`)."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call):
+        expr = expr.func.value
+    return expr
 
 
 def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
@@ -692,7 +789,8 @@ def _replace_arg(call: cst.Call, old: cst.Arg, value: cst.BaseExpression) -> cst
 
 
 def edits(source: str) -> list[Edit]:
-    """Every single-site edit of the operators, each with its edited source (unparseable sources give none)."""
+    """Every single-site edit of the operators, each with its edited source (unparseable sources give none),
+    then each change made at several sites written the same way, made at all of them at once."""
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
@@ -701,20 +799,100 @@ def edits(source: str) -> list[Edit]:
     collector = _Collector(_kernels(module))
     wrapper.visit(collector)
     positions = wrapper.resolve(PositionProvider)
+    spans = _Spans(source, positions)
     found: list[Edit] = []
     seen: set[str] = {source}
+    copies: dict[tuple[str, str, str], list[tuple[int, cst.CSTNode, cst.CSTNode]]] = {}
     for site in collector.sites:
         line = positions[site.line_of or site.node].start.line
         before = _code(site.node)
         for replacement in site.replacements:
-            edited = module.deep_replace(site.node, replacement)
-            code = edited.code if isinstance(edited, cst.Module) else ""
+            code = spans.replaced(module, {site.node: replacement})
             if code in seen:
                 continue
             seen.add(code)
-            before, after = site.texts or (before, _code(replacement))
-            found.append(Edit(line, site.operator, before, after, site.fix, code))
+            shown_before, after = site.texts or (before, _code(replacement))
+            found.append(Edit(line, site.operator, shown_before, after, site.fix, code))
+            if site.texts is None and (change := _change(before, after)) is not None:
+                copies.setdefault((site.operator, *change), []).append((line, site.node, replacement))
+    for (operator, core_before, core_after), places in copies.items():
+        lines = sorted({line for line, _node, _replacement in places})
+        if len(lines) < 2:
+            continue
+        code = spans.replaced(module, {node: replacement for _line, node, replacement in places})
+        if code in seen:
+            continue
+        seen.add(code)
+        fix = next(e.fix for e in found if e.operator == operator and e.line == lines[0])
+        found.append(Edit(lines[0], operator, core_before, core_after, fix, code, also=tuple(lines[1:])))
     return found
+
+
+def _change(before: str, after: str) -> tuple[str, str] | None:
+    """What an edit changes, without the text before and after it that it keeps (cut at word boundaries):
+    `p + c * N + k` -> `p + k * C + c` changes `c * N + k` into `k * C + c`, whatever the pointer. None where
+    the change has no name in it (`//` -> `%`: making every such change at once is no copied slip)."""
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    while start > 0 and (before[start - 1].isalnum() or before[start - 1] == "_"):
+        start -= 1
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    while end > 0 and (before[len(before) - end].isalnum() or before[len(before) - end] == "_"):
+        end -= 1
+    core = before[start : len(before) - end], after[start : len(after) - end]
+    return core if any(c.isalpha() for c in core[0]) else None
+
+
+class _Spans:
+    """Edited sources by splicing the replacements' code into the source text where each node was written (what
+    regenerating the whole module for every edit would give, at a fraction of its cost); through libcst where
+    a node's text is not found at its position or two nodes overlap."""
+
+    def __init__(self, source: str, positions):
+        self.source = source
+        self.positions = positions
+        self.line_starts = [0]
+        for text in source.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(text))
+
+    def _span(self, node: cst.CSTNode) -> tuple[int, int] | None:
+        where = self.positions.get(node)
+        if where is None:
+            return None
+        start = self.line_starts[where.start.line - 1] + where.start.column
+        end = self.line_starts[where.end.line - 1] + where.end.column
+        return (start, end) if self.source[start:end] == _code(node) else None
+
+    def replaced(self, module: cst.Module, replacements: dict[cst.CSTNode, cst.CSTNode]) -> str:
+        spans = [(self._span(node), replacement) for node, replacement in replacements.items()]
+        ordered = sorted(spans, key=lambda s: s[0] or (-1, -1), reverse=True)
+        if (
+            all(span is not None for span, _r in ordered)
+            and all(
+                later[0][0] >= earlier[0][1]  # type: ignore[index]
+                for later, earlier in zip(ordered, ordered[1:], strict=False)
+            )
+        ):
+            code = self.source
+            for (start, end), replacement in ordered:  # type: ignore[misc]
+                code = code[:start] + _code(replacement) + code[end:]
+            return code
+        edited = module.visit(_ReplaceAll({id(node): r for node, r in replacements.items()}))
+        return edited.code
+
+
+class _ReplaceAll(cst.CSTTransformer):
+    """Replaces the nodes given (by identity in the tree it walks) with theirs."""
+
+    def __init__(self, replacements: dict[int, cst.CSTNode]):
+        super().__init__()
+        self._replacements = replacements
+
+    def on_leave(self, original_node, updated_node):  # type: ignore[override]
+        return self._replacements.get(id(original_node), updated_node)
 
 
 def value_lines(source: str, line: int) -> list[int]:
@@ -755,6 +933,7 @@ def value_lines(source: str, line: int) -> list[int]:
     return order
 
 
-def reproduce(source: str, line: int, before: str, after: str) -> str | None:
-    """The candidate with the edit an earlier search found (by its line and its text) applied again."""
-    return next((e.source for e in edits(source) if (e.line, e.before, e.after) == (line, before, after)), None)
+def reproduce(source: str, line: int, before: str, after: str, also: tuple[int, ...] = ()) -> str | None:
+    """The candidate with the edit an earlier search found (by its lines and its text) applied again."""
+    wanted = (line, before, after, also)
+    return next((e.source for e in edits(source) if (e.line, e.before, e.after, e.also) == wanted), None)

@@ -32,7 +32,8 @@ class Fix:
         that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
         edit = None
         if evidence and isinstance(evidence.get("edit_after"), str):  # the edit repair_search found
-            edit = reproduce(source, int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
+            also = tuple(int(line) for line in evidence.get("also_lines", ()))
+            edit = reproduce(source, int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"], also)
             # a widened dtype: the fix's own patch (accumulator and loads) is the whole repair, the edit a part
             if edit is not None and evidence.get("edit_operator") not in WIDENING_OPERATORS:
                 return edit

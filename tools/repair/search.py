@@ -46,6 +46,11 @@ PRIOR = (
     "move_stride",
     "size_off_by_one",
     "abs_value",
+    # added after heldout9 (formula slips no operator above undoes): last, so as not to delay the others
+    "negate",
+    "divide_index",
+    "drop_factor",
+    "scale_param",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
@@ -66,6 +71,8 @@ class Searched:
 #: Where the output is the golden times one constant factor, the edits that can change a factor: another name
 #: or operand order in a product or a quotient (`total / BLOCK` for `total / N`).
 SCALE_OPERATORS = ("name_swap", "operands", "off_by_one", "size_off_by_one")
+#: Edits offered only where the output is the golden times one constant: the stored value times or over a parameter.
+SCALED_ONLY = frozenset({"scale_param"})
 
 
 #: Edits of what fills the masked-off lanes: whether those lanes count depends on the inputs' distribution
@@ -89,11 +96,14 @@ def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[st
     for line in lines:
         for at in value_lines(source, line):
             rank.setdefault(at, len(rank))
-    candidates = [e for e in edits(source) if only is None or e.operator in only]
+    candidates = [
+        e for e in edits(source) if (only is None or e.operator in only) and (scaled or e.operator not in SCALED_ONLY)
+    ]
     if scaled:
         text = source.splitlines()
         factors = [e for e in candidates if e.operator in SCALE_OPERATORS and _in_product(text[e.line - 1], e.before)]
-        candidates = factors + [e for e in candidates if e not in factors]
+        scalings = [e for e in candidates if e.operator in SCALED_ONLY]  # then the stored value scaled, in their order
+        candidates = factors + scalings + [e for e in candidates if e not in factors and e not in scalings]
         prior = {op: 0 for op in SCALE_OPERATORS} | {
             op: i + 1 for i, op in enumerate(PRIOR) if op not in SCALE_OPERATORS
         }
