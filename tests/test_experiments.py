@@ -104,7 +104,8 @@ def test_a_run_without_tensors_says_so():
 def test_experiments_respect_their_budget():
     run = _run("rmsnorm", "buggy_eps_outside.py", input_profile="small_values")
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiment_budget_s=1e-6))
-    assert explained.experiments and explained.experiments[-1].finding.startswith("not run")
+    last = explained.experiments[-1] if explained.experiments else None
+    assert last is not None and not last.ran and last.finding.startswith("not run"), last
     assert all(d.tested != "confirmed" for d in explained.diagnoses)
     without = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiments=False))
     assert not without.experiments
@@ -143,7 +144,7 @@ def test_an_indexing_error_in_an_exp_log_kernel_is_not_called_precision():
     assert credible[0].pattern == "formula_error" and credible[0].tested == "confirmed", credible[0]
     assert all(d.pattern != "low_precision_accumulation" for d in credible)
     exact = next(e for e in explained.experiments if e.id == "exact_inputs")
-    assert "keeps its error" in exact.finding
+    assert "keeps its error" in exact.finding and exact.ran and not exact.rounding_shown
 
 
 def test_reduction_length_sweep_sees_an_fp16_accumulator_grow_like_k():

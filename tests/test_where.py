@@ -449,6 +449,8 @@ def test_a_difference_made_in_fp16_is_widened_at_its_line_and_verified():
     line = _line_of("sq_diff_fp16", "bug_fp16_difference.py", "d = a - b")
     assert primary.pattern == "inf_overflow" and primary.location is not None, explained.summary
     assert primary.location.line == line and primary.evidence["edit_operator"] == "upcast"
+    exact = _outcome(explained, "exact_inputs")
+    assert exact is not None and exact.rounding_shown, exact  # the typed signal that keeps the search numeric
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     assert fixed.fixes[0].verified and fixed.fixes[0].fix == "fp32_accumulator", fixed.summary
 

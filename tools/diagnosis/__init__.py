@@ -176,6 +176,7 @@ def run_experiments(
                     id=exp.id,
                     question=exp.question,
                     finding=f"{NOT_RUN} the experiment budget ({budget_s:g} s) was spent or the call was cancelled",
+                    ran=False,
                 )
             )
             break
@@ -185,6 +186,7 @@ def run_experiments(
                     id=exp.id,
                     question=exp.question,
                     finding=f"{NOT_RUN} the experiment failed ({type(exc).__name__}: {str(exc)[:200]})",
+                    ran=False,
                 )
             )
             continue
@@ -237,7 +239,7 @@ def _same_call(request: ExplainRequest) -> ExplainResult | None:
 
 
 def _keep(result: ExplainResult, request: ExplainRequest, cancel) -> None:
-    if (cancel is not None and cancel.is_set()) or any(o.finding.startswith(NOT_RUN) for o in result.experiments):
+    if (cancel is not None and cancel.is_set()) or any(not o.ran for o in result.experiments):
         return  # cut short: a later call should run the experiments
     kept = {"code": code_version(), "options": _options(request), "result": result.model_dump(mode="json")}
     try:

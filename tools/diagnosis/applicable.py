@@ -13,7 +13,7 @@ import torch
 
 from tools import thresholds as T
 from tools.diagnosis.context import RunContext
-from tools.diagnosis.experiments import PRECISION_PATTERNS, ROUNDING_FINDING
+from tools.diagnosis.experiments import PRECISION_PATTERNS
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome
 from tools.repair.formulas import stable_formula
 from tools.repair.patches import fp32_accumulator
@@ -45,7 +45,7 @@ def has_stable_formula_construct(ctx: RunContext, facts: SourceFacts) -> bool:
 
 def _rounding_shown(outcomes: list[ExperimentOutcome]) -> bool:
     """An experiment showed the failure to be rounding (exact arithmetic made it pass, the error fell)."""
-    return any(o.id == "exact_inputs" and o.finding.startswith(ROUNDING_FINDING) for o in outcomes)
+    return any(o.rounding_shown for o in outcomes)
 
 
 def _logic_instead(d: Diagnosis, ratio: str) -> Diagnosis:

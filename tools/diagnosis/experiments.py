@@ -324,8 +324,6 @@ def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnos
 
 #: A mean relative error no rounding of a sane kernel reaches (fp16's is ~2^-11).
 GROSS_ERROR = 0.05
-#: How exact_inputs' finding begins when exact arithmetic made the failure go away (rounding, not logic).
-ROUNDING_FINDING = "with exact arithmetic the output passes"
 PRECISION_PATTERNS = (
     "low_precision_accumulation",
     "large_k_accumulation_drift",
@@ -428,7 +426,7 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     trial_error = relative_error(trial.actual.get(target.name), trial.golden.get(target.name))
     error_fell = run_error is None or trial_error is None or trial_error * SAME_ERROR_FACTOR <= run_error
     if trial.passed and error_fell:
-        finding = f"{ROUNDING_FINDING}: the failure comes from rounding or range, not from the logic"
+        finding = "with exact arithmetic the output passes: the failure comes from rounding or range, not the logic"
         return Result(
             ExperimentOutcome(
                 id="exact_inputs",
@@ -436,6 +434,7 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
                 trials=summaries,
                 finding=finding,
                 refutes=["layout_mismatch"],
+                rounding_shown=True,
             )
         )
     # the error over the whole output (normal-range MERE can be empty when the outputs are small)

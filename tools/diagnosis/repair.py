@@ -17,7 +17,7 @@ import torch
 from tools import shapes
 from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
-from tools.diagnosis.experiments import ROUNDING_FINDING, Result
+from tools.diagnosis.experiments import Result
 from tools.diagnosis.registry import experiment
 from tools.diagnosis.trials import UNCHANGED_INPUTS, ResizedTrialRunner, TrialBudgetExceeded, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome
@@ -128,7 +128,7 @@ def _failing(ctx: RunContext) -> OutputData | None:
 def _rounding(ctx: RunContext) -> bool:
     """exact_inputs found that exact arithmetic removes the failure: rounding or range, no logic to edit."""
     exact = ctx.outcomes.get("exact_inputs")
-    return exact is not None and exact.finding.startswith(ROUNDING_FINDING)
+    return exact is not None and exact.rounding_shown
 
 
 def batch_runner(runner: TrialRunner, deadline: float) -> search.RunBatch:

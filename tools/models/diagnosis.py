@@ -167,6 +167,16 @@ class ExperimentOutcome(Model):
         default=None,
         description="repair_search: how many of the planned edits it re-ran (suggest_fix's search goes on from there).",
     )
+    ran: bool = Field(
+        default=True,
+        description="False: the experiment did not run to its end (the budget was spent, the call was cancelled, or "
+        "it failed); `finding` says which. A later call runs it again.",
+    )
+    rounding_shown: bool = Field(
+        default=False,
+        description="exact_inputs: with exact arithmetic the output passes and its error fell: the failure comes "
+        "from rounding or range, not from the logic.",
+    )
 
 
 class PrecisionModel(Model):
