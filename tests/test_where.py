@@ -318,6 +318,26 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr):\n    g = tl.load(x_ptr).to(tl.float32)\n    u = tl.load(x_ptr + 1).to(tl.float32)\n"
             "    tl.store(o_ptr, g - u)\n",
         ),
+        (  # two neighbouring index computations with their values swapped (the tap's row for its column)
+            "def k(x_ptr, o_ptr, KS, B: tl.constexpr):\n    tap = tl.arange(0, B)\n"
+            "    kh = tap % KS\n    kw = tap // KS\n    tl.store(o_ptr + tap, tl.load(x_ptr + kh * 7 + kw))\n",
+            "def k(x_ptr, o_ptr, KS, B: tl.constexpr):\n    tap = tl.arange(0, B)\n"
+            "    kh = tap // KS\n    kw = tap % KS\n    tl.store(o_ptr + tap, tl.load(x_ptr + kh * 7 + kw))\n",
+        ),
+        (  # one slip copied to the x and the y line under their own names (W - 1 for W, H - 1 for H)
+            "def k(g_ptr, o_ptr, W, H):\n    gx = tl.load(g_ptr)\n    gy = tl.load(g_ptr + 1)\n"
+            "    ix = gx * (0.5 * (W - 1)) + 0.5 * (W - 1)\n    iy = gy * (0.5 * (H - 1)) + 0.5 * (H - 1)\n"
+            "    tl.store(o_ptr, ix * iy)\n",
+            "def k(g_ptr, o_ptr, W, H):\n    gx = tl.load(g_ptr)\n    gy = tl.load(g_ptr + 1)\n"
+            "    ix = gx * (0.5 * W) + 0.5 * (W - 1)\n    iy = gy * (0.5 * H) + 0.5 * (H - 1)\n"
+            "    tl.store(o_ptr, ix * iy)\n",
+        ),
+        (  # an index one off in a value computed from it (ALiBi's slope of head h + 1)
+            "def k(o_ptr, H):\n    h = tl.program_id(0) % H\n"
+            "    tl.store(o_ptr + h, tl.exp2(-8.0 * h.to(tl.float32) / H))\n",
+            "def k(o_ptr, H):\n    h = tl.program_id(0) % H\n"
+            "    tl.store(o_ptr + h, tl.exp2(-8.0 * (h + 1).to(tl.float32) / H))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -330,6 +350,9 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "drop_factor",
         "divide_index",
         "swap_cast_loads",
+        "swap_index_values",
+        "renamed_copy",
+        "shift_index",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):
@@ -344,7 +367,10 @@ def test_a_slip_copied_to_several_lines_is_one_edit_of_all_of_them():
     assert len(both) == 1 and (both[0].line, both[0].also) == (w, (b,)), both
     assert (both[0].before, both[0].after) == ("cols * R + rows", "rows * C + cols")
     assert f"lines {w}, {b}:" in both[0].describe()
-    # a change without a name in it is not made everywhere at once (every `//` a `%`)
+    # lines written differently are not changed together, nor is a change without a name in it (every `//` a `%`)
+    assert not any(
+        e.also for e in edits.edits(KERNEL_HEAD + SLIPS.split(KERNEL_HEAD)[-1]) if e.operator == "shift_index"
+    )
     other = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
     assert not any(e.also and e.operator == "floordiv_mod" for e in edits.edits(other))
 

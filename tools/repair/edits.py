@@ -17,6 +17,7 @@ the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -132,6 +133,27 @@ def _pointers(fn: cst.FunctionDef) -> set[str]:
     return found
 
 
+def _integer_indices(fn: cst.FunctionDef, positions: set[str]) -> set[str]:
+    """The index names made by integer arithmetic alone (program ids, aranges, loop variables, sizes, `+ - * // %`,
+    `[:, None]`): not values that went through a float literal, a comparison, a cast or a math function."""
+    assigned = _assigned_names(fn)
+    known = _param_names(fn) | {"tl", "program_id", "arange", "None"}
+    found = {n for n in _loop_names(fn) if n in positions}
+    changed = True
+    while changed:
+        changed = False
+        for name, expr in assigned.items():
+            if name in found or name not in positions:
+                continue
+            calls = m.findall(expr, m.Call())
+            integral = all(m.matches(c, m.Call(func=_tl("program_id") | _tl("arange"))) for c in calls)
+            names = {n.value for n in m.findall(expr, m.Name()) if isinstance(n, cst.Name)}
+            if integral and not m.findall(expr, m.Float() | m.Comparison()) and names <= found | known:
+                found.add(name)
+                changed = True
+    return found
+
+
 def _loop_names(fn: cst.FunctionDef) -> set[str]:
     return {
         node.target.value
@@ -178,6 +200,7 @@ class _Collector(cst.CSTVisitor):
         self._pointers: set[str] = set()
         self._masks: set[str] = set()
         self._positions: set[str] = set()
+        self._integers: set[str] = set()
         self._in_kernel = 0
         self._kernel: cst.FunctionDef | None = None
         self._in_forward = 0
@@ -245,6 +268,7 @@ class _Collector(cst.CSTVisitor):
             self._roles = _roles(node, self._pointers)
             self._masks = _mask_names(node)
             self._positions = _index_names(node, self._pointers)
+            self._integers = _integer_indices(node, self._positions)
             self._loaded = _masked_loads(node)
             self._raw = _raw_loads(node)
         elif node.name.value == "forward":
@@ -619,9 +643,12 @@ class _Collector(cst.CSTVisitor):
         )
 
     def visit_Name(self, node: cst.Name) -> None:
-        if not self._in_kernel or not self._roles:
+        if not self._in_kernel:
             return
         parent = self.get_metadata(ParentNodeProvider, node, None)
+        self._shift_index(node, parent)
+        if not self._roles:
+            return
         if isinstance(parent, cst.AssignTarget | cst.Param | cst.Attribute | cst.FunctionDef | cst.Arg) and not (
             isinstance(parent, cst.Arg) and parent.value is node
         ):
@@ -631,6 +658,29 @@ class _Collector(cst.CSTVisitor):
         for group in self._roles:
             if node.value in group:
                 self._add(node, [cst.Name(other) for other in sorted(group - {node.value})], "name_swap", "fix_formula")
+
+    def _shift_index(self, node: cst.Name, parent: cst.CSTNode | None) -> None:
+        """An index used one off in a value computed from it (`h` for `h + 1` in a per-head slope), outside the
+        addresses and masks (whose +-1 the bound and offset edits cover)."""
+        if node.value not in self._integers or isinstance(parent, cst.AssignTarget | cst.Param | cst.FunctionDef):
+            return
+        if isinstance(parent, cst.Attribute) and parent.value is not node:
+            return
+        if isinstance(parent, cst.Arg) and parent.value is not node:
+            return
+        child, at = node, parent
+        while at is not None and not isinstance(at, cst.SimpleStatementLine | cst.FunctionDef | cst.For):
+            if isinstance(at, cst.Arg) and at.keyword is not None and at.keyword.value == "mask":
+                return
+            if isinstance(at, cst.Call) and m.matches(at.func, _tl("load") | _tl("store") | _tl("atomic_add")):
+                if at.args and child is at.args[0]:
+                    return
+            if isinstance(at, cst.Comparison) or (isinstance(at, cst.Call) and m.matches(at.func, m.Name("range"))):
+                return
+            child, at = at, self.get_metadata(ParentNodeProvider, at, None)
+        if isinstance(at, cst.For):
+            return
+        self._add(node, [cst.parse_expression(f"({node.value} {op} 1)") for op in "+-"], "shift_index", "fix_formula")
 
     # -- host operators -----------------------------------------------------------------------------
     def _host_call(self, node: cst.Call) -> None:
@@ -727,9 +777,17 @@ def _with_value(statement: cst.BaseStatement, value: cst.BaseExpression) -> cst.
 
 
 def _same_kind(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
-    """Both calls of the same function (tl.program_id, tl.load, ...; a cast of one, `tl.load(...).to(...)`, too)."""
+    """Both calls of the same function (tl.program_id, tl.load, ...; a cast of one, `tl.load(...).to(...)`, too), or
+    the same names combined in two ways (`tap // KS` and `tap % KS`)."""
+    names = _names(a)
+    if names and names == _names(b) and not isinstance(a, cst.Call) and not isinstance(b, cst.Call):
+        return True
     a, b = _root_call(a), _root_call(b)
     return isinstance(a, cst.Call) and isinstance(b, cst.Call) and _code(a.func) == _code(b.func)
+
+
+def _names(expr: cst.BaseExpression) -> frozenset[str]:
+    return frozenset(n.value for n in m.findall(expr, m.Name()) if isinstance(n, cst.Name))
 
 
 def _root_call(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -802,7 +860,8 @@ def edits(source: str) -> list[Edit]:
     spans = _Spans(source, positions)
     found: list[Edit] = []
     seen: set[str] = {source}
-    copies: dict[tuple[str, str, str], list[tuple[int, cst.CSTNode, cst.CSTNode]]] = {}
+    parents = wrapper.resolve(ParentNodeProvider)
+    shapes: dict[tuple[str, str], list[_Place]] = {}
     for site in collector.sites:
         line = positions[site.line_of or site.node].start.line
         before = _code(site.node)
@@ -814,18 +873,73 @@ def edits(source: str) -> list[Edit]:
             shown_before, after = site.texts or (before, _code(replacement))
             found.append(Edit(line, site.operator, shown_before, after, site.fix, code))
             if site.texts is None and (change := _change(before, after)) is not None:
-                copies.setdefault((site.operator, *change), []).append((line, site.node, replacement))
-    for (operator, core_before, core_after), places in copies.items():
-        lines = sorted({line for line, _node, _replacement in places})
-        if len(lines) < 2:
-            continue
-        code = spans.replaced(module, {node: replacement for _line, node, replacement in places})
-        if code in seen:
-            continue
-        seen.add(code)
-        fix = next(e.fix for e in found if e.operator == operator and e.line == lines[0])
-        found.append(Edit(lines[0], operator, core_before, core_after, fix, code, also=tuple(lines[1:])))
+                statement = _statement(site.node, parents)
+                place = _Place(
+                    line, site.node, replacement, change, _code(statement), spans.names_before(site.node, statement)
+                )
+                shapes.setdefault((site.operator, _renamed(place.statement)), []).append(place)
+    for (operator, _statement_shape), places in shapes.items():
+        for anchor in places:
+            copies = [p for p in places if p.line != anchor.line and anchor.copied_as(p)]
+            if copies:
+                _copied(found, seen, spans, module, operator, [anchor, *copies])
     return found
+
+
+@dataclass(frozen=True)
+class _Place:
+    """One single-site edit, as a candidate part of an edit of code copied to several lines."""
+
+    line: int
+    node: cst.CSTNode
+    replacement: cst.CSTNode
+    change: tuple[str, str]  # what it changes, without what it keeps (_change)
+    statement: str  # the code of the statement it edits
+    at: int  # how many names of the statement come before the edited code (-1: unknown)
+
+    def copied_as(self, other: _Place) -> bool:
+        """`other` is this edit made in a statement written the same way, its names renamed one for one, a name both
+        statements use unrenamed (`W - 1` for `W` in `ix = gx * ...`, `H - 1` for `H` in `iy = gy * ...`; but not
+        `rows * C + cols` in one load and `cols * R + rows` in the next)."""
+        names, others = _IDENTIFIER.findall(self.statement), _IDENTIFIER.findall(other.statement)
+        if len(names) != len(others) or self.at < 0 or self.at != other.at:
+            return False  # not the same place in a statement written the same way
+        renaming = dict(zip(names, others, strict=True))
+        if len(set(renaming.values())) != len(renaming) or len(renaming) != len(set(names)):
+            return False  # not one for one
+        if any(renaming[n] != n for n in set(names) & set(others)):
+            return False
+        rename = lambda text: _IDENTIFIER.sub(lambda t: renaming.get(t.group(0), t.group(0)), text)  # noqa: E731
+        return (rename(self.change[0]), rename(self.change[1])) == other.change
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _statement(node: cst.CSTNode, parents) -> cst.CSTNode:
+    """The statement a node is part of."""
+    while node in parents and not isinstance(node, cst.SimpleStatementLine):
+        node = parents[node]
+    return node
+
+
+def _copied(found, seen, spans, module, operator: str, places: list[_Place]) -> None:
+    """One edit making the change of `places[0]` at each of `places` (a slip copied, renamed or not), shown as the
+    first place's change."""
+    lines = sorted({p.line for p in places})
+    code = spans.replaced(module, {p.node: p.replacement for p in places})
+    if code in seen:
+        return
+    seen.add(code)
+    first = min(places, key=lambda p: p.line)
+    fix = next(e.fix for e in found if e.operator == operator and e.line == lines[0])
+    found.append(Edit(lines[0], operator, first.change[0], first.change[1], fix, code, also=tuple(lines[1:])))
+
+
+def _renamed(code: str) -> str:
+    """Code with its names numbered in order of appearance: statements written the same way compare equal."""
+    numbers: dict[str, str] = {}
+    return _IDENTIFIER.sub(lambda match: numbers.setdefault(match.group(0), f"_{len(numbers)}"), code)
 
 
 def _change(before: str, after: str) -> tuple[str, str] | None:
@@ -864,7 +978,18 @@ class _Spans:
             return None
         start = self.line_starts[where.start.line - 1] + where.start.column
         end = self.line_starts[where.end.line - 1] + where.end.column
-        return (start, end) if self.source[start:end] == _code(node) else None
+        text = _code(node)
+        if self.source[start:end] != text:  # a parenthesized node's position leaves its parentheses out
+            start, end = start - len(getattr(node, "lpar", ())), end + len(getattr(node, "rpar", ()))
+        return (start, end) if self.source[start:end] == text else None
+
+    def names_before(self, node: cst.CSTNode, statement: cst.CSTNode) -> int:
+        """How many names `statement` has before `node` (-1 where either is not found where it was written)."""
+        inner, outer = self._span(node), self.positions.get(statement)
+        if inner is None or outer is None:
+            return -1
+        start = self.line_starts[outer.start.line - 1] + outer.start.column
+        return len(_IDENTIFIER.findall(self.source[start : inner[0]])) if start <= inner[0] else -1
 
     def replaced(self, module: cst.Module, replacements: dict[cst.CSTNode, cst.CSTNode]) -> str:
         spans = [(self._span(node), replacement) for node, replacement in replacements.items()]

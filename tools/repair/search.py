@@ -51,6 +51,8 @@ PRIOR = (
     "divide_index",
     "drop_factor",
     "scale_param",
+    # added after heldout10 (a value one index off; see also edits._same_kind and the renamed copies)
+    "shift_index",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
