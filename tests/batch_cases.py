@@ -75,6 +75,9 @@ def comparable(result) -> dict:
         data["checks"]["device_time"] = {"measured": device_time["measured"]}
     if data.get("shapes"):  # each size's run: its own run_id and secret seed
         data["shapes"]["runs"] = [(r["sizes"], r["verdict"]) for r in data["shapes"]["runs"]]
+    # cuda: the device-time share is measured by the profiler (44% in one run, 49% in the next: near its 50%
+    # threshold the warning comes and goes), not a result
+    data["warnings"] = [w for w in data.get("warnings", []) if "device time is in its Triton kernels" not in w]
     # a failing size's run_id is quoted in the warnings and the next step
     data = json.loads(re.sub(r"r-\d{8}-\d{6}-[0-9a-f]+", "r-ID", json.dumps(data)))
     if data["verdict"] == "timeout":  # where a loop was when its time ran out is a sample, not a result
@@ -96,5 +99,7 @@ def assert_same_as_single(items, backend: str = "cpu") -> None:
     assert [i.index for i in items] == list(range(len(singles)))
     for item, single in zip(items, singles, strict=True):
         got = item.result if item.result is not None else (item.error.message if item.error else None)
-        assert comparable(got) == comparable(single), f"request {item.index}"
+        a, b = comparable(got), comparable(single)
+        differ = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+        assert not differ, f"request {item.index}: batch vs single differ in {str(differ)[:1500]}"
     assert [i.verdict for i in items] == expected()
