@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from tools.repair.syntax import code as _code
 from tools.repair.syntax import kwarg as _kwarg
@@ -407,7 +407,9 @@ class _Collector(cst.CSTVisitor):
         return [a for a in found if isinstance(a, cst.Assign) and a.targets[0].target.value in names]  # type: ignore[attr-defined]
 
     def _line(self, node: cst.CSTNode) -> int:
-        return self.get_metadata(PositionProvider, node).start.line
+        where = self.get_metadata(PositionProvider, node)
+        assert isinstance(where, CodeRange)
+        return where.start.line
 
     def _upcast(self, node: cst.BinaryOperation) -> None:
         """Two values loaded as stored (fp16 / bf16) combined before any cast: the difference or product made in
