@@ -244,8 +244,9 @@ def test_each_operator_finds_its_construct():
 
 
 def test_padding_lanes_in_a_running_min_are_searched_after_a_distribution_changing_experiment():
-    """exact_inputs passes (its -1 inputs make the 0 padding harmless) and calls the failure rounding; the padding
-    edits are still re-run, and the one that keeps the masked-off lanes out of the minimum is found and verified."""
+    """Exact -1/0/+1 inputs cannot judge this kernel (they make the 0 padding harmless, and the reference's output is
+    the constant 2 there: exact_inputs is inconclusive); the padding edits are re-run, and the one that keeps the
+    masked-off lanes out of the minimum is found and verified."""
     run = _run("row_range", "bug_min_padding.py")
     assert run.verdict == "fail"
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
