@@ -147,7 +147,7 @@ def _integer_indices(fn: cst.FunctionDef, positions: set[str]) -> set[str]:
                 continue
             calls = m.findall(expr, m.Call())
             integral = all(m.matches(c, m.Call(func=_tl("program_id") | _tl("arange"))) for c in calls)
-            names = {n.value for n in m.findall(expr, m.Name()) if isinstance(n, cst.Name)}
+            names = _names(expr)
             if integral and not m.findall(expr, m.Float() | m.Comparison()) and names <= found | known:
                 found.add(name)
                 changed = True
@@ -389,10 +389,10 @@ class _Collector(cst.CSTVisitor):
             return
         params = self._params()
         scalars = sorted(params - self._pointers)
-        stored = {n.value for n in m.findall(value.value, m.Name()) if isinstance(n, cst.Name)} - params
+        stored = _names(value.value) - params
         made_of: set[str] = set()
         for assign in self._assignments(stored):
-            made_of |= {n.value for n in m.findall(assign.value, m.Name()) if isinstance(n, cst.Name)}
+            made_of |= _names(assign.value)
         made_of -= params | self._pointers | self._masks | self._positions | stored
         sites = [a.value for a in sorted(self._assignments(made_of), key=lambda a: -self._line(a))]
         sites += [a.value for a in self._assignments(stored)] + [value.value]
@@ -401,7 +401,7 @@ class _Collector(cst.CSTVisitor):
             edits = [cst.parse_expression(f"{text} {op} {p}") for p in scalars for op in ("/", "*")]
             self._add(expr, edits, "scale_param", "fix_formula")
 
-    def _assignments(self, names: set[str]) -> list[cst.Assign]:
+    def _assignments(self, names: set[str] | frozenset[str]) -> list[cst.Assign]:
         """The kernel's assignments of these names (one name each)."""
         found = m.findall(self._kernel, m.Assign(targets=[m.AssignTarget(target=m.Name())])) if self._kernel else []
         return [a for a in found if isinstance(a, cst.Assign) and a.targets[0].target.value in names]  # type: ignore[attr-defined]
@@ -876,9 +876,8 @@ def edits(source: str) -> list[Edit]:
             found.append(Edit(line, site.operator, shown_before, after, site.fix, code))
             if site.texts is None and (change := _change(before, after)) is not None:
                 statement = _statement(site.node, parents)
-                place = _Place(
-                    line, site.node, replacement, change, _code(statement), spans.names_before(site.node, statement)
-                )
+                at = spans.names_before(site.node, statement)
+                place = _Place(line, site.node, replacement, change, _code(statement), at, site.fix)
                 shapes.setdefault((site.operator, _renamed(place.statement)), []).append(place)
     for (operator, _statement_shape), places in shapes.items():
         for anchor in places:
@@ -898,6 +897,7 @@ class _Place:
     change: tuple[str, str]  # what it changes, without what it keeps (_change)
     statement: str  # the code of the statement it edits
     at: int  # how many names of the statement come before the edited code (-1: unknown)
+    fix: str
 
     def copied_as(self, other: _Place) -> bool:
         """`other` is this edit made in a statement written the same way, its names renamed one for one, a name both
@@ -934,8 +934,7 @@ def _copied(found, seen, spans, module, operator: str, places: list[_Place]) -> 
         return
     seen.add(code)
     first = min(places, key=lambda p: p.line)
-    fix = next(e.fix for e in found if e.operator == operator and e.line == lines[0])
-    found.append(Edit(lines[0], operator, first.change[0], first.change[1], fix, code, also=tuple(lines[1:])))
+    found.append(Edit(lines[0], operator, *first.change, first.fix, code, also=tuple(lines[1:])))
 
 
 def _renamed(code: str) -> str:
