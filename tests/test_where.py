@@ -150,6 +150,18 @@ def test_the_edits_undo_the_slips():
     assert edits.edits("def broken(:\n") == []
 
 
+def test_literals_are_read_as_python_reads_them():
+    """A hash kernel's 0x85EBCA6B once raised ValueError out of the search (float('0x85EBCA6B'))."""
+    source = (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, out_ptr):\n"
+        "    pid = tl.program_id(0x0)\n    h = tl.load(x_ptr + pid) * 0x85EBCA6B\n"
+        "    tl.store(out_ptr + pid, (h >> 1_3) + 0o7)\n"
+    )
+    found = {(e.operator, e.before, e.after) for e in edits.edits(source)}
+    assert ("size_off_by_one", "0x85EBCA6B", str(0x85EBCA6B + 1)) in found, found
+    assert ("program_axis", "tl.program_id(0x0)", "tl.program_id(1)") in found, found
+
+
 def test_the_plan_puts_the_located_line_and_where_its_values_come_from_first():
     source = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
     load = _line_of("bias_rows", "bug_col_div.py", "tl.load(b_ptr + col")

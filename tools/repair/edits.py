@@ -348,7 +348,7 @@ class _Collector(cst.CSTVisitor):
                 return
             self._add(operand, [_paren(_plus(operand, d)) for d in (-1, 1)], "size_off_by_one", "fix_formula")  # type: ignore[arg-type]
         elif isinstance(operand, cst.Integer | cst.Float):
-            value = float(operand.value)
+            value = float(operand.evaluated_value)  # hex, octal, underscores: as Python reads them
             if value >= 2 and value == int(value):
                 spell = (lambda v: f"{v}.0") if isinstance(operand, cst.Float) else str
                 options = [cst.parse_expression(spell(int(value) + d)) for d in (-1, 1)]
@@ -591,7 +591,7 @@ class _Collector(cst.CSTVisitor):
                 edits += [_replace_arg(node, start, _plus(start.value, d)) for d in (1, -1)]
             self._add(node, edits, "loop_bound", "boundary_mask")
         elif m.matches(func, _tl("program_id")) and node.args and m.matches(node.args[0].value, m.Integer()):
-            axis = int(node.args[0].value.value)  # type: ignore[attr-defined]
+            axis = int(node.args[0].value.evaluated_value)  # type: ignore[attr-defined]
             self._add(
                 node,
                 [_replace_arg(node, node.args[0], cst.Integer(str(a))) for a in (0, 1, 2) if a != axis],
@@ -708,7 +708,7 @@ class _Collector(cst.CSTVisitor):
         elif m.matches(func, m.Attribute(attr=m.Name("stride") | m.Name("size"))) and len(node.args) == 1:
             arg = node.args[0]
             if m.matches(arg.value, m.Integer()):
-                d = int(arg.value.value)  # type: ignore[attr-defined]
+                d = int(arg.value.evaluated_value)  # type: ignore[attr-defined]
                 options = [_replace_arg(node, arg, cst.Integer(str(o))) for o in range(4) if o != d]
                 options += [_replace_arg(node, arg, cst.parse_expression(o)) for o in ("-1",) if d != -1]
                 self._add(node, options, "dimension", "fix_layout")
@@ -718,10 +718,7 @@ def _number(node: cst.BaseExpression) -> bool:
     """A numeric literal other than 0 and 1 (a factor that changes something)."""
     if not isinstance(node, cst.Integer | cst.Float):
         return False
-    try:
-        return float(node.value) not in (0.0, 1.0)
-    except ValueError:
-        return False
+    return float(node.evaluated_value) not in (0.0, 1.0)
 
 
 def _is(node: cst.CSTNode, operator: type) -> bool:
@@ -832,7 +829,7 @@ def _paren(node: cst.BinaryOperation) -> cst.BinaryOperation:
 
 def _plus(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
     if isinstance(expr, cst.Integer):
-        value = int(expr.value, 0) + delta
+        value = int(expr.evaluated_value) + delta
         return cst.Integer(str(value)) if value >= 0 else cst.parse_expression(str(value))
     op = "+" if delta > 0 else "-"
     return cst.parse_expression(

@@ -47,7 +47,7 @@ def _program_axes(node: cst.CSTNode, deps: dict[str, set[int]]) -> set[int]:
     axes: set[int] = set()
     for call in _find(node, m.Call(func=_tl("program_id")), cst.Call):
         arg = call.args[0].value if call.args else None
-        axes.add(int(arg.value) if isinstance(arg, cst.Integer) else -1)  # -1: an axis not known statically
+        axes.add(int(arg.evaluated_value) if isinstance(arg, cst.Integer) else -1)  # -1: an axis not known statically
     for name in _names(node):
         axes |= deps.get(name, set())
     return axes
