@@ -32,6 +32,9 @@ class Backend:
     #: Jobs get RLIMIT_AS (zygote size + memory budget). Not with GPU drivers, which reserve huge
     #: address ranges; the offline compiler has none yet either (its report says so).
     address_space_limit: bool = False
+    #: GPU backends instead: RLIMIT_DATA (what the warm job holds + the memory budget) bounds private
+    #: allocations; the job's /dev has no /dev/zero, whose shared mappings that limit does not count.
+    data_limit: bool = False
     #: Jobs make the task's inputs on the device (torch's generator there): no copies, no files.
     inputs_on_device: bool = False
     #: The trusted process compares outputs on the device (it never forks, so a driver there is safe).
@@ -59,6 +62,7 @@ CUDA = Backend(
     compare_on_device=True,
     visible_devices_env="CUDA_VISIBLE_DEVICES",
     cuda_graphs=True,
+    data_limit=True,
 )
 NPU = Backend(
     "npu",
@@ -67,6 +71,7 @@ NPU = Backend(
     device_patterns=("/dev/davinci*", "/dev/devmm_svm", "/dev/hisi_hdc", "/dev/svm0"),
     bind_sys=True,
     golden_on_device=False,  # most NPU kernels have no float64: golden on the CPU
+    data_limit=True,
     visible_devices_env="ASCEND_RT_VISIBLE_DEVICES",  # inputs and compares on the CPU until tested there
 )
 #: Internal: compiles kernels offline for a CUDA target on a CPU machine. Its zygote never runs

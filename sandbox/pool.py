@@ -457,6 +457,7 @@ class Pool:
                 "uid_base": self._uids.first if self._uids else uid_range.FIRST_UID,
                 "gid": uid_range.SANDBOX_GID,
                 "rlimits": self._rlimits(request),
+                "data_budget": request.memory_mb << 20 if self.backend.data_limit else 0,
                 "writable": {str(cache): TRITON_CACHE_INSIDE} if cache else {},
                 "writable_cap_mb": TRITON_CACHE_CAP_MB,
                 "timeout_s": timeout_s,  # the interpreter's pace check stops a launch that cannot end in time

@@ -445,7 +445,7 @@ def main() -> int:
 
     backend = backends.by_name(args.backend)
     _warm_up(backend)
-    plan = make_plan(args.state_dir, list(backend.device_patterns), backend.bind_sys)
+    plan = make_plan(args.state_dir, list(backend.device_patterns), backend.bind_sys, backend.data_limit)
     forker = os.fork
     pid_namespace = False
     if plan.root_mode:

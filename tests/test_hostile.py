@@ -414,6 +414,13 @@ except OSError as e:
     print("MEMFD REFUSED", e.errno)
 libc = ctypes.CDLL(None, use_errno=True)
 print("SHMGET", libc.shmget(0, 1 << 20, 0o1600), ctypes.get_errno())
+import mmap
+try:
+    mmap.mmap(-1, 1 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS).close()
+    print("SHARED_ANON MAPPED")
+except OSError as e:
+    print("SHARED_ANON REFUSED", e.errno)
+mmap.mmap(-1, 1 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS).close()  # what malloc does: allowed
 return triton_add(x, y)
 """
     r = attack(candidate_with(body))
@@ -421,6 +428,7 @@ return triton_add(x, y)
     for name in ("VSOCK", "NETLINK", "INET6", "PACKET"):
         assert f"{name} REFUSED 1" in r.stdout, r.stdout
     assert "MEMFD REFUSED 1" in r.stdout and "SHMGET -1 1" in r.stdout, r.stdout
+    assert "SHARED_ANON REFUSED 1" in r.stdout, r.stdout
 
 
 # --- faking a pass ---------------------------------------------------------------------------------
@@ -614,6 +622,56 @@ def test_a_checkout_under_host_tmp_is_bound_inside_the_private_tmp(tmp_path_fact
     assert seen["report"]["readonly_root"] and seen["report"]["private_tmp"], seen
     assert seen["marker"] == "bound" and not seen["secret_visible"]
     assert seen["tmp_writable"] and not seen["pkg_writable"]
+
+
+@needs_root
+def test_a_gpu_jobs_data_limit_holds_private_and_shared_memory(tmp_path_factory):
+    """A GPU job cannot have an address-space limit (its driver reserves huge ranges): RLIMIT_DATA
+    at what it holds + its budget bounds private allocations, seccomp refuses shared anonymous
+    mappings and its /dev has no /dev/zero (shared mappings of either escape RLIMIT_DATA). The same
+    isolation a cuda job gets, applied here to a forked process. Bounded: at most 512 MiB is taken
+    if the limit failed."""
+    import json
+
+    from sandbox.isolation import JobLimits, Report, enter, make_plan
+
+    plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False, data_limit=True)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            report = Report()
+            enter(plan, JobLimits(tmp_mb=8, uid=61998, gid=61998, data_budget=128 << 20), {}, report)
+            seen = {"report": report.items, "dev_zero": os.path.exists("/dev/zero")}
+            try:
+                seen["private"] = len(bytearray(512 << 20))
+            except MemoryError:
+                seen["private"] = "refused"
+            seen["small"] = len(bytearray(16 << 20))  # within the budget: honest work runs
+            import mmap
+
+            try:
+                mmap.mmap(-1, 1 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS).close()
+                seen["shared"] = "mapped"
+            except OSError as exc:
+                seen["shared"] = exc.errno
+            os.write(write, json.dumps(seen).encode())
+        except BaseException as exc:
+            os.write(write, json.dumps({"error": repr(exc)}).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as f:
+        seen = json.loads(f.read() or "{}")
+    os.waitpid(pid, 0)
+    assert "error" not in seen, seen
+    assert seen["private"] == "refused" and seen["small"] == 16 << 20, seen
+    assert seen["shared"] == 1 and not seen["dev_zero"], seen  # EPERM
+    report = seen["report"]
+    assert report["rlimit_data"]["active"] and "rlimit_address_space" not in report, report
+    assert report["memory_limit"]["active"], report
+    assert "data 128 MiB" in report["memory_limit"]["detail"], report
+    assert "no /dev/zero" in report["memory_limit"]["detail"], report
 
 
 @needs_root

@@ -81,6 +81,7 @@ def run_job(
         limits = JobLimits(
             tmp_mb=spec["limits"]["tmp_mb"],
             rlimits=spec["limits"]["rlimits"],
+            data_budget=spec["limits"].get("data_budget", 0),
             uid=spec["limits"]["uid_base"] + slot,
             gid=spec["limits"]["gid"],  # every job's group: the Triton caches are its
             writable=writable,

@@ -46,6 +46,7 @@ class Plan:
     root_mode: bool  # namespaces and uid drop need root
     readonly_paths: list[str]
     device_patterns: list[str]
+    base_devices: list[str]
     newroot: str  # an empty host directory each job mounts its tmpfs root over (privately)
     seccomp_program: bytes | None
 
@@ -56,6 +57,8 @@ class JobLimits:
     rlimits: dict[str, int] = field(default_factory=dict)
     uid: int = 60000
     gid: int = 60000
+    #: RLIMIT_DATA at what the (device-warm) job holds + this many bytes; 0: none (see data_limit)
+    data_budget: int = 0
     #: host directory -> path inside, bound writable (the Triton cache of this candidate's source)
     writable: dict[str, str] = field(default_factory=dict)
     writable_cap_mb: int = 0  # what the pool trims each writable directory to after the job
@@ -87,13 +90,16 @@ def _dedupe(paths: list[str]) -> list[str]:
     return out
 
 
-def make_plan(state_dir: str, device_patterns: list[str], bind_sys: bool) -> Plan:
+def make_plan(state_dir: str, device_patterns: list[str], bind_sys: bool, data_limit: bool = False) -> Plan:
+    """`data_limit`: jobs are bounded by RLIMIT_DATA, which does not count a shared mapping of
+    /dev/zero (shmem pages), so their /dev has none."""
     newroot = os.path.join(state_dir, "newroot")
     os.makedirs(newroot, mode=0o700, exist_ok=True)
     return Plan(
         root_mode=os.geteuid() == 0,
         readonly_paths=_dedupe(SYSTEM_PATHS + _python_paths() + (["/sys"] if bind_sys else [])),
         device_patterns=device_patterns,
+        base_devices=[d for d in BASE_DEVICES if not (data_limit and d == "/dev/zero")],
         newroot=newroot,
         seccomp_program=seccomp.build_filter(),
     )
@@ -146,7 +152,7 @@ def _make_dev(root: str, plan: Plan) -> None:
     dev = root + "/dev"
     os.mkdir(dev)
     linux.mount("tmpfs", dev, "tmpfs", linux.MS_NOSUID | linux.MS_NOEXEC, "size=64k,mode=0755")
-    nodes = list(BASE_DEVICES)
+    nodes = list(plan.base_devices)
     for pattern in plan.device_patterns:
         nodes.extend(sorted(glob.glob(pattern)))
     bound_dirs: list[str] = []
@@ -223,22 +229,51 @@ def _apply_rlimits(limits: JobLimits, report: Report) -> None:
             report.no(f"rlimit_{name}", str(exc))
 
 
-def report_memory_limit(limits: JobLimits, seccomp_filter: bool, isolated_fs: bool, report: Report) -> None:
+def _apply_data_limit(limits: JobLimits, report: Report) -> None:
+    """RLIMIT_DATA at what this process holds now (a GPU job: its device context made) + the budget.
+    RLIMIT_AS cannot bound a GPU job: its driver reserves address ranges far beyond any budget."""
+    if not limits.data_budget:
+        return
+    try:
+        held = _status_bytes("VmData")
+        resource.setrlimit(resource.RLIMIT_DATA, (held + limits.data_budget, held + limits.data_budget))
+        report.ok("rlimit_data", str(held + limits.data_budget))
+    except (ValueError, OSError) as exc:
+        report.no("rlimit_data", str(exc))
+
+
+def _status_bytes(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) << 10  # kB
+    raise OSError(f"/proc/self/status has no {field}")
+
+
+def report_memory_limit(limits: JobLimits, report: Report) -> None:
     """Which bound holds the job's host memory, said as it is: the address-space limit counts what
-    the job maps; pages of a memory file or SysV segment it would not count are refused by seccomp;
-    the tmpfs places are sized."""
+    the job maps; the data limit of a GPU job counts its private allocations; pages of a memory
+    file, a SysV segment or a shared anonymous mapping neither would count are refused by seccomp;
+    the tmpfs places are sized. Call after the rlimits and seccomp are in force."""
+    items = report.items
+    seccomp_filter = items.get("seccomp", {}).get("active", False)
+    isolated_fs = items.get("private_tmp", {}).get("active", False)
+    address_space = items.get("rlimit_address_space", {}).get("active", False)
+    data = items.get("rlimit_data", {}).get("active", False)
     parts = []
-    if "address_space" in limits.rlimits:
+    if address_space:
         parts.append(f"address space {limits.rlimits['address_space'] >> 20} MiB (zygote's mappings included)")
+    if data:
+        parts.append(f"data {limits.data_budget >> 20} MiB beyond what the warm job held (private allocations)")
     if seccomp_filter:
-        parts.append("memfd_create and SysV shmget refused")
+        parts.append("memfd_create, SysV shmget and shared anonymous mmap refused")
     if isolated_fs:
-        parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm 64 MiB tmpfs")
-    if "address_space" not in limits.rlimits:
+        parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm 64 MiB tmpfs" + (", no /dev/zero" if data else ""))
+    if not (address_space or data):
         report.no(
             "memory_limit",
-            "no address-space limit on this backend (GPU drivers reserve huge ranges) and no cgroup: "
-            "a job can use all host memory" + (f" ({'; '.join(parts)})" if parts else ""),
+            "no address-space or data limit in force and no cgroup: a job can use all host memory"
+            + (f" ({'; '.join(parts)})" if parts else ""),
         )
     elif not (seccomp_filter and isolated_fs):
         report.no(
@@ -308,6 +343,7 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
     else:
         job_dir = _write_files_unisolated(files, limits if plan.root_mode else None)
     _apply_rlimits(limits, report)
+    _apply_data_limit(limits, report)
     if plan.root_mode:
         try:
             os.setgroups([])
@@ -337,8 +373,7 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
             )
         except OSError as exc:
             report.no("seccomp", str(exc))
-    seccomp_active = report.items.get("seccomp", {}).get("active", False)
-    report_memory_limit(limits, seccomp_active, prepared.isolated_fs, report)
+    report_memory_limit(limits, report)
     return job_dir
 
 

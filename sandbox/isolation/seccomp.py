@@ -1,14 +1,15 @@
 """A seccomp filter, assembled by hand as classic BPF (no libseccomp needed).
 
 Denied with EPERM: every socket family but AF_UNIX (no AF_INET/INET6/PACKET network, no AF_VSOCK to
-the hypervisor, no AF_NETLINK to the host's kernel), ptrace, memory no address-space limit counts
-(memfd_create, memfd_secret, SysV shmget: the job's result file is made by the pool, outside), and
-the calls that reach kernel attack surface a job never needs: new namespaces (unshare, setns, clone
-with CLONE_NEWUSER), mounts, keyrings, bpf, perf events, userfaultfd, io_uring, cross-process memory,
-module and kexec loading. clone3 gets ENOSYS: its flags live in memory a filter cannot read, and
-glibc then falls back to clone (threads and subprocesses keep working). On x86_64 the x32 ABI is
-refused. Everything else is allowed: the namespaces and the read-only root do the rest; this is
-the second wall, and the only one for the network where namespaces are unavailable.
+the hypervisor, no AF_NETLINK to the host's kernel), ptrace, shared memory a GPU job's data limit
+does not count (memfd_create, memfd_secret, SysV shmget, shared anonymous mmap; the job's result
+file is made by the pool, outside), and the calls that reach kernel attack surface a job never
+needs: new namespaces (unshare, setns, clone with CLONE_NEWUSER), mounts, keyrings, bpf, perf
+events, userfaultfd, io_uring, cross-process memory, module and kexec loading. clone3 gets ENOSYS:
+its flags live in memory a filter cannot read, and glibc then falls back to clone (threads and
+subprocesses keep working). On x86_64 the x32 ABI is refused. Everything else is allowed: the
+namespaces and the read-only root do the rest; this is the second wall, and the only one for the
+network where namespaces are unavailable.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _ARCH = {  # audit arch, syscall numbers
         0xC000003E,
         {
             "socket": 41,
+            "mmap": 9,
             "clone": 56,
             "clone3": 435,
             "ptrace": 101,
@@ -64,6 +66,7 @@ _ARCH = {  # audit arch, syscall numbers
         0xC00000B7,
         {
             "socket": 198,
+            "mmap": 222,
             "clone": 220,
             "clone3": 435,
             "ptrace": 117,
@@ -135,10 +138,14 @@ _ALWAYS_DENIED = [
 ]
 _ALLOWED_SOCKET_FAMILY = 1  # AF_UNIX: within the job's own namespaces; every other family is refused
 
-_LD_ABS_W, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_LD_ABS_W, _JEQ, _JGE, _JSET, _RET, _AND = 0x20, 0x15, 0x35, 0x45, 0x06, 0x54
 _RET_ALLOW = 0x7FFF0000
 _RET_ERRNO = 0x00050000
 _OFF_NR, _OFF_ARCH, _OFF_ARG0 = 0, 4, 16  # struct seccomp_data (args[0] low word, little-endian)
+_OFF_ARG3 = _OFF_ARG0 + 3 * 8
+#: mmap flags of a shared anonymous mapping (MAP_SHARED_VALIDATE includes MAP_SHARED): shmem pages
+#: RLIMIT_DATA does not count, refused so that the data limit of a GPU job holds.
+_SHARED_ANONYMOUS = 0x01 | 0x20
 
 
 class _Assembler:
@@ -188,6 +195,12 @@ def build_filter() -> bytes | None:
     a.op(_JEQ, nr["socket"], jt="socket")
     a.op(_JEQ, nr["clone"], jt="clone")
     a.op(_JEQ, nr["clone3"], jt="enosys")
+    a.op(_JEQ, nr["mmap"], jt="mmap")
+    a.op(_RET, _RET_ALLOW)
+    a.label("mmap")
+    a.op(_LD_ABS_W, _OFF_ARG3)
+    a.op(_AND, _SHARED_ANONYMOUS)
+    a.op(_JEQ, _SHARED_ANONYMOUS, jt="eperm")
     a.op(_RET, _RET_ALLOW)
     a.label("socket")
     a.op(_LD_ABS_W, _OFF_ARG0)
