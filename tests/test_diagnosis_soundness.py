@@ -413,6 +413,62 @@ def test_a_saturating_integer_output_is_not_called_unwritten():
     )
 
 
+# --- uint8 outputs: a wrong value hits the sentinel by chance -----------------------------------------
+
+BYTE_MIX_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return ((a.to(torch.int32) * 3 + b.to(torch.int32)) & 255).to(torch.uint8)
+
+
+def get_inputs():
+    return [torch.randint(0, 256, (40000,), dtype=torch.uint8), torch.randint(0, 256, (40000,), dtype=torch.uint8)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+BYTE_MIX_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def byte_mix_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask, other=0).to(tl.int32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0).to(tl.int32)
+    tl.store(out_ptr + offs, ((a * {factor} + b) & 255).to(tl.uint8), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        out = torch.empty(a.shape, dtype=torch.uint8, device=a.device)
+        byte_mix_kernel[({grid},)](a, b, out, a.numel(), BLOCK=1024)
+        return out
+"""
+)
+
+
+def test_a_wrong_uint8_value_is_not_called_unwritten_where_the_sentinel_is_chance():
+    """Every element written, ~1 in 256 of them computed as 0xAB (the uint8 sentinel) by the wrong factor:
+    no more often than 0xAA or 0xAC, so nothing proves them unwritten. A grid one block short leaves a
+    tail that holds the sentinel alone, and that is still named."""
+    run, explained = _explain(
+        BYTE_MIX_REFERENCE, BYTE_MIX_CANDIDATE.format(factor=5, grid="triton.cdiv(a.numel(), 1024)")
+    )
+    assert run.verdict == "fail"
+    assert not any(d.pattern == "unwritten_output" for d in explained.diagnoses), explained.diagnoses
+    run, explained = _explain(BYTE_MIX_REFERENCE, BYTE_MIX_CANDIDATE.format(factor=3, grid="a.numel() // 1024"))
+    assert run.verdict == "fail"
+    assert "never written" in explained.summary, explained.summary
+
+
 # --- atomics into an uninitialised output: written everywhere, and still the poison ----------------
 
 COLUMN_SUM_REFERENCE = """

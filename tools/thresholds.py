@@ -364,6 +364,11 @@ TAIL_SHARE = 0.9
 #: masked load's constant `other=` replaced by 0, 1, -inf or +inf (the identities of sum, product, max, min),
 #: keeping INPUT_LAYOUT_RESERVE_S of the budget for the patch trial.
 PADDING_MAX_TRIALS = 9
+#: Diagnosis: an integer output's poison sentinel (0xAB in uint8, the minimum in wider integers) proves an element
+#: never written only where the outputs hold it at least this many times as often as any of the two values on
+#: either side of it: a wrong kernel of narrow integers computes the sentinel by chance (1 value in 256 of uint8)
+#: as often as its neighbours, while unwritten memory holds the sentinel alone.
+SENTINEL_OVER_NEIGHBOURS = 4.0
 #: Diagnosis, access_trace: sampled output elements, wrong and right (the control), whose reads are traced; a
 #: claim needs ACCESS_MIN_JUDGED wrong ones judged, at least ACCESS_WRONG_SHARE of them missing reads the
 #: reference's gradient needs, and at most ACCESS_RIGHT_SHARE of the right ones missing any (a right output

@@ -15,6 +15,7 @@ import torch
 
 from sandbox import protocol
 from sandbox.harness.hooks import POISON_BITS, integer_sentinel
+from tools import thresholds as T
 from tools.compare import CompareInputError, compare_tensors
 from tools.compare.options import CompareOptions
 from tools.compare.outputs import normalize_outputs
@@ -100,7 +101,10 @@ class OutputData:
             top = torch.iinfo(self.actual.dtype).max
             if bool(((self.actual == top) & (golden != top)).any()):
                 return torch.zeros(0, dtype=torch.bool)
-        return (self.actual == sentinel) & (golden != sentinel)
+        hits = (self.actual == sentinel) & (golden != sentinel)
+        if not _sentinel_stands_out(self.actual, golden, sentinel, int(hits.sum())):
+            return torch.zeros(0, dtype=torch.bool)
+        return hits
 
     def as_2d(self, t: torch.Tensor) -> torch.Tensor:
         if t.dim() == 0:
@@ -108,6 +112,14 @@ class OutputData:
         if t.dim() == 1:
             return t.reshape(1, -1)
         return t.reshape(-1, t.shape[-1])
+
+
+def _sentinel_stands_out(actual: torch.Tensor, golden: torch.Tensor, sentinel: int, hits: int) -> bool:
+    """The sentinel is held far more often than the values beside it: unwritten memory, not computed values."""
+    info = torch.iinfo(actual.dtype)
+    beside = [v for v in (sentinel - 2, sentinel - 1, sentinel + 1, sentinel + 2) if info.min <= v <= info.max]
+    chance = max(int(((actual == v) & (golden != v)).sum()) for v in beside)
+    return hits > T.SENTINEL_OVER_NEIGHBOURS * chance
 
 
 @dataclass
