@@ -351,6 +351,41 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(o_ptr, H):\n    h = tl.program_id(0) % H\n"
             "    tl.store(o_ptr + h, tl.exp2(-8.0 * (h + 1).to(tl.float32) / H))\n",
         ),
+        (  # a carried value overwritten in its loop where it must accumulate
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    carry = 0.0\n    for s in range(0, N, B):\n"
+            "        t = tl.load(x_ptr + s + tl.arange(0, B))\n        carry = tl.sum(t, axis=0)\n"
+            "    tl.store(o_ptr, carry)\n",
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    carry = 0.0\n    for s in range(0, N, B):\n"
+            "        t = tl.load(x_ptr + s + tl.arange(0, B))\n        carry += tl.sum(t, axis=0)\n"
+            "    tl.store(o_ptr, carry)\n",
+        ),
+        (  # the carry updated before the statement that was to use its old value
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    carry = 0.0\n    for s in range(0, N, B):\n"
+            "        t = tl.load(x_ptr + s + tl.arange(0, B))\n        carry += tl.sum(t, axis=0)\n"
+            "        y = tl.cumsum(t, axis=0) + carry\n        tl.store(o_ptr + s + tl.arange(0, B), y)\n",
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    carry = 0.0\n    for s in range(0, N, B):\n"
+            "        t = tl.load(x_ptr + s + tl.arange(0, B))\n        y = tl.cumsum(t, axis=0) + carry\n"
+            "        carry += tl.sum(t, axis=0)\n        tl.store(o_ptr + s + tl.arange(0, B), y)\n",
+        ),
+        (  # a window's end rounded down where it must round up
+            "def k(o_ptr, L, n_out, B: tl.constexpr):\n    i = tl.arange(0, B)\n    end = ((i + 1) * L) // n_out\n"
+            "    tl.store(o_ptr + i, end)\n",
+            "def k(o_ptr, L, n_out, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    end = ((i + 1) * L + n_out - 1) // n_out\n    tl.store(o_ptr + i, end)\n",
+        ),
+        (  # a program id added to its lanes without the block's stride
+            "def k(x_ptr, o_ptr, n, BLOCK: tl.constexpr):\n    pid = tl.program_id(0)\n"
+            "    offs = pid + tl.arange(0, BLOCK)\n    tl.store(o_ptr + offs, tl.load(x_ptr + offs), mask=offs < n)\n",
+            "def k(x_ptr, o_ptr, n, BLOCK: tl.constexpr):\n    pid = tl.program_id(0)\n"
+            "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+            "    tl.store(o_ptr + offs, tl.load(x_ptr + offs), mask=offs < n)\n",
+        ),
+        (  # a padded position masked above only
+            "def k(x_ptr, o_ptr, L, PAD, B: tl.constexpr):\n    l = tl.arange(0, B)\n    pos = l - PAD\n"
+            "    tl.store(o_ptr + l, tl.load(x_ptr + pos, mask=pos < L, other=0.0))\n",
+            "def k(x_ptr, o_ptr, L, PAD, B: tl.constexpr):\n    l = tl.arange(0, B)\n    pos = l - PAD\n"
+            "    tl.store(o_ptr + l, tl.load(x_ptr + pos, mask=(pos >= 0) & (pos < L), other=0.0))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -366,10 +401,31 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "swap_index_values",
         "renamed_copy",
         "shift_index",
+        "accumulate",
+        "statement_order",
+        "ceil_div",
+        "program_stride",
+        "lower_bound",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):
     assert KERNEL_HEAD + fixed in {e.source for e in edits.edits(KERNEL_HEAD + buggy)}
+
+
+def test_order_and_accumulation_edits_keep_to_values_a_loop_carries():
+    """Outside a loop, or for a name first set in the loop, there is no carried value to accumulate or reorder."""
+    straight = (
+        "def k(x_ptr, o_ptr, B: tl.constexpr):\n    t = tl.load(x_ptr + tl.arange(0, B))\n    s = tl.sum(t, axis=0)\n"
+        "    tl.store(o_ptr, s)\n"
+    )
+    in_loop = (
+        "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    for i in range(0, N, B):\n"
+        "        t = tl.load(x_ptr + i + tl.arange(0, B))\n        s = tl.sum(t, axis=0)\n"
+        "        tl.store(o_ptr + i, s)\n"
+    )
+    for body in (straight, in_loop):
+        operators = {e.operator for e in edits.edits(KERNEL_HEAD + body)}
+        assert not operators & {"accumulate", "statement_order"}, operators
 
 
 def test_a_slip_copied_to_several_lines_is_one_edit_of_all_of_them():

@@ -207,6 +207,7 @@ class _Collector(cst.CSTVisitor):
         self._tensors: set[str] = set()
         self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
         self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
+        self._assigned: dict[str, cst.BaseExpression] = {}  # a kernel's local name -> its first value
 
     def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
         options = tuple(r for r in replacements if r is not None)
@@ -271,6 +272,7 @@ class _Collector(cst.CSTVisitor):
             self._integers = _integer_indices(node, self._positions)
             self._loaded = _masked_loads(node)
             self._raw = _raw_loads(node)
+            self._assigned = _assigned_names(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -307,6 +309,9 @@ class _Collector(cst.CSTVisitor):
             self._drop_factor(node)
         if isinstance(op, cst.FloorDivide):
             self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
+            self._ceil_div(node)
+        if isinstance(op, cst.Add):
+            self._program_stride(node)
         elif isinstance(op, cst.Modulo):
             self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
             self._divide_index(node)
@@ -339,6 +344,26 @@ class _Collector(cst.CSTVisitor):
             self._add(node, [node.with_changes(operator=cst.Add()), _paren(swapped)], "sign", "fix_formula")
         elif isinstance(op, cst.Divide):
             self._add(node, [_paren(node.with_changes(left=node.right, right=node.left))], "operands", "fix_formula")
+
+    def _ceil_div(self, node: cst.BinaryOperation) -> None:
+        """A quotient rounded down where it must round up (a window's end, a count of blocks)."""
+        if isinstance(node.right, cst.Name | cst.Integer):
+            divisor = _code(node.right)
+            up = cst.parse_expression(f"({_summand(node.left)} + {divisor} - 1) // {divisor}")
+            self._add(node, [up], "ceil_div", "fix_formula")
+
+    def _program_stride(self, node: cst.BinaryOperation) -> None:
+        """A program id added to its lanes without its block's stride (`pid + tl.arange(0, BLOCK)`)."""
+        for pid, lanes in ((node.left, node.right), (node.right, node.left)):
+            is_pid = m.matches(pid, m.Call(func=_tl("program_id"))) or (
+                isinstance(pid, cst.Name)
+                and m.matches(self._assigned.get(pid.value, cst.Name("_")), m.Call(func=_tl("program_id")))
+            )
+            if is_pid and _mentions(lanes, "arange"):
+                blocks = sorted(_constexpr_params(self._kernel))
+                self._add(
+                    pid, [cst.parse_expression(f"{_code(pid)} * {b}") for b in blocks], "program_stride", "fix_layout"
+                )
 
     def _size_off_by_one(self, operand: cst.BaseExpression) -> None:
         """A size or count off by one in a formula: a scalar (a kernel's size parameter, a host name) or an integral
@@ -493,6 +518,35 @@ class _Collector(cst.CSTVisitor):
             scalars = next((g for g in self._roles if g & _param_names(self._kernel)), set())
             edits = [cst.parse_expression(f"({_code(value)}) % {s}") for s in sorted(scalars)]
             self._add(value, edits, "add_mod", "fix_layout")
+        self._accumulate(node)
+
+    def _accumulate(self, node: cst.Assign) -> None:
+        """A running value overwritten in a loop where it must accumulate (`carry = s` for `carry += s`)."""
+        target = node.targets[0].target
+        name = target.value  # type: ignore[attr-defined]
+        loop = self._loop_of(node)
+        if loop is None or name in _names(node.value) or not self._set_before(name, loop):
+            return
+        self._add(
+            node,
+            [cst.AugAssign(target=target, operator=cst.AddAssign(), value=node.value)],
+            "accumulate",
+            "fix_formula",
+        )
+
+    def _loop_of(self, node: cst.CSTNode) -> cst.For | cst.While | None:
+        """The innermost loop of the kernel around `node`."""
+        at = self.get_metadata(ParentNodeProvider, node, None)
+        while at is not None and not isinstance(at, cst.FunctionDef):
+            if isinstance(at, cst.For | cst.While):
+                return at
+            at = self.get_metadata(ParentNodeProvider, at, None)
+        return None
+
+    def _set_before(self, name: str, loop: cst.CSTNode) -> bool:
+        """`name` is assigned in the kernel above `loop` (a value the loop carries)."""
+        first = self._assigned.get(name)
+        return first is not None and self._line(first) < self._line(loop)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         """Two neighbouring assignments of the same kind (two program ids, two loads) with their values swapped."""
@@ -514,6 +568,29 @@ class _Collector(cst.CSTVisitor):
                 f"{_code(a.with_changes(value=b.value))}; {_code(b.with_changes(value=a.value))}",
             )
             self.sites.append(_Site(node, (swapped,), "swap_values", "fix_layout", line_of=first, texts=texts))
+        self._statement_order(node, body)
+
+    def _statement_order(self, node: cst.IndentedBlock, body: list) -> None:
+        """Two neighbouring statements of a loop in the wrong order: a carried value updated before the statement
+        that was to use its old value (`carry += s; out = cumsum + carry` for the other way round)."""
+        loop = self._loop_of(body[0]) if body else None
+        if loop is None:
+            return
+        for i, (first, second) in enumerate(zip(body, body[1:], strict=False)):
+            a, b = _assignment(first), _assignment(second)
+            if a is None or b is None:
+                continue
+            (wrote_a, read_a), (wrote_b, read_b) = a, b
+            if wrote_a == wrote_b or not (wrote_a in read_b or wrote_b in read_a):
+                continue
+            if wrote_a in read_b and not self._set_before(wrote_a, loop):
+                continue  # moved up, the second statement would read a name only set below it
+            swapped = node.with_changes(body=[*body[:i], second, first, *body[i + 2 :]])
+            texts = (
+                f"{_code(first).strip()}; {_code(second).strip()}",
+                f"{_code(second).strip()}; {_code(first).strip()}",
+            )
+            self.sites.append(_Site(node, (swapped,), "statement_order", "fix_formula", line_of=first, texts=texts))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         """A narrow dtype where a wider one is needed (fp16 / bf16 -> fp32, int32 -> int64), kernel or host."""
@@ -556,6 +633,20 @@ class _Collector(cst.CSTVisitor):
             for d in (1, -1)
         ]
         self._add(node, edits, "bound", "boundary_mask")
+        self._lower_bound(node, target)
+
+    def _lower_bound(self, node: cst.Comparison, target: cst.ComparisonTarget) -> None:
+        """A mask with the upper bound alone for a position that can go below 0 (`pos < L` for
+        `(pos >= 0) & (pos < L)`, with `pos` made with a subtraction: a padding or a shift)."""
+        if not isinstance(target.operator, cst.LessThan | cst.LessThanEqual) or not self._against_a_size(node):
+            return
+        position = node.left
+        made = [position, *(self._assigned[n] for n in _names(position) if n in self._assigned)]
+        if not any(m.findall(e, m.BinaryOperation(operator=m.Subtract())) for e in made):
+            return
+        bare = _bare(node)
+        both = cst.parse_expression(f"({_operand(position)} >= 0) & ({_code(bare)})")
+        self._add(node, [_paren(both) if node.lpar else both], "lower_bound", "boundary_mask")
 
     def visit_Call(self, node: cst.Call) -> None:
         if self._in_kernel:
@@ -758,6 +849,29 @@ def _masked_loads(fn: cst.FunctionDef) -> dict[str, str]:
     return found
 
 
+def _constexpr_params(fn: cst.FunctionDef | None) -> set[str]:
+    """The parameters annotated tl.constexpr (block sizes and the like)."""
+    if fn is None:
+        return set()
+    return {
+        p.name.value
+        for p in fn.params.params
+        if p.annotation is not None and "constexpr" in _code(p.annotation.annotation)
+    }
+
+
+def _assignment(statement: cst.BaseStatement) -> tuple[str, frozenset[str]] | None:
+    """(the name written, the names read) of a one-statement line `x = ...` or `x op= ...` (which reads x too)."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return None
+    node = statement.body[0]
+    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        return node.targets[0].target.value, _names(node.value)
+    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        return node.target.value, _names(node.value) | {node.target.value}
+    return None
+
+
 def _param_names(fn: cst.FunctionDef | None) -> set[str]:
     return {p.name.value for p in fn.params.params} if fn is not None else set()
 
@@ -821,6 +935,21 @@ def _mask_names(fn: cst.FunctionDef) -> set[str]:
 def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
     """`node` without the parentheses it had as an operand."""
     return node.with_changes(lpar=[], rpar=[]) if isinstance(node, cst.BinaryOperation | cst.Comparison) else node
+
+
+def _operand(expr: cst.BaseExpression) -> str:
+    """`expr` as code that can be an operand of any operator: parenthesized unless it is a name, number or call."""
+    bare = _bare(expr)
+    return _code(bare) if _simple(bare) else f"({_code(bare)})"
+
+
+def _summand(expr: cst.BaseExpression) -> str:
+    """`expr` as code that can be the left operand of `+`: parenthesized only where it binds less tightly."""
+    bare = _bare(expr)
+    tighter = isinstance(bare, cst.BinaryOperation) and isinstance(
+        bare.operator, cst.Add | cst.Subtract | cst.Multiply | cst.Divide | cst.FloorDivide | cst.Modulo | cst.Power
+    )
+    return _code(bare) if tighter else _operand(bare)
 
 
 def _paren(node: cst.BinaryOperation) -> cst.BinaryOperation:

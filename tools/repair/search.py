@@ -53,6 +53,13 @@ PRIOR = (
     "scale_param",
     # added after heldout10 (a value one index off; see also edits._same_kind and the renamed copies)
     "shift_index",
+    # added after heldout11 (slips of a carried value, of a quotient's rounding, of a block's stride, a mask's
+    # lower bound): last, so as not to delay the others
+    "accumulate",
+    "statement_order",
+    "ceil_div",
+    "program_stride",
+    "lower_bound",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
