@@ -645,8 +645,8 @@ class _Collector(cst.CSTVisitor):
         if not any(m.findall(e, m.BinaryOperation(operator=m.Subtract())) for e in made):
             return
         bare = _bare(node)
-        both = cst.parse_expression(f"({_operand(position)} >= 0) & ({_code(bare)})")
-        self._add(node, [_paren(both) if node.lpar else both], "lower_bound", "boundary_mask")
+        both = f"({_operand(position)} >= 0) & ({_code(bare)})"
+        self._add(node, [cst.parse_expression(f"({both})" if node.lpar else both)], "lower_bound", "boundary_mask")
 
     def visit_Call(self, node: cst.Call) -> None:
         if self._in_kernel:
