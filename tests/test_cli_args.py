@@ -89,7 +89,8 @@ def test_a_relative_path_that_does_not_exist_names_the_directory_it_resolved_aga
 
 @pytest.mark.parametrize(
     ("command", "unknown"),
-    [("explain", "--reference ref.py --bogus"), ("run", "--bogus"), ("thresholds", "--reference ref.py --bogus")],
+    # explain's RUN_ID may be positional: there `ref.py` is taken for it, and only the flags are unknown
+    [("explain", "--reference --bogus"), ("run", "--bogus"), ("thresholds", "--reference ref.py --bogus")],
 )
 def test_an_unknown_flag_is_reported_with_its_commands_usage(capsys, command, unknown):
     # explain takes a run id, not the task's files: a user who passes them must see explain's own usage
@@ -97,3 +98,19 @@ def test_an_unknown_flag_is_reported_with_its_commands_usage(capsys, command, un
     err = capsys.readouterr().err
     assert code == 2 and f"usage: kernel-eval {command}" in err
     assert f"kernel-eval {command}: error: unrecognized arguments: {unknown}\n" in err
+
+
+def test_files_and_run_ids_may_be_given_as_positional_arguments(capsys):
+    """`kernel-eval run reference.py candidate.py` and `kernel-eval explain RUN_ID` as an agent first types them."""
+    request = parse(RunAccuracyRequest, "r.py", "c.py", "--num-seeds", "2")
+    assert (request.reference, request.candidate, request.num_seeds) == ("r.py", "c.py", 2)
+    assert parse(RunAccuracyRequest, "r.py", "--candidate", "c.py").candidate == "c.py"
+    with pytest.raises(UsageError, match="REFERENCE given twice"):
+        parse(RunAccuracyRequest, "r.py", "c.py", "--reference", "other.py")
+    from tools.models.diagnosis import ExplainRequest
+
+    explain = model_from_args(ExplainRequest, build_parser().parse_args(["explain", "r-1", "--no-experiments"]))
+    assert (explain.run_id, explain.experiments) == ("r-1", False)
+    with pytest.raises(SystemExit):  # a third positional is argparse's usage error
+        build_parser().parse_args(["run", "r.py", "c.py", "x.py"])
+    assert "unrecognized arguments: x.py" in capsys.readouterr().err

@@ -47,6 +47,9 @@ class Command:
     flags_from_request: bool = True
     #: `--run` as well as `--run-id`.
     run_alias: bool = False
+    #: Request fields that may also be given as positional arguments, in this order
+    #: (`kernel-eval run reference.py candidate.py`, `kernel-eval explain RUN_ID`).
+    positional: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -184,7 +187,10 @@ _ENTRIES = (
         function="tools.compile:compile_kernel",
         hints=Hints(read_only=True, idempotent=True),
         command=Command(
-            "compile", "compile_kernel: does the candidate import and compile; per-kernel resources", served=True
+            "compile",
+            "compile_kernel: does the candidate import and compile; per-kernel resources",
+            served=True,
+            positional=("candidate",),
         ),
     ),
     ToolEntry(
@@ -196,7 +202,10 @@ _ENTRIES = (
         function="tools.accuracy:run_accuracy",
         hints=Hints(read_only=False, idempotent=False),
         command=Command(
-            "run", "run_accuracy: reference vs candidate in the sandbox, judged against the FP64 golden", served=True
+            "run",
+            "run_accuracy: reference vs candidate in the sandbox, judged against the FP64 golden",
+            served=True,
+            positional=("reference", "candidate"),
         ),
     ),
     ToolEntry(
@@ -225,6 +234,7 @@ _ENTRIES = (
             "bench",
             "benchmark_kernel: time the candidate against the reference on the device, with trust checks",
             run_alias=True,
+            positional=("reference", "candidate"),
         ),
     ),
     ToolEntry(
@@ -236,7 +246,11 @@ _ENTRIES = (
         function="tools.diagnosis:explain_failure",
         hints=Hints(read_only=True, idempotent=True),
         command=Command(
-            "explain", "explain_failure: the failure pattern of a run, with evidence", served=True, run_alias=True
+            "explain",
+            "explain_failure: the failure pattern of a run, with evidence",
+            served=True,
+            run_alias=True,
+            positional=("run_id",),
         ),
     ),
     ToolEntry(
@@ -248,7 +262,10 @@ _ENTRIES = (
         function="tools.mutate:mutate",
         hints=Hints(read_only=True, idempotent=False),
         command=Command(
-            "mutate", "plant known bugs in a correct candidate: which does the task's test catch?", served=True
+            "mutate",
+            "plant known bugs in a correct candidate: which does the task's test catch?",
+            served=True,
+            positional=("reference", "candidate"),
         ),
     ),
     ToolEntry(
@@ -260,7 +277,11 @@ _ENTRIES = (
         function="tools.fixes:suggest_fix",
         hints=Hints(read_only=False, idempotent=False),
         command=Command(
-            "fix", "suggest_fix: patches for a run's failure, optionally verified", served=True, run_alias=True
+            "fix",
+            "suggest_fix: patches for a run's failure, optionally verified",
+            served=True,
+            run_alias=True,
+            positional=("run_id",),
         ),
     ),
 )

@@ -38,13 +38,27 @@ def flag_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
+#: The namespace attribute of a field given as a positional argument (model_from_args merges it).
+POSITIONAL_SUFFIX = "__positional"
+
+
 def add_model_arguments(
     parser: argparse.ArgumentParser,
     model: type[BaseModel],
     skip: tuple[str, ...] = (),
     aliases: dict[str, list[str]] | None = None,
+    positional: tuple[str, ...] = (),
 ) -> None:
-    """`aliases` adds shorter spellings, e.g. {"run_id": ["--run"]}."""
+    """`aliases` adds shorter spellings, e.g. {"run_id": ["--run"]}; `positional` fields may also be given
+    without their flag, in that order."""
+    for name in positional:
+        parser.add_argument(
+            name + POSITIONAL_SUFFIX,
+            nargs="?",
+            metavar=name.upper(),
+            default=argparse.SUPPRESS,
+            help=f"the same as {flag_name(name)}",
+        )
     for name, field in model.model_fields.items():
         if name in skip:
             continue
@@ -117,7 +131,20 @@ def _parse_mapping(flag: str, items: list[str]) -> dict:
     return parsed
 
 
+def _merge_positionals(namespace: argparse.Namespace) -> None:
+    """Fields given as positional arguments, under their own names; one given both ways is an error."""
+    for attribute, value in list(vars(namespace).items()):
+        if not attribute.endswith(POSITIONAL_SUFFIX):
+            continue
+        name = attribute.removesuffix(POSITIONAL_SUFFIX)
+        if hasattr(namespace, name):
+            raise UsageError(f"{name.upper()} given twice: once as a positional argument, once as {flag_name(name)}")
+        setattr(namespace, name, value)
+        delattr(namespace, attribute)
+
+
 def model_from_args(model: type[M], namespace: argparse.Namespace, extra: dict | None = None) -> M:
+    _merge_positionals(namespace)
     data: dict[str, Any] = dict(extra or {})
     for name, field in model.model_fields.items():
         if not hasattr(namespace, name):

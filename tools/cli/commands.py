@@ -332,7 +332,12 @@ def _add_tool_command(sub, entry: ToolEntry) -> None:
     parser = sub.add_parser(command.name, help=command.help)
     if command.flags_from_request:
         parser.description = entry.request_model.__doc__
-        add_model_arguments(parser, entry.request_model, aliases={"run_id": ["--run"]} if command.run_alias else None)
+        add_model_arguments(
+            parser,
+            entry.request_model,
+            aliases={"run_id": ["--run"]} if command.run_alias else None,
+            positional=command.positional,
+        )
     if output.arguments is not None:
         output.arguments(parser)
     if command.served:
