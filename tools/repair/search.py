@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tools import thresholds as T
 from tools.models.diagnosis import Diagnosis
 from tools.repair.edits import Edit, edits, value_lines
 
@@ -117,10 +118,20 @@ def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[st
             op: i + 1 for i, op in enumerate(PRIOR) if op not in SCALE_OPERATORS
         }
     located = sorted((e for e in candidates if e.line in rank), key=lambda e: (rank[e.line], prior.get(e.operator, 99)))
+    located = _each_line_first(located, T.REPAIR_EDITS_PER_LINE_FIRST)
     rest = [e for e in candidates if e.line not in rank]
     if not scaled:
         rest.sort(key=lambda e: (prior.get(e.operator, 99), e.line))
     return located + rest
+
+
+def _each_line_first(planned: list[Edit], share: int) -> list[Edit]:
+    """Each line's first `share` edits (in the plan's order), then the rest."""
+    first, later, seen = [], [], {}
+    for e in planned:
+        seen[e.line] = seen.get(e.line, 0) + 1
+        (first if seen[e.line] <= share else later).append(e)
+    return first + later
 
 
 def _in_product(code: str, name: str) -> bool:
