@@ -576,39 +576,19 @@ def test_isolation_report_lists_every_mechanism_active():
     assert expected <= {name for name, item in r.isolation.items() if item.active}, r.isolation
 
 
-@needs_root
-def test_a_checkout_under_host_tmp_is_bound_inside_the_private_tmp(tmp_path_factory):
-    """CI clones into /tmp: the package and venv then live under the host's /tmp, which each job
-    replaces with its own tmpfs. They must still be visible (read-only) and /tmp still private."""
+def _in_isolated_child(plan, limits, probe) -> dict:
+    """`probe(report)` run in a forked child isolated by `plan` and `limits`: what it returns, or {"error": ...}."""
     import json
 
-    from sandbox.isolation import JobLimits, Report, _dedupe, enter, make_plan
+    from sandbox.isolation import Report, enter
 
-    host_tmp = pathlib.Path(tempfile.mkdtemp(dir="/tmp", prefix="kernel-eval-checkout-"))
-    (host_tmp / "pkg").mkdir()
-    (host_tmp / "pkg" / "marker.txt").write_text("bound")
-    (host_tmp / "secret.txt").write_text("host tmp")  # beside the bound dir: must stay hidden
-    plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False)
-    # as make_plan does with sys.path entries; /tmp itself is never bound
-    plan.readonly_paths = _dedupe(plan.readonly_paths + [str(host_tmp / "pkg"), "/tmp"])
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         try:
             report = Report()
-            enter(plan, JobLimits(tmp_mb=8, uid=61999, gid=61999), {}, report)
-            seen = {
-                "report": {k: v["active"] for k, v in report.items.items()},
-                "marker": (host_tmp / "pkg" / "marker.txt").read_text(),
-                "secret_visible": (host_tmp / "secret.txt").exists(),
-                "tmp_writable": open("/tmp/probe", "w").write("x") == 1,
-            }
-            try:
-                (host_tmp / "pkg" / "new").write_text("x")
-                seen["pkg_writable"] = True
-            except OSError:
-                seen["pkg_writable"] = False
-            os.write(write, json.dumps(seen).encode())
+            enter(plan, limits, {}, report)
+            os.write(write, json.dumps(probe(report)).encode())
         except BaseException as exc:
             os.write(write, json.dumps({"error": repr(exc)}).encode())
         finally:
@@ -617,6 +597,39 @@ def test_a_checkout_under_host_tmp_is_bound_inside_the_private_tmp(tmp_path_fact
     with os.fdopen(read) as f:
         seen = json.loads(f.read() or "{}")
     os.waitpid(pid, 0)
+    return seen
+
+
+@needs_root
+def test_a_checkout_under_host_tmp_is_bound_inside_the_private_tmp(tmp_path_factory):
+    """CI clones into /tmp: the package and venv then live under the host's /tmp, which each job
+    replaces with its own tmpfs. They must still be visible (read-only) and /tmp still private."""
+
+    from sandbox.isolation import JobLimits, _dedupe, make_plan
+
+    host_tmp = pathlib.Path(tempfile.mkdtemp(dir="/tmp", prefix="kernel-eval-checkout-"))
+    (host_tmp / "pkg").mkdir()
+    (host_tmp / "pkg" / "marker.txt").write_text("bound")
+    (host_tmp / "secret.txt").write_text("host tmp")  # beside the bound dir: must stay hidden
+    plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False)
+    # as make_plan does with sys.path entries; /tmp itself is never bound
+    plan.readonly_paths = _dedupe(plan.readonly_paths + [str(host_tmp / "pkg"), "/tmp"])
+
+    def probe(report) -> dict:
+        seen = {
+            "report": {k: v["active"] for k, v in report.items.items()},
+            "marker": (host_tmp / "pkg" / "marker.txt").read_text(),
+            "secret_visible": (host_tmp / "secret.txt").exists(),
+            "tmp_writable": open("/tmp/probe", "w").write("x") == 1,
+        }
+        try:
+            (host_tmp / "pkg" / "new").write_text("x")
+            seen["pkg_writable"] = True
+        except OSError:
+            seen["pkg_writable"] = False
+        return seen
+
+    seen = _in_isolated_child(plan, JobLimits(tmp_mb=8, uid=61999, gid=61999), probe)
     subprocess.run(["rm", "-rf", str(host_tmp)], check=False)
     assert "error" not in seen, seen
     assert seen["report"]["readonly_root"] and seen["report"]["private_tmp"], seen
@@ -631,39 +644,28 @@ def test_a_gpu_jobs_data_limit_holds_private_and_shared_memory(tmp_path_factory)
     mappings and its /dev has no /dev/zero (shared mappings of either escape RLIMIT_DATA). The same
     isolation a cuda job gets, applied here to a forked process. Bounded: at most 512 MiB is taken
     if the limit failed."""
-    import json
 
-    from sandbox.isolation import JobLimits, Report, enter, make_plan
+    from sandbox.isolation import JobLimits, make_plan
 
     plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False, data_limit=True)
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child reports through the pipe
-        try:
-            report = Report()
-            enter(plan, JobLimits(tmp_mb=8, uid=61998, gid=61998, data_budget=128 << 20), {}, report)
-            seen = {"report": report.items, "dev_zero": os.path.exists("/dev/zero")}
-            try:
-                seen["private"] = len(bytearray(512 << 20))
-            except MemoryError:
-                seen["private"] = "refused"
-            seen["small"] = len(bytearray(16 << 20))  # within the budget: honest work runs
-            import mmap
 
-            try:
-                mmap.mmap(-1, 1 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS).close()
-                seen["shared"] = "mapped"
-            except OSError as exc:
-                seen["shared"] = exc.errno
-            os.write(write, json.dumps(seen).encode())
-        except BaseException as exc:
-            os.write(write, json.dumps({"error": repr(exc)}).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as f:
-        seen = json.loads(f.read() or "{}")
-    os.waitpid(pid, 0)
+    def probe(report) -> dict:
+        seen = {"report": report.items, "dev_zero": os.path.exists("/dev/zero")}
+        try:
+            seen["private"] = len(bytearray(512 << 20))
+        except MemoryError:
+            seen["private"] = "refused"
+        seen["small"] = len(bytearray(16 << 20))  # within the budget: honest work runs
+        import mmap
+
+        try:
+            mmap.mmap(-1, 1 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS).close()
+            seen["shared"] = "mapped"
+        except OSError as exc:
+            seen["shared"] = exc.errno
+        return seen
+
+    seen = _in_isolated_child(plan, JobLimits(tmp_mb=8, uid=61998, gid=61998, data_budget=128 << 20), probe)
     assert "error" not in seen, seen
     assert seen["private"] == "refused" and seen["small"] == 16 << 20, seen
     assert seen["shared"] == 1 and not seen["dev_zero"], seen  # EPERM
