@@ -938,7 +938,7 @@ def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _operand(expr: cst.BaseExpression) -> str:
-    """`expr` as code that can be an operand of any operator: parenthesized unless it is a name, number or call."""
+    """`expr` as code that can be any operator's operand: parenthesized unless a name, attribute, call or subscript."""
     bare = _bare(expr)
     return _code(bare) if _simple(bare) else f"({_code(bare)})"
 
