@@ -636,3 +636,71 @@ def test_a_dropped_abs_is_a_formula_error_though_exp_was_suspected_of_overflow()
     assert run_accuracy(
         RunAccuracyRequest(reference=CUBE_NORM_REFERENCE, candidate=correct, backend="cpu")
     ).verdict == ("pass")
+
+
+# --- a divisor that differs between positions: a few exact factors, not rounding -------------------------
+
+SEGMENT_MEAN_REFERENCE = """
+import torch
+import torch.nn as nn
+
+SEGMENTS = 128
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        # segments of 30 and 31 values, alternating
+        return torch.stack([x[30 * s + s // 2 : 30 * s + s // 2 + 30 + s % 2].mean() for s in range(SEGMENTS)])
+
+
+def get_inputs():
+    return [torch.rand(30 * SEGMENTS + SEGMENTS // 2)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+SEGMENT_MEAN_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def segment_mean_kernel(x_ptr, out_ptr):
+    s = tl.program_id(0)
+    start = 30 * s + s // 2
+    length = 30 + s % 2
+    offs = tl.arange(0, 32)
+    v = tl.load(x_ptr + start + offs, mask=offs < length, other=0.0)
+    tl.store(out_ptr + s, tl.sum(v, axis=0) / {divisor})
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(128, device=x.device, dtype=x.dtype)
+        segment_mean_kernel[(128,)](x, out)
+        return out
+"""
+)
+
+
+def test_a_divisor_wrong_for_some_positions_is_a_formula_error_with_its_factors():
+    """Every segment divided by 30, the 31-long ones too: the output is the golden times 1 or 31/30, exactly, over
+    many different values. No rounding gives two exact steps; a precision hypothesis must not lead."""
+    run, explained = _explain(SEGMENT_MEAN_REFERENCE, SEGMENT_MEAN_CANDIDATE.format(divisor="30.0"))
+    assert run.verdict == "fail"
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "formula_error" and "constant factors" in primary.summary, explained.summary
+    factors = primary.evidence["factors"]
+    assert len(factors) == 2 and abs(factors[0] - 1) < 1e-6 and abs(factors[1] - 31 / 30) < 1e-6, factors
+    assert "31/30" in primary.summary
+    assert not any(d.pattern == "low_precision_accumulation" for d in explained.diagnoses), explained.diagnoses
+    right = run_accuracy(
+        RunAccuracyRequest(
+            reference=SEGMENT_MEAN_REFERENCE,
+            candidate=SEGMENT_MEAN_CANDIDATE.format(divisor="length.to(tl.float32)"),
+            backend="cpu",
+            num_seeds=2,
+        )
+    )
+    assert right.verdict == "pass", right.summary

@@ -364,6 +364,18 @@ TAIL_SHARE = 0.9
 #: masked load's constant `other=` replaced by 0, 1, -inf or +inf (the identities of sum, product, max, min),
 #: keeping INPUT_LAYOUT_RESERVE_S of the budget for the patch trial.
 PADDING_MAX_TRIALS = 9
+#: Diagnosis, layout detector: the output as the golden times one of a few constant factors (a count or divisor
+#: that differs between positions: a window's length, a per-row scale). Ratios actual / golden within
+#: FEW_SCALES_ROUNDING output epsilons of each other are one factor; 2..FEW_SCALES_MAX factors, each held by at
+#: least FEW_SCALES_MIN_SHARE of the elements and FEW_SCALES_MIN_VALUES distinct golden values, together
+#: FEW_SCALES_COVER of them, over at least FEW_SCALES_MIN_ELEMENTS elements. fp16 rounding of a correct window
+#: mean leaves ratios spread over +-1 eps continuously; a divisor 76 for 77 and 78 gives exactly two steps.
+FEW_SCALES_ROUNDING = 2.0
+FEW_SCALES_MAX = 4
+FEW_SCALES_MIN_SHARE = 0.05
+FEW_SCALES_MIN_VALUES = 8
+FEW_SCALES_COVER = 0.95
+FEW_SCALES_MIN_ELEMENTS = 64
 #: Diagnosis: an integer output's poison sentinel (0xAB in uint8, the minimum in wider integers) proves an element
 #: never written only where the outputs hold it at least this many times as often as any of the two values on
 #: either side of it: a wrong kernel of narrow integers computes the sentinel by chance (1 value in 256 of uint8)

@@ -597,7 +597,8 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     eps = float(torch.finfo(o.measured.dtype).eps) if o.measured.is_floating_point() else 0.0
     scale = _scale_factor(a, g, eps)
     if scale is None:
-        return []
+        few = _few_scales_diagnosis(ctx, o, eps)
+        return [few] if few is not None else []
     # A missing factor is a property of the kernel, not of one input: the other seeds must show the same one.
     others = [
         _scale_factor(x.a, x.g, eps)
@@ -619,6 +620,74 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
             suggested_fixes=["fix_formula"],
         )
     ]
+
+
+def _few_scales(a: torch.Tensor, g: torch.Tensor, eps: float) -> list[tuple[float, float]] | None:
+    """[(factor, share of the elements)] when the output is the golden times one of a few constant factors (2 to
+    FEW_SCALES_MAX), each held exactly (to the output's rounding) by elements of many different golden values,
+    at least one factor not 1: a count or divisor that differs between positions. Rounding gives a continuum of
+    ratios, and no ratio held by one value alone counts (an output of few distinct values proves nothing)."""
+    if eps <= 0 or not nonfinite_agree(a, g):
+        return None
+    a, g = _finite_pair(a, g)
+    keep = g.abs() > 1e-3 * float(g.abs().max())
+    if int(keep.sum()) < T.FEW_SCALES_MIN_ELEMENTS:
+        return None
+    ratio, golden = (a[keep] / g[keep]).double(), g[keep].double()
+    order = torch.argsort(ratio)
+    ratio, golden = ratio[order], golden[order]
+    tolerance = T.FEW_SCALES_ROUNDING * eps
+    breaks = torch.nonzero(ratio[1:] - ratio[:-1] > tolerance * ratio[:-1].abs()).flatten() + 1
+    bounds = [0, *breaks.tolist(), ratio.numel()]
+    groups = sorted(((bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)), key=lambda b: b[0] - b[1])
+    main = [(lo, hi) for lo, hi in groups[: T.FEW_SCALES_MAX] if hi - lo >= T.FEW_SCALES_MIN_SHARE * ratio.numel()]
+    covered = sum(hi - lo for lo, hi in main)
+    if len(main) < 2 or covered < T.FEW_SCALES_COVER * ratio.numel():
+        return None
+    factors = [(float(ratio[lo:hi].median()), (hi - lo) / ratio.numel()) for lo, hi in main]
+    if all(abs(f - 1) <= tolerance for f, _ in factors):
+        return None
+    if any(int(torch.unique(golden[lo:hi]).numel()) < T.FEW_SCALES_MIN_VALUES for lo, hi in main):
+        return None
+    return sorted(factors)
+
+
+def _few_scales_diagnosis(ctx: RunContext, o: OutputData, eps: float) -> Diagnosis | None:
+    factors = _few_scales(o.a, o.g, eps)
+    if factors is None:
+        return None
+    tolerance = T.FEW_SCALES_ROUNDING * eps
+    for x in ctx.outputs:  # a property of the kernel: the other seeds show the same factors
+        if x.name != o.name or x.seed == o.seed or x.actual is None or x.actual.shape != x.golden.shape:
+            continue
+        other = _few_scales(x.a, x.g, eps)
+        if other is None or len(other) != len(factors):
+            return None
+        if any(abs(f - h) > tolerance * abs(f) for (f, _), (h, _) in zip(factors, other, strict=True)):
+            return None
+    shown = ", ".join(
+        f"{f:.6g}{f' ({named})' if (named := _named_ratio(f)) else ''} on {share:.0%}" for f, share in factors
+    )
+    return Diagnosis(
+        pattern="formula_error",
+        confidence=0.85,
+        seed=o.seed,
+        output=o.name,
+        summary=f"the output is the golden times one of {len(factors)} constant factors ({shown} of the elements), "
+        "each exact up to rounding over many different values: a count, divisor or scale that differs between "
+        "positions (a window's length, a per-row factor) is wrong; rounding gives no such steps",
+        evidence={"factors": [f for f, _ in factors], "shares": [round(s, 4) for _, s in factors]},
+        suggested_fixes=["fix_formula"],
+    )
+
+
+def _named_ratio(value: float) -> str | None:
+    """The factor as p/q with q up to 256, when it is one to 1e-5."""
+    for q in range(2, 257):
+        p = round(value * q)
+        if p and abs(p / q - value) <= 1e-5 * abs(value) and math.gcd(p, q) == 1:
+            return f"{p}/{q}"
+    return None
 
 
 def _tail_holding(o: OutputData, wrong: torch.Tensor, blocks: list[int]) -> tuple[str, int] | None:
