@@ -418,6 +418,12 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr, L, PAD, B: tl.constexpr):\n    l = tl.arange(0, B)\n    pos = l - PAD\n"
             "    tl.store(o_ptr + l, tl.load(x_ptr + pos, mask=(pos >= 0) & (pos < L), other=0.0))\n",
         ),
+        (  # a parameter passed and never read: the term the index is missing
+            "def k(x_ptr, o_ptr, S, PAD, B: tl.constexpr):\n    l = tl.arange(0, B)\n    pos = l * S\n"
+            "    tl.store(o_ptr + l, tl.load(x_ptr + pos, mask=pos >= 0, other=0.0))\n",
+            "def k(x_ptr, o_ptr, S, PAD, B: tl.constexpr):\n    l = tl.arange(0, B)\n    pos = l * S - PAD\n"
+            "    tl.store(o_ptr + l, tl.load(x_ptr + pos, mask=pos >= 0, other=0.0))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -438,6 +444,7 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "ceil_div",
         "program_stride",
         "lower_bound",
+        "unused_param",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

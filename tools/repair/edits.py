@@ -208,6 +208,7 @@ class _Collector(cst.CSTVisitor):
         self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
         self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
         self._assigned: dict[str, cst.BaseExpression] = {}  # a kernel's local name -> its first value
+        self._unused: list[str] = []  # scalar parameters the kernel never reads
 
     def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
         options = tuple(r for r in replacements if r is not None)
@@ -273,6 +274,7 @@ class _Collector(cst.CSTVisitor):
             self._loaded = _masked_loads(node)
             self._raw = _raw_loads(node)
             self._assigned = _assigned_names(node)
+            self._unused = _unused_scalars(node, self._pointers)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -519,6 +521,22 @@ class _Collector(cst.CSTVisitor):
             edits = [cst.parse_expression(f"({_code(value)}) % {s}") for s in sorted(scalars)]
             self._add(value, edits, "add_mod", "fix_layout")
         self._accumulate(node)
+        self._unused_term(node)
+
+    def _unused_term(self, node: cst.Assign) -> None:
+        """A parameter the kernel is given and never reads, as the term an index is missing
+        (`pos = l * S + k * D` for `pos = l * S - PAD + k * D`, PAD passed and unused)."""
+        if not self._unused or node.targets[0].target.value not in self._positions:  # type: ignore[attr-defined]
+            return
+        if m.matches(node.value, m.Call(func=_tl("program_id"))):
+            return  # a program's own index: an offset belongs where it is combined with others
+        value = _summand(node.value)
+        self._add(
+            node.value,
+            [cst.parse_expression(f"{value} {op} {p}") for p in self._unused for op in "-+"],
+            "unused_param",
+            "fix_layout",
+        )
 
     def _accumulate(self, node: cst.Assign) -> None:
         """A running value overwritten in a loop where it must accumulate (`carry = s` for `carry += s`)."""
@@ -847,6 +865,12 @@ def _masked_loads(fn: cst.FunctionDef) -> dict[str, str]:
                 found[node.targets[0].target.value] = _code(mask.value)  # type: ignore[attr-defined]
                 break
     return found
+
+
+def _unused_scalars(fn: cst.FunctionDef, pointers: set[str]) -> list[str]:
+    """The scalar parameters (sizes, strides, offsets, constexprs) the kernel's body never reads."""
+    read = _names(fn.body)  # type: ignore[arg-type]
+    return [p.name.value for p in fn.params.params if p.name.value not in pointers and p.name.value not in read]
 
 
 def _constexpr_params(fn: cst.FunctionDef | None) -> set[str]:

@@ -61,6 +61,7 @@ PRIOR = (
     "ceil_div",
     "program_stride",
     "lower_bound",
+    "unused_param",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
