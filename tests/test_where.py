@@ -424,6 +424,18 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr, S, PAD, B: tl.constexpr):\n    l = tl.arange(0, B)\n    pos = l * S - PAD\n"
             "    tl.store(o_ptr + l, tl.load(x_ptr + pos, mask=pos >= 0, other=0.0))\n",
         ),
+        (  # a constant term too many (a half-pixel offset where the rule has none)
+            "def k(o_ptr, H, OH, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+            "    src = ((o + 0.5) * H / OH).to(tl.int32)\n    tl.store(o_ptr + o, src)\n",
+            "def k(o_ptr, H, OH, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+            "    src = (o * H / OH).to(tl.int32)\n    tl.store(o_ptr + o, src)\n",
+        ),
+        (  # the power-of-two shortcut for a modulo by a count that is not one
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    o = tl.arange(0, B)\n    h = tl.load(x_ptr + o)\n"
+            "    tl.store(o_ptr + o, h & (N - 1))\n",
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    o = tl.arange(0, B)\n    h = tl.load(x_ptr + o)\n"
+            "    tl.store(o_ptr + o, (h % N))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -445,6 +457,8 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "program_stride",
         "lower_bound",
         "unused_param",
+        "drop_term",
+        "power_of_two_mask",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

@@ -314,6 +314,10 @@ class _Collector(cst.CSTVisitor):
             self._ceil_div(node)
         if isinstance(op, cst.Add):
             self._program_stride(node)
+        if isinstance(op, cst.Add | cst.Subtract) and _number(node.right) and not self._address(node):
+            self._drop_term(node)
+        if isinstance(op, cst.BitAnd) and not self._in_mask(node):
+            self._power_of_two_mask(node)
         elif isinstance(op, cst.Modulo):
             self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
             self._divide_index(node)
@@ -394,6 +398,19 @@ class _Collector(cst.CSTVisitor):
             "drop_factor",
             "fix_formula",
         )
+
+    def _drop_term(self, node: cst.BinaryOperation) -> None:
+        """A constant term too many (`(oh + 0.5) * H` for `oh * H`, a half-pixel offset where none belongs)."""
+        left = node.left
+        self._add(node, [_paren(left) if isinstance(left, cst.BinaryOperation) else left], "drop_term", "fix_formula")
+
+    def _power_of_two_mask(self, node: cst.BinaryOperation) -> None:
+        """`h & (N - 1)`, the power-of-two shortcut, for `h % N` where N need not be a power of two."""
+        right = _bare(node.right)
+        if isinstance(right, cst.BinaryOperation) and isinstance(right.operator, cst.Subtract):
+            if m.matches(right.right, m.Integer("1")):
+                modulo = f"{_operand(node.left)} % {_operand(right.left)}"
+                self._add(node, [cst.parse_expression(f"({modulo})")], "power_of_two_mask", "fix_formula")
 
     def _divide_index(self, node: cst.BinaryOperation) -> None:
         """`r % S` for `(r // H) % S`: a flat index reduced modulo a size without first dividing out the sizes

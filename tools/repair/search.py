@@ -62,6 +62,8 @@ PRIOR = (
     "program_stride",
     "lower_bound",
     "unused_param",
+    "drop_term",
+    "power_of_two_mask",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
