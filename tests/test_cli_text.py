@@ -28,6 +28,8 @@ def test_seed_lines_of_an_out_of_bounds_write_say_why_the_run_fails(tmp_path, ca
     assert lines[0].startswith("FAIL out_of_bounds_write")
     seed_lines = [line for line in lines if line.startswith("  seed ")]
     assert len(seed_lines) == 2
+    run_id = next(line for line in lines if line.startswith("  run_id ")).split()[1]
+    assert f"  on the command line: kernel-eval explain {run_id}" in lines  # the next step, as a command
     for line in seed_lines:  # each says it fails and why, then what the comparator alone said
         verdict = line.split(": ", 1)[1]
         assert verdict.startswith("FAIL out_of_bounds_write: 96 byte(s) past the end of a (1000,) output;"), line
@@ -175,3 +177,12 @@ def test_a_reader_that_stops_reading_gets_no_traceback():
     finally:
         os.close(write_end)
     assert done.returncode == 141 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
+
+
+def test_a_next_step_naming_a_tool_call_is_also_shown_as_its_command(capsys):
+    from tools.cli.commands import _print_command_hint
+
+    _print_command_hint("call suggest_fix(run_id='r-1', verify=true) for boundary_mask", "r-1")
+    _print_command_hint("passes; read `warnings` for latent defects, then optimise", "r-1")
+    _print_command_hint("call benchmark_kernel(run_id) to time it", "r-1")  # bench takes files positionally
+    assert capsys.readouterr().out == "  on the command line: kernel-eval fix r-1 --verify\n"

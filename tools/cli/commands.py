@@ -10,6 +10,7 @@ import argparse
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,6 +95,19 @@ def _seed_text(result: RunAccuracyResult, seed) -> str:
     return f"the values alone: {seed.summary} (the run fails all the same: see the first line)"
 
 
+def _print_command_hint(next_step: str | None, run_id: str | None) -> None:
+    """The kernel-eval command of the tool call a next step names (`call explain_failure(run_id) ...` ->
+    `kernel-eval explain r-...`): next steps name MCP calls, the same text for both front ends."""
+    match = re.search(r"\b(\w+)\((run_id[^)]*)\)", next_step or "")
+    if match is None or run_id is None or match.group(1) not in TOOLS:
+        return
+    command = TOOLS[match.group(1)].command
+    if "run_id" not in command.positional:
+        return
+    flags = " --verify" if "verify=true" in match.group(2).replace(" ", "").lower() else ""
+    print(f"  on the command line: kernel-eval {command.name} {run_id}{flags}")
+
+
 def _print_run(result: RunAccuracyResult) -> None:
     print(result.summary)
     for seed in result.seeds:
@@ -102,6 +116,7 @@ def _print_run(result: RunAccuracyResult) -> None:
     for warning in result.warnings:
         print(f"  warning: {warning}")
     print(f"  run_id {result.run_id} ({result.timings.total_s:.2f} s); next: {result.next_step}")
+    _print_command_hint(result.next_step, result.run_id)
 
 
 def _print_compile(result: CompileKernelResult) -> None:
@@ -148,6 +163,7 @@ def _print_explain(result: ExplainResult) -> None:
     elif result.error_map and result.verdict != "pass":
         print("  where the errors are: " + result.error_map.replace("\n", "\n    "))
     print(f"  next: {result.next_step}")
+    _print_command_hint(result.next_step, result.run_id)
 
 
 def _print_fix(result: FixResult) -> None:
