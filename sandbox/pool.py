@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox import backends, disk, result_channel, tensorio, uid_range
+from sandbox.isolation import linux
 from sandbox.protocol import KernelEvalError
 from sandbox.state import default_state_dir
 
@@ -584,10 +585,6 @@ def _split_stack(stderr: str) -> tuple[str, str]:
 
 def _zygote_vmsize(pid: int) -> int:
     try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
+        return linux.status_bytes("VmSize", pid)
     except OSError:
-        pass
-    return 2 << 30
+        return 2 << 30

@@ -235,19 +235,11 @@ def _apply_data_limit(limits: JobLimits, report: Report) -> None:
     if not limits.data_budget:
         return
     try:
-        held = _status_bytes("VmData")
+        held = linux.status_bytes("VmData")
         resource.setrlimit(resource.RLIMIT_DATA, (held + limits.data_budget, held + limits.data_budget))
         report.ok("rlimit_data", str(held + limits.data_budget))
     except (ValueError, OSError) as exc:
         report.no("rlimit_data", str(exc))
-
-
-def _status_bytes(field: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) << 10  # kB
-    raise OSError(f"/proc/self/status has no {field}")
 
 
 def report_memory_limit(limits: JobLimits, report: Report) -> None:

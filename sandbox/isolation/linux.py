@@ -117,3 +117,12 @@ class PidNamespaceForker:
             if pid != 0:
                 setns(self._own, CLONE_NEWPID)
         return pid
+
+
+def status_bytes(field: str, pid: int | str = "self") -> int:
+    """A size field of /proc/<pid>/status (VmSize, VmData, ...) in bytes; OSError where it is not there."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) << 10  # kB
+    raise OSError(f"/proc/{pid}/status has no {field}")
