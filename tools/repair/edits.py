@@ -312,15 +312,15 @@ class _Collector(cst.CSTVisitor):
         if isinstance(op, cst.FloorDivide):
             self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
             self._ceil_div(node)
+        elif isinstance(op, cst.Modulo):
+            self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
+            self._divide_index(node)
         if isinstance(op, cst.Add):
             self._program_stride(node)
         if isinstance(op, cst.Add | cst.Subtract) and _number(node.right) and not self._address(node):
             self._drop_term(node)
         if isinstance(op, cst.BitAnd) and not self._in_mask(node):
             self._power_of_two_mask(node)
-        elif isinstance(op, cst.Modulo):
-            self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
-            self._divide_index(node)
         if isinstance(op, cst.Add | cst.Subtract) and m.matches(node.right, m.Integer("1")):
             self._add(node, [node.left], "off_by_one", "boundary_mask")
         if isinstance(op, cst.Multiply):  # x * mask.to(float): NaN * 0 is NaN where tl.where gives 0
