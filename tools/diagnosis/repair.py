@@ -163,12 +163,14 @@ def search_edits(runner: TrialRunner, deadline: float, source: str, lines: list[
 
 def _smaller(runner: TrialRunner) -> ResizedTrialRunner | None:
     """A run of the task at a quarter of its sizes on which the candidate fails too; None where the reference
-    has no size to shrink, cannot run there, or the candidate passes there (its bug needs the task's sizes)."""
+    has no size to shrink, the candidate's module assigns one of them (a copy of the task's sizes that the
+    rewrite of the reference does not change), the reference cannot run there, or the candidate passes there
+    (its bug needs the task's sizes)."""
     task = runner.ctx.task
     constants = shapes.size_constants(task.reference)
     sizes = shapes.screen_sizes(constants, set(task.fixed_sizes))
-    if not sizes:
-        return None
+    if not sizes or set(sizes) & set(shapes.size_constants(runner.ctx.source or "")):
+        return None  # nothing to shrink, or the candidate sets those sizes itself: it cannot follow the rewrite
     timeout = max(T.SCREEN_TRIAL_MIN_TIMEOUT_S, runner.ctx.result.timings.candidate_s)
     smaller = ResizedTrialRunner(runner, shapes.rewrite(task.reference, constants, sizes), timeout)
     try:
