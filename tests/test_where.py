@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 from pydantic import ValidationError
 
+from sandbox.harness import perturb
 from tools import thresholds as T
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
@@ -101,7 +103,72 @@ def test_reads_through_a_workspace_are_followed_and_claim_nothing():
     assert primary.location is not None and primary.location.line == _line_of("center_rows", "bug_sign.py", "x + mean")
 
 
-@pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows"])
+def test_the_wrong_dimension_of_a_load_is_traced_to_the_variable_that_indexes_it():
+    """crop's row index adds the column offset: the lanes of the load align with the store's, so the trace
+    alone (no search) says which dimension is read wrongly, by how much, and which line computes that index."""
+    run = _run("crop", "bug_row_offset.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    primary = explained.diagnoses[0]
+    index_line = _line_of("crop", "bug_row_offset.py", "src_r = rows + left")
+    load = _line_of("crop", "bug_row_offset.py", "v = tl.load(")
+    assert primary.pattern == "layout_mismatch" and primary.evidence["experiment"] == "access_trace", primary
+    assert primary.location is not None and primary.location.line == index_line, primary
+    assert primary.evidence["wrong_dimensions"] == [1] and primary.evidence["index_line"] == index_line
+    assert f"line {load} reads input 0[0, 11, " in primary.summary  # row 0 of the crop reads row 0 + 11
+    assert "dimension 1: read " in primary.summary and "+8 from the reference's index" in primary.summary
+    assert f"`src_r` (line {index_line}) holds it" in primary.summary
+    # the candidate copies the task's sizes (its module sets OUT_ROWS ...): edits are not screened at smaller
+    # sizes, where every edit of it fails; explain's search finds the offset at the located line first
+    searched = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert searched.diagnoses[0].evidence.get("edit_after") == "top", _outcome(searched, "repair_search")
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified is True, fixed.summary
+    assert fixed.fixes[0].patched_source == (KERNELS / "crop" / "candidate.py").read_text()
+
+
+def test_a_load_of_integers_whose_lanes_read_the_wrong_neighbour_is_located_without_a_gradient():
+    """next_diff_int wraps the right neighbour's index at the row count: each program reads its whole row (nothing
+    the reference needs is unread), but the lanes of the neighbour's load read the wrong column. The reference's
+    dependencies on an int32 input come from perturbing it (no gradient); the trace alone locates the index."""
+    run = _run("next_diff_int", "bug_wrap_rows.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    primary = explained.diagnoses[0]
+    index_line = _line_of("next_diff_int", "bug_wrap_rows.py", "nxt = (cols + 1) % R")
+    load = _line_of("next_diff_int", "bug_wrap_rows.py", "right = tl.load(")
+    assert primary.pattern == "layout_mismatch" and primary.evidence["experiment"] == "access_trace", primary
+    assert primary.location is not None and primary.location.line == index_line, primary
+    assert primary.summary.startswith(f"line {load} reads the wrong elements of input 0: ")
+    assert "(the output's index 1 + 1) modulo 37, the reference (the output's index 1 + 1) modulo 50" in primary.summary
+    assert f"`nxt` (line {index_line}) holds it" in primary.summary
+
+
+def test_perturbation_finds_the_elements_of_an_integer_input_each_output_depends_on():
+    class Gray(torch.nn.Module):
+        def forward(self, x):
+            x = x.to(torch.int32)
+            return ((77 * x[..., 0] + 150 * x[..., 1] + 29 * x[..., 2] + 128) >> 8).to(torch.uint8)
+
+    class Lookup(torch.nn.Module):
+        def forward(self, index, table):
+            return table[index]
+
+    class Noisy(torch.nn.Module):
+        def forward(self, x):
+            return x + torch.randint(0, 2, x.shape, dtype=x.dtype)
+
+    pixels = torch.randint(0, 256, (3, 17, 29, 3), dtype=torch.uint8)
+    found = perturb.dependencies(Gray(), [pixels], [(0, 0), (0, 100), (0, 1478)])
+    assert found == {0: [[0, 1, 2], [300, 301, 302], [4434, 4435, 4436]]}
+    index, table = torch.randint(0, 100, (30,)), torch.randn(100, 8)
+    # the index input by perturbation (kept inside its range, so the reference still runs); the table has a gradient
+    assert perturb.dependencies(Lookup(), [index, table], [(0, 0), (0, 5 * 8 + 3)]) == {0: [[0], [5]]}
+    # a reference whose output changes by itself proves nothing
+    assert perturb.dependencies(Noisy(), [torch.arange(64).reshape(8, 8)], [(0, 9)]) == {0: [None]}
+
+
+@pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int"])
 def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
     run = _run(task, "candidate.py")
     assert run.verdict == "pass", run.summary

@@ -390,6 +390,10 @@ ACCESS_RIGHT_SAMPLES = 8
 ACCESS_MIN_JUDGED = 3
 ACCESS_WRONG_SHARE = 0.5
 ACCESS_RIGHT_SHARE = 0.1
+#: The wrong dimension of a misaddressed load is read from its lanes only where the reference computes the
+#: output element from at most this many elements of that input (a copy, a gather, a stencil: the element a lane
+#: should read is the one no other load of the input read); a reduction's lanes say nothing of it.
+ACCESS_ALIGNED_MAX_NEEDED = 8
 #: suggest_fix's repair search (verify=true, when no fix verified): its default budget per backend (the
 #: interpreter runs a small kernel in ~1 s, a GPU in ms plus a compile), and how many edits one batch gives each
 #: sandbox slot (a batch stops at the first edit that passes; progress is reported per batch).

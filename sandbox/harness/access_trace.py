@@ -15,7 +15,12 @@ shows. Lanes masked off later are not told apart, so the parent cites it only fo
 outputs that program stored.
 
 Programs are the unit: what one lane read is not separated from what its neighbours read, so the
-reads of an output element are a superset of its true dependencies. explain_failure compares them
+reads of an output element are a superset of its true dependencies. Beside that, lanes are aligned
+where the tiles allow it: a store whose tile has the shape of a load's in the same program (or a
+shape the load's broadcasts to, as a bias row's) stored, at each lane, a value computed at the same
+lane of that load, so each stored element gets the element that lane read, per load line (the last
+load of that line before the store). And per load line, which kernel variables held the index of
+each dimension of what it read (sandbox.harness.index_names). explain_failure compares them
 with the reference's (autograd in float64, sandbox.harness.reference): an element the reference
 needs that the writing program never read is a read at the wrong address, with the line that read
 instead. The trace is evidence for the diagnosis only; verdicts never depend on it.
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from sandbox.harness import common
+from sandbox.harness import common, index_names
 
 #: Bounds on what one forward records; past them the trace is marked truncated (no claim is made).
 MAX_RECORDED_ELEMENTS = 30_000_000
@@ -40,6 +45,10 @@ MAX_RETURNED_READS = 8192
 KNOWN = -1
 #: Programs followed back through the workspaces an output's writer read.
 MAX_CLOSURE_PROGRAMS = 4096
+#: Load lines of one program remembered for aligning a store's lanes with them, and kept per written tensor.
+MAX_ALIGNED_LINES = 8
+#: Written tensors up to this many elements keep, per load line, the element each of theirs was aligned with.
+MAX_ALIGNED_ELEMENTS = 4_000_000
 #: The interpreter's floating operations whose result can be Inf or NaN from finite operands.
 VALUE_OPS = (
     "create_fadd",
@@ -74,9 +83,14 @@ class _Region:
     element_size: int
     key: int  # index into AccessTrace.regions
     input_index: int | None  # the forward input it holds, KNOWN, or None (a tensor the forward made)
+    #: an input's shape and storage offset (elements), where it is contiguous (coordinates are read from them)
+    shape: tuple[int, ...] | None = None
+    offset: int = 0
     #: per element: the program that stored it last (-1: none) and that store's line; made at the first store
     writer: np.ndarray | None = None
     line: np.ndarray | None = None
+    #: (input, load line) -> per element: the element of that input its storing lane's load read (-1: none)
+    aligned: dict[tuple[int, int], np.ndarray] | None = None
 
     def written(self) -> tuple[np.ndarray, np.ndarray]:
         if self.writer is None or self.line is None:
@@ -108,6 +122,10 @@ class AccessTrace:
         #: program -> the first Inf / NaN it made from finite operands: (line, operation, lanes, operands of one,
         #: "Inf" or "NaN")
         self.first_nonfinite: dict[int, tuple[int, str, int, list[float], str]] = {}
+        #: this program's last load of each line: line -> (input, the element each lane read, -1 where none)
+        self._loaded: dict[int, tuple[int, np.ndarray]] = {}
+        #: (load line, input) -> the variables that hold the index of each dimension it read
+        self.index_names: dict[tuple[int, int], index_names.IndexNames] = {}
 
     # -- regions ----------------------------------------------------------------------------------
     def add_input(self, tensor: torch.Tensor, index: int) -> None:
@@ -132,6 +150,8 @@ class AccessTrace:
         if any(r.start < end and start < r.end for r in self.regions):
             return  # overlaps another region: ambiguous, left out
         region = _Region(start, end, size, len(self.regions), input_index)
+        if input_index is not None and input_index >= 0 and tensor.is_contiguous():
+            region.shape, region.offset = tuple(tensor.shape), int(tensor.storage_offset())
         self.regions.append(region)
         self._order = sorted(range(len(self.regions)), key=lambda k: self.regions[k].start)
         self._starts = np.array([self.regions[k].start for k in self._order], dtype=np.uint64)
@@ -178,6 +198,7 @@ class AccessTrace:
             return
         self.programs.append((self.launches, point, self._kernel))
         self._program = len(self.programs) - 1
+        self._loaded = {}
 
     @staticmethod
     def _lanes(ptrs, mask) -> np.ndarray:
@@ -192,6 +213,7 @@ class AccessTrace:
             return
         lanes = self._lanes(ptrs, mask)
         line = self._line()
+        self._remember(line, ptrs, mask)
         for region, elements in self._split(lanes):
             if region.input_index == KNOWN:
                 continue
@@ -210,6 +232,64 @@ class AccessTrace:
             return
         self.reads.setdefault((program, input_index, line), []).append(np.unique(elements))
 
+    def _tile(self, ptrs, mask) -> tuple[_Region, np.ndarray] | None:
+        """The one region every unmasked lane falls in, and each lane's element of it (-1 where masked off)."""
+        lanes = np.asarray(ptrs, dtype=np.uint64)
+        valid = (
+            np.ones(lanes.shape, dtype=bool) if mask is None else np.broadcast_to(np.asarray(mask, bool), lanes.shape)
+        )
+        if not valid.any():
+            return None
+        region = self._find(int(lanes[valid].min()))
+        if region is None or int(lanes[valid].max()) >= region.end:
+            return None
+        offsets = (lanes - np.uint64(region.start)) // np.uint64(region.element_size)
+        return region, np.where(valid, offsets.astype(np.int64), -1)
+
+    def _remember(self, line: int, ptrs, mask) -> None:
+        """A load of a forward input: kept for the stores of this program to align with, and its index names."""
+        tile = self._tile(ptrs, mask)
+        if tile is None or tile[0].input_index is None or tile[0].input_index < 0:
+            return
+        region, elements = tile
+        index = int(region.input_index)  # type: ignore[arg-type] - checked above
+        if region.shape is not None:
+            elements = np.where(elements >= 0, elements - region.offset, -1)
+            names = self.index_names.get((line, index))
+            if names is None:
+                names = self.index_names[(line, index)] = index_names.IndexNames(len(region.shape))
+            frame = common.candidate_frame(self.source_path, depth=4)
+            if frame is not None:
+                names.check(region.shape, elements, frame.f_locals)
+        if line in self._loaded or len(self._loaded) < MAX_ALIGNED_LINES:
+            self._loaded[line] = (index, elements)
+
+    def _align(self, ptrs, mask) -> None:
+        """A store: each stored element gets, per load line of this program whose tile broadcasts to the store's,
+        the element the same lane of that load read."""
+        tile = self._tile(ptrs, mask)
+        if tile is None or tile[0].input_index is not None:
+            return
+        region, stored = tile
+        if (region.end - region.start) // region.element_size > MAX_ALIGNED_ELEMENTS:
+            return
+        if region.aligned is None:
+            region.aligned = {}
+        valid = stored >= 0
+        for read in region.aligned.values():
+            read[stored[valid]] = -1  # stored anew: what an earlier program aligned no longer holds
+        for line, (index, elements) in self._loaded.items():
+            try:
+                lanes = np.broadcast_to(elements, stored.shape)
+            except ValueError:
+                continue  # another tile (a reduction's operand)
+            key = (index, line)
+            if key not in region.aligned:
+                if len(region.aligned) >= MAX_ALIGNED_LINES:
+                    continue
+                region.aligned[key] = np.full((region.end - region.start) // region.element_size, -1, dtype=np.int64)
+            region.aligned[key][stored[valid]] = lanes[valid]
+
     def store(self, ptrs, mask, accumulate: bool = False) -> None:
         program = self._program
         if program < 0 or self.stopped:
@@ -222,6 +302,8 @@ class AccessTrace:
                 self.parents.setdefault(program, set()).update(int(w) for w in np.unique(writers[writers >= 0]))
             writer[elements] = program
             lines[elements] = line
+        if not accumulate:
+            self._align(ptrs, mask)
 
     def value(self, operation: str, operands: tuple, result) -> None:
         """After a floating operation: record where this program first made Inf / NaN of finite operands."""
@@ -284,6 +366,21 @@ class AccessTrace:
             return None
         program = int(region.writer[element])
         return (program, int(region.line[element])) if program >= 0 else None
+
+    def aligned_of(self, tensor: torch.Tensor, flat_index: int) -> list[dict]:
+        """Per (input, load line): the element the lane that stored this element of a contiguous output read."""
+        if not tensor.is_contiguous() or tensor.device.type != "cpu":
+            return []
+        address = tensor.data_ptr() + flat_index * tensor.element_size()
+        region = self._find(address)
+        if region is None or not region.aligned:
+            return []
+        element = (address - region.start) // region.element_size
+        return [
+            {"input": index, "line": line, "element": int(read[element])}
+            for (index, line), read in sorted(region.aligned.items())
+            if read[element] >= 0
+        ]
 
     def sources(self, program: int) -> tuple[dict[tuple[int, int], np.ndarray], bool]:
         """The input elements `program` and the programs it read from read, per (input, line), and
@@ -400,9 +497,16 @@ def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[
             "store_line": line,
             "reads": [],
             "nonfinite": trace.nonfinite_origin(program),
+            "aligned": trace.aligned_of(outputs[position], flat),
         }
         for (input_index, line_read), elements in sorted(reads.items()):
             name = f"trace/{number}/{input_index}/{line_read}"
             entry["reads"].append({"input": input_index, "line": line_read, "count": int(elements.size), "key": name})
             values[name] = torch.from_numpy(elements[:MAX_RETURNED_READS].copy())
-    return {"samples": entries, "truncated": trace.truncated, "programs": len(trace.programs)}, values
+    names = [
+        {"line": line, "input": index, "dim": dim, "names": found}
+        for (line, index), held in sorted(trace.index_names.items())
+        for dim, found in held.found().items()
+    ]
+    meta = {"samples": entries, "truncated": trace.truncated, "programs": len(trace.programs), "index_names": names}
+    return meta, values

@@ -192,12 +192,18 @@ def synchronize(device_type: str) -> None:
         torch.npu.synchronize()  # type: ignore[attr-defined]  # torch_npu
 
 
-def candidate_line(source_path: str | None, depth: int = 2) -> int:
-    """The line of the candidate's file (`source_path`) running on this stack (a kernel's frame under the
-    interpreter's load or store), 0 when there is none; `depth` frames up from the caller of this."""
+def candidate_frame(source_path: str | None, depth: int = 2):
+    """The frame of the candidate's file (`source_path`) running on this stack (a kernel's frame under the
+    interpreter's load or store), None when there is none; `depth` frames up from the caller of this."""
     frame = sys._getframe(depth)
     while frame is not None and source_path is not None:
         if frame.f_code.co_filename == source_path:
-            return frame.f_lineno
+            return frame
         frame = frame.f_back
-    return 0
+    return None
+
+
+def candidate_line(source_path: str | None, depth: int = 2) -> int:
+    """The line of that frame (candidate_frame), 0 when there is none."""
+    frame = candidate_frame(source_path, depth + 1)
+    return frame.f_lineno if frame is not None else 0

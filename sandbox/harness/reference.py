@@ -17,7 +17,7 @@ import time
 import torch
 
 from sandbox import protocol
-from sandbox.harness import common, errors, inputs
+from sandbox.harness import common, errors, inputs, perturb
 
 
 def _golden_device(backend) -> str:
@@ -130,7 +130,22 @@ def _dependencies(model, task_inputs, samples: list[list[int]]) -> tuple[list[di
             name = f"deps/{number}/{i}"
             entry["inputs"].append({"input": i, "count": int(needed.numel()), "key": name})
             values[name] = needed[:MAX_DEPENDENCIES].clone()
+    _perturbed_dependencies(model, task_inputs, samples, entries, values)
     return entries, values
+
+
+def _perturbed_dependencies(model, task_inputs, samples: list[list[int]], entries: list[dict], values: dict) -> None:
+    """The integer inputs' part, which no gradient gives: by perturbation (sandbox.harness.perturb)."""
+    valid = [n for n, e in enumerate(entries) if e.get("status") != "no such element"]
+    found = perturb.dependencies(model, task_inputs, [(samples[n][0], samples[n][1]) for n in valid])
+    for i, per_sample in found.items():
+        for n, needed in zip(valid, per_sample, strict=True):
+            if not needed:
+                continue
+            name = f"deps/{n}/{i}"
+            entries[n]["inputs"].append({"input": i, "count": len(needed), "key": name, "by": "perturbation"})
+            entries[n]["status"] = "ok"
+            values[name] = torch.tensor(needed, dtype=torch.int64)
 
 
 def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict | None = None) -> tuple[dict, dict]:

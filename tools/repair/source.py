@@ -455,3 +455,25 @@ def _memory_accesses(tree: ast.Module, facts: SourceFacts) -> None:
             bounded = _expr_roots(mask, roots, helpers)
             if _UNKNOWN not in bounded and _tiled(pointer) - bounded:
                 (facts.partially_masked_loads if load else facts.partially_masked_stores).append(call.lineno)
+
+
+def assignment_line(source: str, name: str, line: int) -> int | None:
+    """The last line before `line` that assigns `name` in the function holding `line` (None: a parameter, or
+    not assigned there)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    holders = [
+        f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.lineno <= line <= (f.end_lineno or f.lineno)
+    ]
+    if not holders:
+        return None
+    found = [
+        node.lineno
+        for node in ast.walk(holders[-1])
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For)
+        and node.lineno < line
+        and any(isinstance(t, ast.Name) and t.id == name for target in _targets(node) for t in ast.walk(target))
+    ]
+    return max(found, default=None)
