@@ -459,6 +459,71 @@ def test_a_token_kernel_beside_a_hidden_torch_op_is_rejected():
     assert r.checks.provenance.dependent_elements == 0 and r.checks.provenance.nudged_elements > 0
 
 
+HISTOGRAM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+N = 3000
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.histc(x, bins=16, min=-4.0, max=4.0)
+
+
+def get_inputs():
+    return [torch.randn(N)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+HISTOGRAM_CANDIDATE = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def histogram_kernel(x_ptr, counts_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    inside = (offs < n) & (x >= -4.0) & (x <= 4.0)
+    b = tl.minimum(((x + 4.0) * 2.0).to(tl.int32), 15)
+    tl.atomic_add(counts_ptr + b, tl.full([BLOCK], 1.0, tl.float32), mask=inside)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        counts = torch.zeros(16, dtype=torch.float32)
+        histogram_kernel[(triton.cdiv(x.numel(), 1024),)](x, counts, x.numel(), BLOCK=1024)
+        return counts
+"""
+
+
+def test_an_honest_kernel_that_stores_nothing_because_the_golden_is_empty_is_not_rejected():
+    """Every input outside the histogram's range: the kernel's atomics are all masked off, the golden is all zeros,
+    and so is the allocation it returns. Provenance cannot tell this from a token kernel: it says so and passes."""
+    r = run_accuracy(
+        RunAccuracyRequest(
+            reference=HISTOGRAM_REFERENCE,
+            candidate=HISTOGRAM_CANDIDATE,
+            backend="cpu",
+            num_seeds=1,
+            value_range=(100.0, 200.0),
+        )
+    )
+    assert r.verdict == "pass", r.summary
+    assert r.checks.provenance is not None and r.checks.provenance.dependent_elements == 0
+    assert "holds one value only" in (r.checks.provenance.note or "")
+    inside = run_accuracy(
+        RunAccuracyRequest(reference=HISTOGRAM_REFERENCE, candidate=HISTOGRAM_CANDIDATE, backend="cpu", num_seeds=1)
+    )
+    assert inside.verdict == "pass" and inside.checks.provenance.dependent_elements > 0, inside.summary
+
+
 @pytest.mark.parametrize(
     "finish",
     [

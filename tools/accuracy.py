@@ -182,7 +182,11 @@ def _evaluate(call: _Call, src: _Sources, task_gold: goldens.Goldens | None = No
     if ran.stop is not None:
         return _conclude(call, src, ran.stop, prepared, gold, ran)
     judged = _judge(call, prepared, gold, ran)
-    cheat = _not_from_kernels(request, ran.checks) if judged.verdict == "pass" else None
+    cheat = (
+        _not_from_kernels(request, ran.checks, _constant_golden(gold, prepared.seeds))
+        if judged.verdict == "pass"
+        else None
+    )
     outcome: _Stop | _Judged = cheat or judged
     shape_check = None
     if cheat is None and judged.verdict == "pass" and task_gold is None:
@@ -542,11 +546,20 @@ def _no_launch(which: str, checks: Checks) -> _Stop:
     )
 
 
-def _not_from_kernels(request: RunAccuracyRequest, checks: Checks) -> _Stop | None:
+def _constant_golden(gold: goldens.Goldens, seeds: list[int]) -> bool:
+    """The first seed's golden outputs each hold one value (every element the same, e.g. a histogram of inputs that
+    all fall outside its range): an honest kernel may then store nothing at all and return what it allocated."""
+    entry = gold.per_seed.get(seeds[0]) if seeds else None
+    leaves = [t for t in tree_tensors(entry.golden) if t.numel()] if entry is not None else []
+    return bool(leaves) and all(bool((t == t.reshape(-1)[0]).all()) for t in leaves)
+
+
+def _not_from_kernels(request: RunAccuracyRequest, checks: Checks, constant_golden: bool = False) -> _Stop | None:
     """A rejection for an output that passed without its forward's kernels: a seed's forward that
     launched none (while the import did), or an output that does not depend on what they stored
     (provenance.py). Asked only of a passing output: a failing one is an honest bug to diagnose (a
-    kernel that wrote another buffer than the one returned) more often than a cheat."""
+    kernel that wrote another buffer than the one returned) more often than a cheat. Where the golden is one
+    constant, provenance cannot tell (its note says so): not rejected."""
     if not request.require_kernel_launch:
         return None
     idle = [i for i, n in enumerate(checks.launches_per_forward) if n == 0]
@@ -557,6 +570,14 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks) -> _Stop | No
         return None
     stored_nothing = provenance.floating_output and not provenance.stored_anything
     if provenance.dependent_fraction != 0.0 and not stored_nothing:
+        return None
+    if constant_golden:
+        checks.provenance = provenance.model_copy(
+            update={
+                "note": "the golden output holds one value only (every element the same): whether the output depends "
+                "on the kernels' stores cannot be told on these inputs; not rejected"
+            }
+        )
         return None
     called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
     return _Stop(
