@@ -1,0 +1,196 @@
+"""Which dimension of a misaddressed load is wrong, read from its lanes, and which line computes that index.
+
+Where the reference computes an output element from a few elements of an input (a copy, a gather, a
+broadcast operand, a stencil) and the access trace paired each stored element with what the same
+lane of each load read, the element a lane should have read is known (the one needed, or of several,
+the one no other load of that input read for the lane). Over the sampled wrong elements (and none of
+the right ones) the dimensions whose index differs are what the address gets wrong; how the index
+read relates to the needed one is inferred from the pairs (an offset, another dimension's index, a
+scale, the output's index wrapped at another size) or said to be unexplained; and the kernel variable
+that held that dimension's index at that load (sandbox.harness.index_names) names the line that
+computes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tools import thresholds as T
+from tools.diagnosis.context import OutputData, RunContext
+from tools.diagnosis.detectors import flat_index
+from tools.diagnosis.traced import TracedSample
+from tools.models.diagnosis import Diagnosis
+from tools.repair.source import assignment_line
+
+#: (load line, input) -> dimension -> the kernel variables that held its index at that load
+IndexNames = dict[tuple[int, int], dict[int, list[str]]]
+
+
+@dataclass(frozen=True)
+class Slip:
+    """Which dimensions of an input a load indexes wrongly: per sampled wrong element (whose reference reads one
+    element of it, aligned with the load's lane) the index the reference reads and the one the lane read."""
+
+    dims: list[int]
+    pairs: list[tuple[TracedSample, list[int], list[int]]]
+    outputs: list[list[int]]  # per pair, the output element's multi-index
+    sizes: list[int]  # the input's and the output's sizes (moduli an index may wrap at)
+
+
+def dimension_slip(
+    samples: list[TracedSample], index: int, line: int, shape: tuple[int, ...], out_shape: tuple[int, ...]
+) -> Slip | None:
+    """The dimensions the load at `line` gets wrong, where the lanes align: on the wrong samples the element read
+    differs from the one the reference needs, on the right ones it is that one."""
+    wrong, right_agree, right_differ = [], 0, 0
+    for s in samples:
+        expected, read = _expected_read(s, index, line), s.aligned.get((index, line))
+        if expected is None or read is None:
+            continue
+        want, got = flat_index(expected, shape), flat_index(read, shape)
+        if s.wrong:
+            wrong.append((s, want, got))
+        else:
+            right_agree += want == got
+            right_differ += want != got
+    if len(wrong) < T.ACCESS_MIN_JUDGED or right_differ > T.ACCESS_RIGHT_SHARE * max(right_agree + right_differ, 1):
+        return None
+    differ = [p for p in wrong if p[1] != p[2]]
+    if len(differ) < T.ACCESS_WRONG_SHARE * len(wrong):
+        return None
+    dims = [
+        d for d in range(len(shape)) if sum(w[d] != g[d] for _, w, g in differ) >= T.ACCESS_WRONG_SHARE * len(differ)
+    ]
+    outputs = [flat_index(p[0].flat, out_shape) for p in differ]
+    return Slip(dims, differ, outputs, sorted({*shape, *out_shape})) if dims else None
+
+
+def _expected_read(sample: TracedSample, index: int, line: int) -> int | None:
+    """The element of input `index` the lane that stored this sample should have read at `line`: the one the
+    reference needs, or of several, the one no other load line of that input read for this lane (None: not
+    told)."""
+    needed = sample.needed.get(index)
+    if not sample.judgeable or needed is None or not 0 < needed.numel() <= T.ACCESS_ALIGNED_MAX_NEEDED:
+        return None
+    wanted = {int(v) for v in needed.tolist()}
+    if len(wanted) == 1:
+        return next(iter(wanted))
+    others = {e for (i, other), e in sample.aligned.items() if i == index and other != line}
+    if sample.aligned.get((index, line)) in wanted:
+        return sample.aligned[(index, line)]
+    left = wanted - others
+    return next(iter(left)) if len(left) == 1 else None
+
+
+def _relation(slip: Slip, dim: int) -> str:
+    """How the index read along `dim` relates to the reference's: a constant offset, another dimension's
+    index, one value, else a few of the pairs (unexplained)."""
+    pairs = [(w[dim], g[dim]) for _, w, g in slip.pairs]
+    offsets = {g - w for w, g in pairs}
+    if len(offsets) == 1:
+        return f"{offsets.pop():+d} from the reference's index"
+    other = next(
+        (e for e in range(len(slip.pairs[0][1])) if e != dim and all(g[dim] == w[e] for _, w, g in slip.pairs)), None
+    )
+    if other is not None:
+        return f"the reference's index of dimension {other}"
+    if len({g for _, g in pairs}) == 1:
+        return f"always {pairs[0][1]}"
+    scale = _scale(pairs)
+    if scale is not None:
+        return f"about {scale:.3g} x the reference's index (a size or scale slip)"
+    read = _of_output(slip, [g for _, g in pairs])
+    if read is not None:
+        wanted = _of_output(slip, [w for w, _ in pairs])
+        return f"{read}{f', the reference {wanted}' if wanted else ''}"
+    shown = ", ".join(f"{g} for {w}" for w, g in pairs[:4])
+    return f"unexplained ({shown}, ...)" if len(pairs) > 4 else f"unexplained ({shown})"
+
+
+def _of_output(slip: Slip, values: list[int]) -> str | None:
+    """`values` as the output element's index along one dimension plus a small constant, wrapped at a size
+    of the input or the output or not at all ('the output's index 1 + 1 modulo 37')."""
+    for dim in range(len(slip.outputs[0])):
+        coordinate = [o[dim] for o in slip.outputs]
+        for shift in (0, 1, -1, 2, -2):
+            shifted = [c + shift for c in coordinate]
+            term = f"the output's index {dim}" + (f" {'+' if shift > 0 else '-'} {abs(shift)}" if shift else "")
+            if shifted == values:
+                return term
+            modulus = next((m for m in slip.sizes if m > 1 and [v % m for v in shifted] == values), None)
+            if modulus is not None and any(v >= modulus for v in shifted):
+                return f"({term}) modulo {modulus}"
+    return None
+
+
+def _scale(pairs: list[tuple[int, int]]) -> float | None:
+    """r where every index read is the reference's times r, rounded down or up (None: no such r, or r = 1)."""
+    spread = [(w, g) for w, g in pairs if w > 0]
+    if len(spread) < 2 or len({w for w, _ in spread}) < 2:
+        return None
+    r = sum(g * w for w, g in spread) / sum(w * w for w, _ in spread)
+    if abs(r - 1) < 1e-3 or any(abs(g - r * w) > 1 for w, g in spread):
+        return None
+    return r
+
+
+@dataclass(frozen=True)
+class WrongIndex:
+    """What the lanes of a misaddressed load say: the text, the line computing the wrong index (None: no variable
+    holds it) and the output element it is shown on."""
+
+    text: str
+    index_line: int | None
+    output_index: list[int]
+    dims: list[int]
+
+
+def wrong_index(
+    ctx: RunContext, slip: Slip, target: OutputData, index: int, line: int, names: IndexNames
+) -> WrongIndex:
+    sample, want, got = slip.pairs[0]
+    texts, computed = [], []
+    for dim in slip.dims:
+        held = names.get((line, index), {}).get(dim, [])
+        assigned = [(n, a) for n in held if (a := assignment_line(ctx.source or "", n, line)) is not None]
+        where = (
+            f"`{assigned[0][0]}` (line {assigned[0][1]}) holds it"
+            if assigned
+            else f"`{held[0]}` holds it"
+            if held
+            else f"no variable holds it (the address arithmetic of line {line})"
+        )
+        texts.append(
+            f"dimension {dim}: read {got[dim]} where the reference reads {want[dim]}, {_relation(slip, dim)}; {where}"
+        )
+        computed += [a for _, a in assigned[:1]]
+    output_index = flat_index(sample.flat, tuple(target.measured.shape))
+    text = (
+        f"for {output_name(target.name)}{output_index} line {line} reads input {index}{got}, the reference reads "
+        f"input {index}{want} ({len(slip.pairs)} sampled wrong elements read another element): " + "; ".join(texts)
+    )
+    return WrongIndex(text, computed[0] if computed else None, output_index, slip.dims)
+
+
+def located_index(ctx: RunContext, found: Diagnosis, wrong: WrongIndex, index: int, prefix: str = "") -> Diagnosis:
+    """`found` at the line that computes the wrong index (where one does), with what the lanes showed."""
+    location = (
+        ctx.line_location(wrong.index_line, tensor=f"input {index}", access=wrong.text)
+        if wrong.index_line is not None
+        else found.location
+    )
+    if location is not None:
+        location.indices = [wrong.output_index]
+    evidence = {
+        **found.evidence,
+        "wrong_dimensions": wrong.dims,
+        **({"index_line": wrong.index_line} if wrong.index_line is not None else {}),
+    }
+    summary = f"{found.summary}; {wrong.text}" if found.summary else wrong.text
+    return Diagnosis.model_validate(
+        found.model_dump() | {"summary": prefix + summary, "location": location, "evidence": evidence}
+    )
+
+
+def output_name(name: str) -> str:
+    return name if name.startswith("output") else f"output {name}"
