@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from sandbox.harness import perturb
 from tools import thresholds as T
 from tools.accuracy import run_accuracy
-from tools.diagnosis import explain_failure
+from tools.diagnosis import explain_failure, lanes
 from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
@@ -718,3 +718,24 @@ def test_a_kernel_written_for_the_task_sizes_alone_is_searched_at_them_after_the
     searched = repair.search_edits(runner, time.monotonic() + 120, source, [line])
     assert searched.found is not None and searched.found.after == "offs % N", searched
     assert searched.found.line == line
+
+
+def _slip(pairs: list[tuple[list[int], list[int]]], outputs: list[list[int]], sizes: list[int]) -> lanes.Slip:
+    """A Slip of (the reference's index, the index read) pairs, as lanes.dimension_slip makes from a trace."""
+    return lanes.Slip([0], [(None, want, got) for want, got in pairs], outputs, sizes)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "outputs", "said"),
+    [
+        ([([3, 0], [11, 0]), ([4, 1], [12, 1])], [[0, 0], [1, 1]], "+8 from the reference's index"),
+        ([([2, 5], [5, 5]), ([7, 1], [1, 1])], [[0, 0], [1, 1]], "the reference's index of dimension 1"),
+        ([([2, 0], [0, 0]), ([7, 1], [0, 1])], [[0, 0], [1, 1]], "always 0"),
+        ([([10, 0], [5, 0]), ([20, 0], [10, 0]), ([31, 0], [15, 0])], [[0], [1], [2]], "about 0.489 x"),
+        ([([38, 0], [1, 0]), ([0, 0], [13, 0])], [[37, 0], [49, 0]], "(the output's index 0 + 1) modulo 37"),
+        ([([5, 0], [9, 0]), ([6, 0], [2, 0]), ([1, 0], [4, 0])], [[0], [1], [2]], "unexplained (9 for 5, 2 for 6"),
+    ],
+    ids=["offset", "other-dimension", "constant", "scale", "wrapped", "unexplained"],
+)
+def test_the_relation_of_a_wrong_index_is_inferred_from_its_pairs_or_said_unexplained(pairs, outputs, said):
+    assert said in lanes.relation(_slip(pairs, outputs, [37, 50]), 0)

@@ -82,7 +82,7 @@ def _expected_read(sample: TracedSample, index: int, line: int) -> int | None:
     return next(iter(left)) if len(left) == 1 else None
 
 
-def _relation(slip: Slip, dim: int) -> str:
+def relation(slip: Slip, dim: int) -> str:
     """How the index read along `dim` relates to the reference's: a constant offset, another dimension's
     index, one value, else a few of the pairs (unexplained)."""
     pairs = [(w[dim], g[dim]) for _, w, g in slip.pairs]
@@ -161,7 +161,7 @@ def wrong_index(
             else f"no variable holds it (the address arithmetic of line {line})"
         )
         texts.append(
-            f"dimension {dim}: read {got[dim]} where the reference reads {want[dim]}, {_relation(slip, dim)}; {where}"
+            f"dimension {dim}: read {got[dim]} where the reference reads {want[dim]}, {relation(slip, dim)}; {where}"
         )
         computed += [a for _, a in assigned[:1]]
     output_index = flat_index(sample.flat, tuple(target.measured.shape))
