@@ -144,6 +144,22 @@ def test_a_load_of_integers_whose_lanes_read_the_wrong_neighbour_is_located_with
     assert f"`nxt` (line {index_line}) holds it" in primary.summary
 
 
+def test_a_lane_reading_outside_what_a_reduced_output_needs_is_located_at_its_load():
+    """centred_product reads y's row twice: whole for the mean, then per lane with the row offset dropped. Each
+    program reads all it needs (the first pass), and each output needs all of its row (the mean): the lane of the
+    second load reads row 0, which the output does not need at all; the needed element nearest to it (same
+    column) gives the dimension, and no variable holds row 0 (the address lacks the term): the load's line."""
+    run = _run("centred_product", "bug_y_row_zero.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    primary = explained.diagnoses[0]
+    load = _line_of("centred_product", "bug_y_row_zero.py", "y = tl.load(y_ptr + cols")
+    assert primary.pattern == "layout_mismatch" and primary.evidence["experiment"] == "access_trace", primary
+    assert primary.location is not None and primary.location.line == load, primary
+    assert primary.evidence["wrong_dimensions"] == [0]
+    assert "dimension 0: read 0 where the reference reads " in primary.summary and "always 0" in primary.summary
+    assert f"no variable holds it (the address arithmetic of line {load})" in primary.summary
+
+
 def test_perturbation_finds_the_elements_of_an_integer_input_each_output_depends_on():
     class Gray(torch.nn.Module):
         def forward(self, x):
@@ -168,7 +184,7 @@ def test_perturbation_finds_the_elements_of_an_integer_input_each_output_depends
     assert perturb.dependencies(Noisy(), [torch.arange(64).reshape(8, 8)], [(0, 9)]) == {0: [None]}
 
 
-@pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int"])
+@pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int", "centred_product"])
 def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
     run = _run(task, "candidate.py")
     assert run.verdict == "pass", run.summary

@@ -394,6 +394,9 @@ ACCESS_RIGHT_SHARE = 0.1
 #: output element from at most this many elements of that input (a copy, a gather, a stencil: the element a lane
 #: should read is the one no other load of the input read); a reduction's lanes say nothing of it.
 ACCESS_ALIGNED_MAX_NEEDED = 8
+#: ... and the lanes are taken to align only where at least this share of the sampled right outputs' lanes read the
+#: element they need (not all: a right output may barely depend on a value read wrongly, a tiny softmax weight's).
+ACCESS_LANE_RIGHT_AGREE = 0.5
 #: suggest_fix's repair search (verify=true, when no fix verified): its default budget per backend (the
 #: interpreter runs a small kernel in ~1 s, a GPU in ms plus a compile), and how many edits one batch gives each
 #: sandbox slot (a batch stops at the first edit that passes; progress is reported per batch).

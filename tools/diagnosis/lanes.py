@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+
 from tools import thresholds as T
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors import flat_index
@@ -42,18 +44,23 @@ def dimension_slip(
 ) -> Slip | None:
     """The dimensions the load at `line` gets wrong, where the lanes align: on the wrong samples the element read
     differs from the one the reference needs, on the right ones it is that one."""
-    wrong, right_agree, right_differ = [], 0, 0
+    wrong, right_agree, right_differ, by_nearness = [], 0, 0, False
     for s in samples:
-        expected, read = _expected_read(s, index, line), s.aligned.get((index, line))
+        expected, read = _expected_read(s, index, line, shape), s.aligned.get((index, line))
         if expected is None or read is None:
             continue
-        want, got = flat_index(expected, shape), flat_index(read, shape)
+        want, got = flat_index(expected[0], shape), flat_index(read, shape)
         if s.wrong:
             wrong.append((s, want, got))
+            by_nearness |= expected[1]
         else:
             right_agree += want == got
             right_differ += want != got
-    if len(wrong) < T.ACCESS_MIN_JUDGED or right_differ > T.ACCESS_RIGHT_SHARE * max(right_agree + right_differ, 1):
+    # that the lanes align is shown by the right outputs' lanes reading what they need (most of them: an output can
+    # be right beside a wrong read where it barely depends on that value)
+    if len(wrong) < T.ACCESS_MIN_JUDGED or right_agree < T.ACCESS_LANE_RIGHT_AGREE * (right_agree + right_differ):
+        return None
+    if by_nearness and right_agree < T.ACCESS_MIN_JUDGED:
         return None
     differ = [p for p in wrong if p[1] != p[2]]
     if len(differ) < T.ACCESS_WRONG_SHARE * len(wrong):
@@ -65,21 +72,37 @@ def dimension_slip(
     return Slip(dims, differ, outputs, sorted({*shape, *out_shape})) if dims else None
 
 
-def _expected_read(sample: TracedSample, index: int, line: int) -> int | None:
-    """The element of input `index` the lane that stored this sample should have read at `line`: the one the
-    reference needs, or of several, the one no other load line of that input read for this lane (None: not
-    told)."""
-    needed = sample.needed.get(index)
-    if not sample.judgeable or needed is None or not 0 < needed.numel() <= T.ACCESS_ALIGNED_MAX_NEEDED:
+def _expected_read(sample: TracedSample, index: int, line: int, shape: tuple[int, ...]) -> tuple[int, bool] | None:
+    """The element of input `index` the lane that stored this sample should have read at `line`, and whether it was
+    told by nearness (None: not told). The element read where the reference needs it; of a few needed elements, the
+    one no other load line of that input read for this lane; of many (a row a reduction needs), the one needed
+    element nearest to the one read (the fewest coordinates differ, and it alone)."""
+    needed, read = sample.needed.get(index), sample.aligned.get((index, line))
+    if not sample.judgeable or needed is None or read is None or needed.numel() == 0:
         return None
+    if bool((needed == read).any()):
+        return read, False
+    if needed.numel() > T.ACCESS_ALIGNED_MAX_NEEDED:
+        nearest = _nearest(needed, read, shape)
+        return None if nearest is None else (nearest, True)
     wanted = {int(v) for v in needed.tolist()}
-    if len(wanted) == 1:
-        return next(iter(wanted))
     others = {e for (i, other), e in sample.aligned.items() if i == index and other != line}
-    if sample.aligned.get((index, line)) in wanted:
-        return sample.aligned[(index, line)]
-    left = wanted - others
-    return next(iter(left)) if len(left) == 1 else None
+    left = wanted if len(wanted) == 1 else wanted - others
+    return (next(iter(left)), False) if len(left) == 1 else None
+
+
+def _nearest(needed: torch.Tensor, read: int, shape: tuple[int, ...]) -> int | None:
+    """The one needed element whose coordinates differ from the read one's in the fewest dimensions (fewer than all
+    of them), None where several tie."""
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    coordinates = torch.stack([(needed // stride) % size for size, stride in zip(shape, strides, strict=True)], 1)
+    target = torch.tensor([(read // stride) % size for size, stride in zip(shape, strides, strict=True)])
+    distance = (coordinates != target).sum(1)
+    closest = int(distance.min())
+    at = torch.nonzero(distance == closest).reshape(-1)
+    return int(needed[at[0]]) if at.numel() == 1 and closest < len(shape) else None
 
 
 def relation(slip: Slip, dim: int) -> str:
