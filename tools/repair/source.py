@@ -461,7 +461,7 @@ def assignment_line(source: str, name: str, line: int) -> int | None:
     """The last line before `line` that assigns `name` in the function holding `line` (None: a parameter, or
     not assigned there)."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return None
     holders = [
