@@ -755,3 +755,30 @@ def _slip(pairs: list[tuple[list[int], list[int]]], outputs: list[list[int]], si
 )
 def test_the_relation_of_a_wrong_index_is_inferred_from_its_pairs_or_said_unexplained(pairs, outputs, said):
     assert said in lanes.relation(_slip(pairs, outputs, [37, 50]), 0)
+
+
+def test_a_trial_that_compared_no_output_passes_nothing():
+    from tools.diagnosis.trials import Trial
+
+    assert not Trial("nothing compared", ok=True).passed and not Trial("nothing compared", ok=True).clean
+
+
+def test_an_edit_is_claimed_only_where_it_passes_on_another_seed_of_the_run_too():
+    """explain's search confirms an edit that passes on the failing seed on a second seed before it claims the
+    edit's line: the repair of bias_rows passes there, an edit that does not repair it does not."""
+    import time
+
+    from tools.diagnosis import context
+    from tools.diagnosis import repair as repair_experiment
+    from tools.diagnosis.trials import TrialRunner
+
+    run = _run("bias_rows", "bug_col_div.py")
+    ctx = context.load(run.run_id)
+    runner = TrialRunner(ctx, 120)
+    accept = repair_experiment._on_another_seed(runner, time.monotonic() + 120)
+    buggy = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
+    fixed = (KERNELS / "bias_rows" / "candidate.py").read_text()
+    candidates = edits.edits(buggy)
+    repair = next(e for e in candidates if e.source == fixed)
+    other = next(e for e in candidates if e.source != fixed and e.line == repair.line)
+    assert accept(repair) and not accept(other)

@@ -206,6 +206,30 @@ def _screened(runner: TrialRunner, smaller: ResizedTrialRunner, deadline: float)
     return run_batch
 
 
+def _on_another_seed(runner: TrialRunner, deadline: float):
+    """An edit that passes on the failing seed, re-run on another seed of the run before it is claimed as the bug's
+    line: one that passes by coincidence (lost and double-counted terms that balance on those inputs) fails there.
+    Accepted unconfirmed where the run kept no other seed's inputs or no time is left (suggest_fix verifies every
+    seed before it calls a fix verified)."""
+    ctx = runner.ctx
+    others = [s.seed for s in ctx.result.seeds if s.seed != runner.seed and ctx.inputs_of(s.seed) is not None]
+    if not others:
+        return lambda _edit: True
+    other = TrialRunner(ctx, 0.0, runner.cancel, runner.report)
+    other.deadline, other.seed = deadline, others[0]
+
+    def accept(edit: Edit) -> bool:
+        try:
+            trial = other.run(
+                f"{edit.describe()} on seed {other.seed}", candidate=edit.source, inputs_key=UNCHANGED_INPUTS
+            )
+        except TrialBudgetExceeded:
+            return True
+        return trial.clean or not trial.ok
+
+    return accept
+
+
 def batch_size(runner: TrialRunner) -> int:
     return max(1, services().pool(runner.backend).slots) * T.REPAIR_BATCH_PER_SLOT
 
@@ -295,7 +319,15 @@ def repair_search(
     budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
-    found = search_edits(runner, deadline, ctx.source, lines, scaled_output=search.scaled(diagnoses), only=only)
+    found = search_edits(
+        runner,
+        deadline,
+        ctx.source,
+        lines,
+        scaled_output=search.scaled(diagnoses),
+        only=only,
+        accept=_on_another_seed(runner, deadline),
+    )
     if found.found is None and only is not None and found.candidates == 0:
         return None  # nothing of the numeric scope to edit (no padding, no narrow dtype): the numeric cause stands
     if found.found is None:

@@ -62,8 +62,14 @@ class Trial:
 
     @property
     def passed(self) -> bool:
-        """Passes three_dim (whatever standard judged the run: experiments are standard-neutral)."""
-        return self.ok and all(o.passed for o in self.neutral.values()) and not self.out_of_bounds_writes
+        """Passes three_dim (whatever standard judged the run: experiments are standard-neutral); a trial that
+        compared no output passes nothing."""
+        return (
+            self.ok
+            and bool(self.neutral)
+            and all(o.passed for o in self.neutral.values())
+            and not self.out_of_bounds_writes
+        )
 
     @property
     def clean(self) -> bool:
