@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import time
 
+import numpy as np
 import torch
 
 from sandbox.harness import common
@@ -105,7 +106,7 @@ def _one_input(probe: _Probe, index: int, x: torch.Tensor, changed: torch.Tensor
     if anything is None:
         return unknown
     flat = torch.arange(x.numel())
-    coordinates = [(flat // stride) % size for size, stride in zip(x.shape, _strides(x.shape), strict=True)]
+    coordinates = torch.unravel_index(flat, tuple(x.shape))
     values: list[list[set[int]]] = [[set() for _ in x.shape] for _ in range(count)]
     for dim, size in enumerate(x.shape):
         if not _values_along(probe, index, changed, coordinates[dim], size, [v[dim] for v in values]):
@@ -119,7 +120,7 @@ def _one_input(probe: _Probe, index: int, x: torch.Tensor, changed: torch.Tensor
         candidates.append(
             None
             if not product or len(product) > MAX_CANDIDATES
-            else [sum(c * s for c, s in zip(p, _strides(x.shape), strict=True)) for p in product]
+            else [int(np.ravel_multi_index(p, tuple(x.shape))) for p in product]
         )
     return _proven(probe, index, x, changed, candidates, anything)
 
@@ -180,11 +181,3 @@ def _proven(probe, index, x, changed, candidates, anything) -> list[list[int] | 
         else:
             out.append(sorted(needed[n]))
     return out
-
-
-def _strides(shape: torch.Size | tuple[int, ...]) -> list[int]:
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= size
-    return list(reversed(strides))

@@ -94,11 +94,8 @@ def _expected_read(sample: TracedSample, index: int, line: int, shape: tuple[int
 def _nearest(needed: torch.Tensor, read: int, shape: tuple[int, ...]) -> int | None:
     """The one needed element whose coordinates differ from the read one's in the fewest dimensions (fewer than all
     of them), None where several tie."""
-    strides = [1] * len(shape)
-    for d in range(len(shape) - 2, -1, -1):
-        strides[d] = strides[d + 1] * shape[d + 1]
-    coordinates = torch.stack([(needed // stride) % size for size, stride in zip(shape, strides, strict=True)], 1)
-    target = torch.tensor([(read // stride) % size for size, stride in zip(shape, strides, strict=True)])
+    coordinates = torch.stack(torch.unravel_index(needed, shape), 1)
+    target = torch.tensor(flat_index(read, shape))
     distance = (coordinates != target).sum(1)
     closest = int(distance.min())
     at = torch.nonzero(distance == closest).reshape(-1)
