@@ -30,6 +30,8 @@ from sandbox.protocol import KernelEvalError
 from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
+JOB_TMPFS_MB = 128  # a job's /dev/shm (64 MiB) and /job (64 MiB) tmpfs (sandbox/isolation)
+CGROUP_MARGIN_MB = 64  # page tables, kernel buffers and page cache a job's cgroup is charged beside its places
 TRITON_CACHE_INSIDE = "/triton-cache"
 TRITON_CACHE_CAP_MB = 256  # one source's compiled kernels: a few MiB; over this, a job filled it on purpose
 TRITON_CACHES_CAP_MB = 2048  # every source's together
@@ -94,7 +96,7 @@ class JobResult:
     job_id: str
     returncode: int | None
     signal: str | None
-    reason: str | None  # timeout | cancelled | shutdown | zygote_died | None
+    reason: str | None  # timeout | cancelled | shutdown | zygote_died | out_of_memory (its cgroup's) | None
     wall_s: float
     max_rss_kb: int
     cpu_s: float
@@ -110,6 +112,8 @@ class JobResult:
     #: a job killed for its time: the Python stack it dumped a moment before (protocol.STACK_SIGNAL), kept
     #: out of stderr (it names the server's own files; tools.faults quotes the job's frames from it)
     stack: str = ""
+    memory_limit_bytes: int | None = None  # its cgroup's bound over all its processes; None: it had no cgroup
+    memory_peak_bytes: int | None = None  # the most its cgroup held
 
 
 #: Operator setting: sandboxed jobs one pool runs at once (a pool serves one backend in one process;
@@ -417,6 +421,7 @@ class Pool:
             }
             if channel is not None:
                 command["result_fd"] = channel.path_for_zygote
+            command |= self._cgroup_limits(request)
             try:
                 self._send(command)
             except (OSError, PoolError) as exc:  # the zygote went away between start and send
@@ -433,7 +438,10 @@ class Pool:
                         pass  # the zygote is gone: so is the job
                     killed = True
             shared = channel if pending.result_channel else None
-            return self._collect(job_id, host_dir, pending.exited or {}, request.result_limit_bytes, queued_s, shared)
+            result = self._collect(job_id, host_dir, pending.exited or {}, request.result_limit_bytes, queued_s, shared)
+            if result.memory_peak_bytes is not None:
+                result.memory_limit_bytes = command.get("memory_limit_bytes")
+            return result
         finally:
             self._pending.pop(job_id, None)
             if channel is not None:
@@ -523,6 +531,18 @@ class Pool:
             limits["address_space"] = _zygote_vmsize(proc.pid) + (request.memory_mb << 20)
         return limits
 
+    def _cgroup_limits(self, request: JobRequest) -> dict[str, int]:
+        """The job's cgroup (sandbox/cgroup.py), where the zygote can make one: every place the job's
+        pages can be is bounded on its own, and the cgroup bounds their sum over all its processes:
+        the zygote's pages a child may copy on write, memory_mb, /tmp, /dev/shm and /job, the result it
+        writes (never more than it held), and a margin for the kernel's own use."""
+        proc = self._proc
+        held = _zygote_rss(proc.pid) if proc is not None else 2 << 30
+        result = min(request.result_limit_bytes, request.memory_mb << 20)
+        places_mb = request.memory_mb + request.tmp_mb + JOB_TMPFS_MB + CGROUP_MARGIN_MB
+        pids = self._rlimits(request)["processes"]
+        return {"memory_limit_bytes": held + result + (places_mb << 20), "pids_max": pids}
+
     def _collect(self, job_id, host_dir, exited, limit, queued_s, channel=None) -> JobResult:
         meta, values, bundle_error, via = None, {}, None, None
         if exited.get("returncode") == 0 and exited.get("reason") is None:
@@ -555,6 +575,7 @@ class Pool:
             queued_s=queued_s,
             result_via=via,
             stack=stack,
+            memory_peak_bytes=exited.get("memory_peak_bytes"),
         )
 
     def close(self) -> None:
@@ -581,6 +602,13 @@ def _split_stack(stderr: str) -> tuple[str, str]:
     """(what the job printed, the stack faulthandler dumped when its time was up)."""
     found = STACK_HEADER.search(stderr)
     return (stderr, "") if found is None else (stderr[: found.start()], stderr[found.start() :])
+
+
+def _zygote_rss(pid: int) -> int:
+    try:
+        return linux.status_bytes("VmRSS", pid)
+    except OSError:
+        return 2 << 30
 
 
 def _zygote_vmsize(pid: int) -> int:

@@ -7,12 +7,14 @@ only job directories.
 
 Protocol: JSON lines. Commands on stdin:
     {"op": "run", "job": ID, "dir": PATH, "slot": K, "timeout_s": T, "output_cap": BYTES,
-     "result_fd": "/proc/<pool pid>/fd/<n>" (optional: the shared result file, result_channel.py)}
+     "result_fd": "/proc/<pool pid>/fd/<n>" (optional: the shared result file, result_channel.py),
+     "memory_limit_bytes": B, "pids_max": P (optional: the job's cgroup, sandbox/cgroup.py)}
     {"op": "kill", "job": ID, "reason": "cancelled"}
 Events on stdout:
     {"event": "ready", ...}  {"event": "started", "job", "pid", "result_channel": whether the job got it}
     {"event": "exited", "job", "returncode", "signal", "reason", "wall_s", "max_rss_kb",
-     "cpu_s", "stdout", "stderr", "stdout_bytes", "stderr_bytes"}
+     "cpu_s", "stdout", "stderr", "stdout_bytes", "stderr_bytes", "memory_peak_bytes"}
+    reason "out_of_memory": the OOM killer ended a process of the job for its cgroup's limit.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import sys
 import time
 
 from sandbox import result_channel
+from sandbox.cgroup import JobCgroup, JobCgroups
 from sandbox.protocol import STACK_GRACE_S, STACK_SIGNAL
 
 CHUNK = 1 << 16
@@ -101,11 +104,15 @@ class Job:
         self.finished = False  # said it wrote its result: reported, killed, only its reaping is left
         self.command_fd: int | None = None  # its command socket, where it says it is done
         self.stack_asked = False  # past its time: asked for its stack, killed STACK_GRACE_S later
+        self.cgroup: JobCgroup | None = None
 
 
 class Zygote:
-    def __init__(self, plan, forker, out, backend, spares: int = 0):
+    def __init__(
+        self, plan, forker, out, backend, spares: int = 0, cgroups: tuple[JobCgroups | None, str] = (None, "")
+    ):
         self.plan = plan
+        self.cgroups, self.cgroup_note = cgroups  # the jobs' cgroups, or None and why not
         self.backend = backend
         self.forker = forker
         self.pid_namespace = forker.pid_namespace
@@ -166,9 +173,22 @@ class Zygote:
             sys.stdout = open(1, "w", buffering=1, closefd=False)
             sys.stderr = open(2, "w", buffering=1, closefd=False)
             result_fd = fds[0] if fds else None
-            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]), prepared, result_fd, done_fd=3)
+            cgroup = (True, cmd["cgroup"]) if "cgroup" in cmd else (False, str(cmd.get("cgroup_error", "")))
+            child.run_job(cmd["dir"], self.plan, int(cmd["slot"]), prepared, result_fd, done_fd=3, cgroup=cgroup)
         finally:
             os._exit(4)
+
+    def _place(self, cmd: dict, pid: int) -> tuple[dict, JobCgroup | None]:
+        """The job's command as its child gets it: with its cgroup (the process moved in first, so
+        nothing of the job runs outside) or the reason it has none."""
+        limit = cmd.get("memory_limit_bytes")
+        if self.cgroups is None or not isinstance(limit, int):
+            return {**cmd, "cgroup_error": self.cgroup_note or "the pool asked for no cgroup"}, None
+        try:
+            made = self.cgroups.place(str(cmd["job"]), pid, limit, int(cmd.get("pids_max", 0)) or 4096)
+        except OSError as exc:
+            return {**cmd, "cgroup_error": f"its cgroup could not be made: {exc}"}, None
+        return {**cmd, "cgroup": made.describe()}, made
 
     def start(self, cmd: dict) -> None:
         shared = _open_result_file(cmd.get("result_fd"))
@@ -177,12 +197,15 @@ class Zygote:
                 if not self.spares:
                     self._spawn_spare()
                 pid, command_w, out_r, err_r = self.spares.pop(0)
+                sent, cgroup = self._place(cmd, pid)
                 try:
-                    _send_command(command_w, json.dumps(cmd).encode(), shared)
+                    _send_command(command_w, json.dumps(sent).encode(), shared)
                     break
                 except OSError:  # that spare died: drop it and use another
                     for fd in (command_w, out_r, err_r):
                         os.close(fd)
+                    if cgroup is not None and self.cgroups is not None:
+                        self.cgroups.release(cgroup)
         finally:
             if shared is not None:
                 os.close(shared)  # the child holds its own copy now
@@ -190,6 +213,7 @@ class Zygote:
             os.set_blocking(fd, False)
         job = Job(cmd["job"], pid, out_r, err_r, float(cmd.get("timeout_s", 120)), int(cmd.get("output_cap", 1 << 20)))
         job.command_fd = command_w
+        job.cgroup = cgroup
         self.jobs[pid] = job
         self.by_id[job.id] = job
         self.sel.register(out_r, selectors.EVENT_READ, ("out", job))
@@ -211,6 +235,9 @@ class Zygote:
         self._close_command(job)
         if message != result_channel.WRITTEN or job.reason is not None or job.finished:
             return
+        if self._over_memory(job):  # a process of it was killed for memory: the job failed, whatever it wrote
+            self.kill(job, "out_of_memory")
+            return
         job.finished = True
         self._drain(job)
         self.send(self._exited(job, 0, None, None))
@@ -219,6 +246,9 @@ class Zygote:
             os.kill(job.pid, signal.SIGKILL)  # pid 1 of its namespace: everything in it dies
         except ProcessLookupError:
             pass
+
+    def _over_memory(self, job: Job) -> bool:
+        return job.cgroup is not None and job.cgroup.oom_kills() > 0
 
     def _close_command(self, job: Job) -> None:
         fd = job.command_fd
@@ -296,6 +326,7 @@ class Zygote:
             "stderr": job.captured["stderr"].text(),
             "stdout_bytes": job.captured["stdout"].total,
             "stderr_bytes": job.captured["stderr"].total,
+            "memory_peak_bytes": job.cgroup.peak_bytes() if job.cgroup is not None else None,
         }
 
     def reap(self) -> None:
@@ -315,11 +346,20 @@ class Zygote:
                 continue
             self._close_command(job)
             if job.finished:  # reported when it said done
+                self._release_cgroup(job)
                 continue
+            if job.reason is None and self._over_memory(job):
+                job.reason = "out_of_memory"
             self._drain(job)
             self.by_id.pop(job.id, None)
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             self.send(self._exited(job, os.WEXITSTATUS(status) if os.WIFEXITED(status) else None, sig, usage))
+            self._release_cgroup(job)
+
+    def _release_cgroup(self, job: Job) -> None:
+        if job.cgroup is not None and self.cgroups is not None:
+            self.cgroups.release(job.cgroup)
+            job.cgroup = None
 
     # --- commands -----------------------------------------------------------------------------
     def command(self, line: bytes) -> None:
@@ -374,6 +414,8 @@ class Zygote:
                 if now > job.deadline and not job.finished:
                     self._time_up(job, now)
             self.reap()
+            if self.cgroups is not None and self.cgroups.leftovers:
+                self.cgroups.retry_leftovers()
             while len(self.spares) < self.spare_target and not self.pending:
                 self._spawn_spare()
 
@@ -392,6 +434,8 @@ class Zygote:
         while self.jobs and time.monotonic() < deadline:
             self.reap()
             time.sleep(0.01)
+        if self.cgroups is not None:
+            self.cgroups.close()
 
 
 def _readable(fd: int) -> bool:
@@ -459,7 +503,8 @@ def main() -> int:
     import torch
     import triton
 
-    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol, backend, args.spares)
+    cgroups = JobCgroups.open() if plan.root_mode else (None, "not root: no cgroup per job")
+    zygote = Zygote(plan, _probe_forker(forker, pid_namespace), protocol, backend, args.spares, cgroups)
     zygote.send(
         {
             "event": "ready",
@@ -469,6 +514,7 @@ def main() -> int:
             "triton": triton.__version__,
             "root_mode": plan.root_mode,
             "pid_namespace": zygote.pid_namespace,
+            "cgroup": cgroups[1],
         }
     )
     zygote.loop()

@@ -96,6 +96,67 @@ return triton_add(x, y)
     assert "memory" in (r.error.message + (r.error.hint or "")).lower()
 
 
+def _needs_a_cgroup_per_job():
+    item = attack(VECTOR_ADD_CANDIDATE).isolation.get("cgroup")
+    if item is None or not item.active:
+        pytest.skip(f"no cgroup per job here: {item.detail if item else 'not reported'}")
+    return item
+
+
+def test_a_jobs_forked_children_share_one_memory_limit():
+    """RLIMIT_AS bounds each process: ten children of 400 MiB each fit it but not the job's cgroup.
+    At most 4 GiB is touched, for 3 s, if the cgroup failed."""
+    cgroup = _needs_a_cgroup_per_job()
+    body = """
+import os, time
+pids = []
+for _ in range(10):
+    pid = os.fork()
+    if pid == 0:
+        hoard = bytearray(b"\\x01") * (400 << 20)  # written: every page is the job's
+        time.sleep(3)
+        os._exit(0)
+    pids.append(pid)
+ended = [os.waitpid(pid, 0)[1] for pid in pids]
+print("children ok", sum(status == 0 for status in ended))
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body), memory_mb=512)
+    assert r.verdict == "crashed" and r.error.type == "out_of_memory", (r.verdict, r.summary, r.stdout)
+    assert "MiB" in r.error.message and "memory_mb" in r.error.hint, r.error
+    assert "memory" in cgroup.detail and "pids" in cgroup.detail, cgroup.detail
+    # every job's cgroup is gone once its processes are (the kernel tears a namespace down asynchronously)
+    from sandbox.pool import Pool
+
+    base = Pool.get("cpu").ready_info["cgroup"].split(" under ")[-1]
+    deadline = time.monotonic() + 10
+    while any(n.startswith("job-") for n in os.listdir(base)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [n for n in os.listdir(base) if n.startswith("job-")], os.listdir(base)
+
+
+def test_writing_past_the_memory_limit_into_the_result_file_is_stopped():
+    """The pool's result file is shared memory the job writes: no mapping counts it, its cgroup does.
+    At most 3 GiB is written if the cgroup failed."""
+    _needs_a_cgroup_per_job()
+    body = """
+import os
+fd = next(int(n) for n in os.listdir("/proc/self/fd") if "kernel-eval-result" in os.readlink(f"/proc/self/fd/{n}"))
+chunk = b"\\x01" * (64 << 20)
+written = 0
+try:
+    for _ in range(48):
+        written += os.pwrite(fd, chunk, written)
+finally:
+    print("written MiB", written >> 20)
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body), memory_mb=512)
+    assert r.verdict in ("crashed", "runtime_error"), (r.verdict, r.summary)
+    written = [int(line.split()[-1]) for line in r.stdout.splitlines() if line.startswith("written MiB")]
+    assert not written or written[0] < 3072, r.stdout
+
+
 def _sandbox_uid(uid: int) -> bool:
     """One of the uids of this process's cpu pool (other pools on the machine have blocks of their own)."""
     from sandbox.pool import Pool

@@ -119,6 +119,15 @@ def process_fault(
         raise ServerFault(
             f"the sandbox failed while running the {role} (a fault of this server, not of the kernel; retry later)"
         )
+    if job.reason == "out_of_memory":
+        limit = f" of {job.memory_limit_bytes >> 20} MiB" if job.memory_limit_bytes else ""
+        return "crashed", ErrorInfo(
+            phase="run",
+            type="out_of_memory",
+            message=f"the {role} used more host memory than its limit{limit} (memory_mb plus its /tmp, the "
+            "process it starts from and its result, over all its processes) and the kernel killed it",
+            hint="the job exceeded its memory budget (memory_mb); reduce sizes, or raise memory_mb if the work is real",
+        )
     if job.reason in ("cancelled", "shutdown"):
         return "crashed", ErrorInfo(phase="run", type=job.reason, message=f"the {role} was {job.reason}")
     if job.signal:

@@ -57,11 +57,13 @@ def run_job(
     prepared: Prepared | None = None,
     result_fd: int | None = None,
     done_fd: int | None = None,
+    cgroup: tuple[bool, str] = (False, "started without the zygote"),
 ) -> None:
     """Never returns: exits the forked process with EXIT_OK once a result is written. `prepared`:
     the isolation this process already did while it waited for the job (a warm spare); `result_fd`:
     the pool's shared result file (sandbox/result_channel.py), else the result goes to result.bin;
-    `done_fd`: where to say the result is written (the zygote reports the job finished then)."""
+    `done_fd`: where to say the result is written (the zygote reports the job finished then);
+    `cgroup`: (whether the zygote put this process in a cgroup of its own, what it is or why not)."""
     code = EXIT_HARNESS_ERROR
     try:
         started = time.perf_counter()
@@ -86,6 +88,7 @@ def run_job(
             gid=spec["limits"]["gid"],  # every job's group: the Triton caches are its
             writable=writable,
             writable_cap_mb=spec["limits"].get("writable_cap_mb", 0),
+            cgroup=cgroup,
         )
         backend = backends.by_name(spec["backend"])
         report = prepared.report

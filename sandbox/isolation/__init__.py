@@ -62,6 +62,8 @@ class JobLimits:
     #: host directory -> path inside, bound writable (the Triton cache of this candidate's source)
     writable: dict[str, str] = field(default_factory=dict)
     writable_cap_mb: int = 0  # what the pool trims each writable directory to after the job
+    #: (in force, what it is or why not): the job's memory and pids cgroup, made by the zygote (sandbox/cgroup.py)
+    cgroup: tuple[bool, str] = (False, "no cgroup")
 
 
 def _python_paths() -> list[str]:
@@ -243,25 +245,31 @@ def _apply_data_limit(limits: JobLimits, report: Report) -> None:
 
 
 def report_memory_limit(limits: JobLimits, report: Report) -> None:
-    """Which bound holds the job's host memory, said as it is: the address-space limit counts what
-    the job maps; the data limit of a GPU job counts its private allocations; pages of a memory
-    file, a SysV segment or a shared anonymous mapping neither would count are refused by seccomp;
-    the tmpfs places are sized. Call after the rlimits and seccomp are in force."""
+    """Which bound holds the job's host memory, said as it is: the job's cgroup counts every page of
+    every process of it; the address-space limit counts what one process maps; the data limit of a
+    GPU job counts its private allocations; pages of a memory file, a SysV segment or a shared
+    anonymous mapping neither would count are refused by seccomp; the tmpfs places are sized.
+    Call after the rlimits and seccomp are in force."""
     items = report.items
+    cgroup = items.get("cgroup", {})
     seccomp_filter = items.get("seccomp", {}).get("active", False)
     isolated_fs = items.get("private_tmp", {}).get("active", False)
     address_space = items.get("rlimit_address_space", {}).get("active", False)
     data = items.get("rlimit_data", {}).get("active", False)
-    parts = []
+    parts = [cgroup["detail"]] if cgroup.get("active") else []
     if address_space:
-        parts.append(f"address space {limits.rlimits['address_space'] >> 20} MiB (zygote's mappings included)")
+        space = limits.rlimits["address_space"] >> 20
+        parts.append(f"address space {space} MiB per process (zygote's mappings included)")
     if data:
-        parts.append(f"data {limits.data_budget >> 20} MiB beyond what the warm job held (private allocations)")
+        budget = limits.data_budget >> 20
+        parts.append(f"data {budget} MiB per process beyond what the warm job held (private allocations)")
     if seccomp_filter:
         parts.append("memfd_create, SysV shmget and shared anonymous mmap refused")
     if isolated_fs:
         parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm 64 MiB tmpfs" + (", no /dev/zero" if data else ""))
-    if not (address_space or data):
+    if cgroup.get("active"):  # counts every page of every process of the job: nothing escapes it
+        report.ok("memory_limit", "; ".join(parts))
+    elif not (address_space or data):
         report.no(
             "memory_limit",
             "no address-space or data limit in force and no cgroup: a job can use all host memory"
@@ -336,6 +344,7 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
         job_dir = _write_files_unisolated(files, limits if plan.root_mode else None)
     _apply_rlimits(limits, report)
     _apply_data_limit(limits, report)
+    (report.ok if limits.cgroup[0] else report.no)("cgroup", limits.cgroup[1])
     if plan.root_mode:
         try:
             os.setgroups([])

@@ -1,0 +1,83 @@
+"""The per-job cgroup (sandbox/cgroup.py): finding the process's own cgroup in either version, the
+kernel's bound on a real process where this machine lets root make cgroups, and cleaning up."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sandbox import cgroup
+
+V1_CGROUP = "9:name=systemd:/\n8:pids:/\n4:memory:/process_api/abc\n1:cpu:/\n0::/\n"
+V1_MOUNTINFO = (
+    "30 25 0:26 / /sys/fs/cgroup/memory rw,relatime shared:9 - cgroup cgroup rw,memory\n"
+    "31 25 0:27 / /sys/fs/cgroup/pids rw,relatime shared:10 - cgroup cgroup rw,pids\n"
+    "32 25 0:28 / /sys/fs/cgroup/unified rw,relatime shared:11 - cgroup2 cgroup2 rw\n"
+)
+V2_CGROUP = "0::/system.slice/kernel-eval.service\n"
+# a container's cgroup namespace: its mount shows the container's own cgroup as /
+V2_MOUNTINFO = "40 30 0:35 /../.. /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n"
+V2_DELEGATED = "40 30 0:35 /system.slice /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+
+
+def test_v1_hierarchies_and_their_mount_points_are_found():
+    own, mounted = cgroup.own_paths(V1_CGROUP), cgroup.mounts(V1_MOUNTINFO)
+    assert own == {"memory": "/process_api/abc", "pids": "/", "": "/"}
+    assert cgroup.on_mount(mounted["memory"], own["memory"]) == "/sys/fs/cgroup/memory/process_api/abc"
+    assert cgroup.on_mount(mounted["pids"], own["pids"]) == "/sys/fs/cgroup/pids"
+
+
+def test_v2_paths_are_placed_through_the_mounts_root():
+    own = cgroup.own_paths(V2_CGROUP)
+    assert own == {"": "/system.slice/kernel-eval.service"}
+    delegated = cgroup.mounts(V2_DELEGATED)[""]
+    assert cgroup.on_mount(delegated, own[""]) == "/sys/fs/cgroup/kernel-eval.service"
+    # a mount whose root is not above the process's cgroup does not show it
+    assert cgroup.on_mount(("/sys/fs/cgroup", "/other.slice"), own[""]) is None
+    assert cgroup.mounts(V2_MOUNTINFO)[""] == ("/sys/fs/cgroup", "/../..")
+
+
+def test_what_a_dead_zygote_left_is_swept_and_a_live_ones_kept(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f"kernel-eval-{dead.pid}" / "job-1").mkdir(parents=True)
+    (tmp_path / f"kernel-eval-{os.getpid()}" / "job-2").mkdir(parents=True)
+    (tmp_path / "someone-else").mkdir()
+    cgroup.sweep_dead(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"kernel-eval-{os.getpid()}", "someone-else"]
+
+
+@pytest.fixture
+def cgroups():
+    made, why = cgroup.JobCgroups.open()
+    if made is None:
+        pytest.skip(f"no cgroup per job here: {why}")
+    yield made
+    made.close()
+
+
+def test_a_process_placed_in_a_job_cgroup_is_held_to_its_limit_and_the_cgroup_removed(cgroups):
+    """A real process, moved in before it allocates (as the zygote does), writes past 64 MiB: the
+    kernel kills it and the count says so. At most 256 MiB is written if the limit failed."""
+    go_r, go_w = os.pipe()
+    hoarder = subprocess.Popen(
+        [sys.executable, "-c", f"import os; os.read({go_r}, 1); x = bytearray(b'\\x01') * (256 << 20)"],
+        pass_fds=(go_r,),
+    )
+    made = cgroups.place("t1", hoarder.pid, 64 << 20, 16)
+    assert made.describe().startswith(f"cgroup {made.version}: memory 64 MiB")
+    os.write(go_w, b"x")
+    assert hoarder.wait(timeout=60) == -9
+    assert made.oom_kills() >= 1 and made.peak_bytes() > 0
+    cgroups.release(made)
+    deadline = time.monotonic() + 10
+    while cgroups.leftovers and time.monotonic() < deadline:
+        time.sleep(0.1)
+        cgroups.retry_leftovers()
+    assert not any(os.path.exists(path) for path in (made.memory_dir,)), made.dirs
+    os.close(go_r)
+    os.close(go_w)
