@@ -184,6 +184,19 @@ def test_perturbation_finds_the_elements_of_an_integer_input_each_output_depends
     assert perturb.dependencies(Noisy(), [torch.arange(64).reshape(8, 8)], [(0, 9)]) == {0: [None]}
 
 
+def test_an_address_missing_its_siblings_row_offset_gets_a_verified_patch():
+    """centred_product's second read of y drops `row * N`: the edit that adds the term the other addresses have
+    passes on every seed."""
+    run = _run("centred_product", "bug_y_row_zero.py")
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and top.verification is not None and top.verification.verdict == "pass", fixed.fixes
+    assert top.location is not None and top.location.line == _line_of(
+        "centred_product", "bug_y_row_zero.py", "y = tl.load(y_ptr + cols"
+    )
+    assert "y_ptr + cols + row * N" in (top.patched_source or "")
+
+
 @pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int", "centred_product"])
 def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
     run = _run(task, "candidate.py")
@@ -519,6 +532,13 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    o = tl.arange(0, B)\n    h = tl.load(x_ptr + o)\n"
             "    tl.store(o_ptr + o, (h % N))\n",
         ),
+        (  # an address without the row offset every other address adds
+            "def k(x_ptr, y_ptr, o_ptr, N, B: tl.constexpr):\n    row = tl.program_id(0)\n    c = tl.arange(0, B)\n"
+            "    y = tl.load(y_ptr + c)\n    tl.store(o_ptr + row * N + c, tl.load(x_ptr + row * N + c) * y)\n",
+            "def k(x_ptr, y_ptr, o_ptr, N, B: tl.constexpr):\n    row = tl.program_id(0)\n    c = tl.arange(0, B)\n"
+            "    y = tl.load(y_ptr + c + row * N)\n"
+            "    tl.store(o_ptr + row * N + c, tl.load(x_ptr + row * N + c) * y)\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -542,6 +562,7 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "unused_param",
         "drop_term",
         "power_of_two_mask",
+        "sibling_term",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

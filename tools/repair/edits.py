@@ -68,6 +68,7 @@ DECOMPOSITION = {
     "swap_values",
     "broadcast_axis",
     "divide_index",
+    "sibling_term",
 }
 
 
@@ -118,6 +119,35 @@ def _base(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add | cst.Subtract):
         expr = expr.left
     return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _terms(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The summands of `a + b + c` after the leftmost (the pointer of an address), left to right."""
+    terms: list[cst.BaseExpression] = []
+    while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        terms.insert(0, expr.right)
+        expr = expr.left
+    return terms
+
+
+def _addresses(fn: cst.FunctionDef, pointers: set[str]) -> list[tuple[cst.BinaryOperation, frozenset[str]]]:
+    """Every whole address sum of the kernel, `x_ptr + row * N + cols` (not its part `x_ptr + row * N`), with its
+    terms as written."""
+    sums = [
+        node
+        for node in m.findall(fn, m.BinaryOperation(operator=m.Add()))
+        if isinstance(node, cst.BinaryOperation) and _base(node) in pointers and not _subtracts(node)
+    ]
+    parts = {id(node.left) for node in sums}
+    return [(node, frozenset(_code(t) for t in _terms(node))) for node in sums if id(node) not in parts]
+
+
+def _subtracts(expr: cst.BaseExpression) -> bool:
+    while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add | cst.Subtract):
+        if isinstance(expr.operator, cst.Subtract):
+            return True
+        expr = expr.left
+    return False
 
 
 def _pointers(fn: cst.FunctionDef) -> set[str]:
@@ -275,6 +305,7 @@ class _Collector(cst.CSTVisitor):
             self._raw = _raw_loads(node)
             self._assigned = _assigned_names(node)
             self._unused = _unused_scalars(node, self._pointers)
+            self._sibling_terms(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -539,6 +570,18 @@ class _Collector(cst.CSTVisitor):
             self._add(value, edits, "add_mod", "fix_layout")
         self._accumulate(node)
         self._unused_term(node)
+
+    def _sibling_terms(self, fn: cst.FunctionDef) -> None:
+        """An address missing terms every other address with its terms has (`y_ptr + cols` beside
+        `x_ptr + row * N + cols`: the row's offset dropped): those terms added, one edit per set missing."""
+        addresses = _addresses(fn, self._pointers)
+        for node, terms in addresses:
+            missing = sorted(
+                {tuple(sorted(other - terms)) for _, other in addresses if terms and terms < other},
+                key=lambda extra: (len(extra), extra),
+            )
+            edits = [cst.parse_expression(f"{_code(node)} + {' + '.join(extra)}") for extra in missing]
+            self._add(node, edits, "sibling_term", "fix_layout")
 
     def _unused_term(self, node: cst.Assign) -> None:
         """A parameter the kernel is given and never reads, as the term an index is missing

@@ -64,6 +64,8 @@ PRIOR = (
     "unused_param",
     "drop_term",
     "power_of_two_mask",
+    # added after heldout12 (an address without the row offset its siblings add)
+    "sibling_term",
 )
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
