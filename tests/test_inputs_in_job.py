@@ -24,6 +24,23 @@ def test_fingerprint_sees_one_bit_and_the_structure():
     assert x[0] == x[1] or inputs.fingerprint([3], [swapped, 2.0]) != base  # positions count, not only values
 
 
+def test_fingerprint_counts_every_nan_as_one():
+    """A conversion's NaN bits depend on its path (torch's vector loop gives 0xFFFF in bf16, its scalar tail
+    0x7FC0), so two jobs converting the same special_values inputs got different bits and a false "get_inputs()
+    is not deterministic" warning. A NaN is a NaN; a number changed is still seen."""
+    x = torch.randn(3034, dtype=torch.float64)
+    x[::37] = float("nan")
+    whole = x.to(torch.bfloat16)
+    pieces = torch.cat([x[i : i + 7].to(torch.bfloat16) for i in range(0, x.numel(), 7)])
+    assert inputs.fingerprint([], [whole]) == inputs.fingerprint([], [pieces])
+    payload = whole.clone()
+    payload.view(torch.int16)[0::37] = 0x7FC1  # another NaN payload
+    assert inputs.fingerprint([], [payload]) == inputs.fingerprint([], [whole])
+    changed = whole.clone()
+    changed[1] += 1
+    assert inputs.fingerprint([], [changed]) != inputs.fingerprint([], [whole])
+
+
 def test_fingerprint_of_every_dtype_and_large_tensors_in_chunks():
     for dtype in (
         torch.bool,

@@ -126,6 +126,8 @@ def _tensor_digest(t: torch.Tensor) -> list:
     if flat.is_complex():
         flat = torch.view_as_real(flat).reshape(-1)
     bits = flat.view(torch.uint8) if flat.dtype == torch.bool else flat.view(_BIT_VIEWS[flat.element_size()])
+    if flat.is_floating_point():  # one NaN for all: a conversion's NaN bits depend on its (vector) path
+        bits = bits.masked_fill(torch.isnan(flat), -1)
     plain = weighted = 0
     for start in range(0, bits.numel(), _FINGERPRINT_CHUNK):
         chunk = bits[start : start + _FINGERPRINT_CHUNK].to(torch.int64)
