@@ -36,6 +36,9 @@ TRITON_CACHE_INSIDE = "/triton-cache"
 TRITON_CACHE_CAP_MB = 256  # one source's compiled kernels: a few MiB; over this, a job filled it on purpose
 TRITON_CACHES_CAP_MB = 2048  # every source's together
 TRITON_CACHES_TRIM_EVERY_S = 60.0
+#: While a job runs, its Triton cache is measured this often; past TRITON_CACHE_CAP_MB the job is killed
+#: ("disk_limit"): a job writes at most this long's worth beyond the cap, not its whole timeout's.
+CACHE_WATCH_EVERY_S = 0.5
 ZYGOTE_START_TIMEOUT = 180.0
 GPU_SLOTS_MAX = 16  # per GPU, by default (each job holds a CUDA context: ~0.5 GiB of the GPU's memory)
 CORES_PER_GPU_SLOT = 4
@@ -96,7 +99,9 @@ class JobResult:
     job_id: str
     returncode: int | None
     signal: str | None
-    reason: str | None  # timeout | cancelled | shutdown | zygote_died | out_of_memory (its cgroup's) | None
+    #: timeout | cancelled | shutdown | zygote_died | out_of_memory (its cgroup's) | disk_limit (its Triton
+    #: cache) | None
+    reason: str | None
     wall_s: float
     max_rss_kb: int
     cpu_s: float
@@ -430,10 +435,12 @@ class Pool:
             if on_start is not None:
                 on_start()
             killed = False
+            watch = _CacheWatch(self._triton_cache_path(request))
             while not pending.done.wait(0.05):
-                if cancel is not None and cancel.is_set() and not killed:
+                reason = "cancelled" if cancel is not None and cancel.is_set() else watch.over()
+                if reason is not None and not killed:
                     try:
-                        self._send({"op": "kill", "job": job_id, "reason": "cancelled"})
+                        self._send({"op": "kill", "job": job_id, "reason": reason})
                     except (OSError, PoolError):
                         pass  # the zygote is gone: so is the job
                     killed = True
@@ -602,6 +609,21 @@ def _split_stack(stderr: str) -> tuple[str, str]:
     """(what the job printed, the stack faulthandler dumped when its time was up)."""
     found = STACK_HEADER.search(stderr)
     return (stderr, "") if found is None else (stderr[: found.start()], stderr[found.start() :])
+
+
+class _CacheWatch:
+    """A running job's Triton cache, measured every CACHE_WATCH_EVERY_S: "disk_limit" once past its cap."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.next_at = time.monotonic() + CACHE_WATCH_EVERY_S
+
+    def over(self) -> str | None:
+        if self.path is None or time.monotonic() < self.next_at:
+            return None
+        self.next_at = time.monotonic() + CACHE_WATCH_EVERY_S
+        cap = TRITON_CACHE_CAP_MB << 20
+        return "disk_limit" if disk.tree_bytes(self.path, cap) > cap else None
 
 
 def _zygote_rss(pid: int) -> int:

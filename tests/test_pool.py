@@ -237,6 +237,7 @@ def test_what_a_job_writes_into_its_triton_cache_is_bounded_after_it(tmp_path, m
     from sandbox import pool as pool_module
 
     monkeypatch.setattr(pool_module, "TRITON_CACHE_CAP_MB", 8)
+    monkeypatch.setattr(pool_module, "CACHE_WATCH_EVERY_S", 3600.0)  # what stays after the job, not the watch
     hog = candidate_with(
         """
 import os
@@ -261,6 +262,37 @@ return triton_add(x, y)
         assert "the pool cuts it to 8 MiB" in isolation["triton_cache"]["detail"], isolation
         assert "only writable place" not in isolation["private_tmp"]["detail"]
         assert (cache.parent.stat().st_mode & 0o007) == 0 or not cache.exists()
+
+
+def test_a_job_filling_its_triton_cache_while_it_runs_is_stopped(tmp_path, monkeypatch):
+    """A job's cache on the host was bounded only after it: a job could write for its whole timeout. The pool
+    measures it while the job runs and kills the job past the cap. Bounded: at most 64 MiB written, over ~6 s."""
+    from sandbox import pool as pool_module
+    from tools.faults import process_fault
+
+    monkeypatch.setattr(pool_module, "TRITON_CACHE_CAP_MB", 8)
+    hog = candidate_with(
+        """
+import os, time
+d = os.environ["TRITON_CACHE_DIR"]
+for i in range(64):
+    with open(os.path.join(d, f"junk{i}"), "wb") as f:
+        f.write(b"\\x01" * (1 << 20))
+    time.sleep(0.1)
+print("WROTE ALL", flush=True)
+return triton_add(x, y)
+"""
+    )
+    p = Pool(backends.COMPILER, slots=1, state_dir=tmp_path)
+    try:
+        result = p.run(job(hog), timeout_s=120)
+        after = p.run(job(), timeout_s=120)  # the same pool's next job
+    finally:
+        p.close()
+    assert result.reason == "disk_limit" and "WROTE ALL" not in result.stdout, (result.reason, result.stdout[-500:])
+    verdict, error = process_fault(result, 120, "candidate")
+    assert verdict == "crashed" and error.type == "disk_limit" and "8 MiB" in error.message, error
+    assert after.returncode == 0 and after.reason is None, after.stderr[-2000:]
 
 
 def test_background_work_never_holds_a_slot_a_call_waits_for(pool):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from sandbox import pool as sandbox_pool
 from sandbox.pool import STACK_HEADER, JobResult
 from tools.errors import ServerFault
 from tools.models.task import ErrorInfo, IsolationItem
@@ -127,6 +128,14 @@ def process_fault(
             message=f"the {role} used more host memory than its limit{limit} (memory_mb plus its /tmp, the "
             "process it starts from and its result, over all its processes) and the kernel killed it",
             hint="the job exceeded its memory budget (memory_mb); reduce sizes, or raise memory_mb if the work is real",
+        )
+    if job.reason == "disk_limit":
+        return "crashed", ErrorInfo(
+            phase="run",
+            type="disk_limit",
+            message=f"the {role} wrote more than {sandbox_pool.TRITON_CACHE_CAP_MB} MiB into its Triton cache "
+            "directory and was killed (a compiled source's kernels take a few MiB)",
+            hint="write files only under /tmp (sized by tmp_mb); leave TRITON_CACHE_DIR to Triton",
         )
     if job.reason in ("cancelled", "shutdown"):
         return "crashed", ErrorInfo(phase="run", type=job.reason, message=f"the {role} was {job.reason}")

@@ -336,7 +336,8 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
                 report.ok(
                     "triton_cache",
                     f"{inside}: a host directory, writable, shared with the jobs of the same source (the sandbox's "
-                    f"group only); the pool cuts it to {limits.writable_cap_mb} MiB after each job",
+                    f"group only); a job that writes past {limits.writable_cap_mb} MiB in it is killed, and the pool "
+                    f"cuts it to {limits.writable_cap_mb} MiB after each job",
                 )
         except OSError as exc:  # never run the job with the host still reachable
             raise RuntimeError(f"the sandbox's root could not be finished: {exc}") from exc
