@@ -11,6 +11,7 @@ stops at the first candidate that passes and prints a table.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import anyio
@@ -51,7 +52,8 @@ async def judge(client: Client, tools: set[str], reference: str, candidate: str,
 
 
 async def loop(args) -> int:
-    server = args.url or StdioServerParameters(command=sys.executable, args=["-m", "mcp_server"])
+    # env: the SDK's stdio client passes the server only HOME, PATH and a few more (not KERNEL_EVAL_HOME)
+    server = args.url or StdioServerParameters(command=sys.executable, args=["-m", "mcp_server"], env=dict(os.environ))
     rows = []
     async with Client(server) as client:
         tools = {t.name for t in (await client.list_tools()).tools}

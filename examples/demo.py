@@ -8,6 +8,7 @@ does not offer are skipped with a note.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -30,7 +31,11 @@ def show(step: str, result) -> dict:
 
 
 async def main() -> int:
-    server = StdioServerParameters(command=sys.executable, args=["-m", "mcp_server"], cwd=str(TASK.parents[2]))
+    # env: the SDK's stdio client gives the server only HOME, PATH and a few more; KERNEL_EVAL_HOME and the
+    # server's other settings must be passed on
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "mcp_server"], cwd=str(TASK.parents[2]), env=dict(os.environ)
+    )
     async with Client(server, mode="legacy") as client:
         tools = {t.name for t in (await client.list_tools()).tools}
         print("kernel-eval MCP server tools:", ", ".join(sorted(tools)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,11 @@ def test_demo_runs_one_autoresearch_iteration():
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "=== run_accuracy (buggy candidate)\nFAIL" in done.stdout
     assert "iteration done: fail -> pass" in done.stdout
+    # the server it starts keeps its runs in the caller's $KERNEL_EVAL_HOME (the SDK's stdio client passes
+    # no variable it is not told to): `kernel-eval explain RUN_ID` afterwards finds them
+    run_ids = set(re.findall(r"\br-\d{8}-\d{6}-[0-9a-f]{6}\b", done.stdout))
+    home = Path(os.environ["KERNEL_EVAL_HOME"])
+    assert run_ids and all((home / "runs" / run_id).is_dir() for run_id in run_ids), (run_ids, home)
 
 
 def test_scripted_loop_stops_at_the_first_pass():
