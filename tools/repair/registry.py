@@ -176,9 +176,9 @@ _TEXT: dict[str, dict] = {
     },
     "fix_formula": {
         "title": "Compute the formula the reference computes",
-        "triton": "The error depends on the inputs' magnitude, not on rounding: "
-        "a constant is applied in the wrong place (sqrt(v) + eps instead of sqrt(v + eps), eps outside a division) "
-        "or a term is missing. Compare the kernel's formula with the reference line by line.",
+        "triton": "The kernel computes another formula than the reference (the error is no rounding error): "
+        "a wrong divisor or constant, a constant applied in the wrong place (sqrt(v) + eps instead of "
+        "sqrt(v + eps)), a term missing or too many. Compare the kernel's formula with the reference line by line.",
         "triton_ascend": "Same as Triton.",
         "ascendc": "Same: check where Adds/Muls of constants sit against the reference (e.g. Sqrt(Add(v, eps))).",
     },
