@@ -167,3 +167,19 @@ def test_no_size_constants_is_not_applicable_and_bad_requests_fail_before_runnin
                     reference=str(folder / "reference.py"), candidate=str(folder / "general.py"), backend="cpu", **bad
                 )
             )
+
+
+def test_progress_rises_to_done_after_the_shape_check():
+    """`[100%] done` was reported before `[ 90%] shape check: ...` (the judge said done, then the sizes ran)."""
+    relu = Path(__file__).resolve().parents[1] / "examples" / "level1" / "19_relu"
+    seen: list[tuple[float, str]] = []
+    result = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(relu / "reference.py"), candidate=str(relu / "candidate.py"), backend="cpu", num_seeds=1
+        ),
+        progress=lambda value, message="": seen.append((value, message)),
+    )
+    assert result.verdict == "pass", result.summary
+    values = [value for value, _ in seen]
+    assert values == sorted(values) and seen[-1] == (1.0, "done"), seen
+    assert any(message.startswith("shape check") for _, message in seen), seen
