@@ -197,7 +197,21 @@ def test_an_address_missing_its_siblings_row_offset_gets_a_verified_patch():
     assert "y_ptr + cols + row * N" in (top.patched_source or "")
 
 
-@pytest.mark.parametrize("task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int", "centred_product"])
+def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_the_kernel():
+    """row_share passes `x.stride(1)` for the row stride. In the kernel, `stride_x` -> `n_cols` passes too (the input
+    is contiguous), but the wrong value comes from the launch: the edit of the argument is the one returned."""
+    run = _run("row_share", "bug_stride_at_launch.py")
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and top.verification is not None and top.verification.verdict == "pass", fixed.fixes
+    launch = _line_of("row_share", "bug_stride_at_launch.py", "row_share_kernel[(n_rows,)]")
+    assert top.location is not None and top.location.line == launch, top.location
+    assert "x, out, x.stride(0), n_cols" in (top.patched_source or "")
+
+
+@pytest.mark.parametrize(
+    "task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int", "centred_product", "row_share"]
+)
 def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
     run = _run(task, "candidate.py")
     assert run.verdict == "pass", run.summary

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tools import thresholds as T
 from tools.models.diagnosis import Diagnosis
-from tools.repair.edits import Edit, edits, value_lines
+from tools.repair.edits import Edit, edits, launch_arguments, value_lines
 
 #: Operators tried first where several edit the same line: the slips agents make most, then the rest.
 PRIOR = (
@@ -167,8 +167,27 @@ def search(
         tried += len(batch)
         for edit, ok in zip(batch, passed, strict=False):
             if ok and accept(edit):
-                return Searched(edit, tried, len(candidates), "found")
+                origin = _at_the_launch(source, edit, candidates, run_batch, accept)
+                return Searched(origin or edit, tried, len(candidates), "found")
     return Searched(None, tried, len(candidates), "exhausted")
+
+
+def _at_the_launch(
+    source: str, found: Edit, candidates: list[Edit], run_batch: RunBatch, accept: Callable[[Edit], bool]
+) -> Edit | None:
+    """Where the passing edit gives a kernel parameter's use another parameter (`stride_x` -> `n_cols`), the value
+    passed for it may be what is wrong (`x.stride(1)` for `x.stride(0)` at the launch): an edit of that argument
+    that passes too is the repair at the value's origin, and is preferred. None where there is none."""
+    arguments = launch_arguments(source).get(found.before, []) if found.operator == "name_swap" else []
+    at_launch = [
+        e
+        for e in candidates
+        if e is not found and any(e.line == line and e.before and e.before in code for line, code in arguments)
+    ]
+    if not at_launch:
+        return None
+    passed = run_batch(at_launch) or []
+    return next((e for e, ok in zip(at_launch, passed, strict=False) if ok and accept(e)), None)
 
 
 def scaled(diagnoses: list[Diagnosis]) -> bool:
