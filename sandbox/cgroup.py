@@ -8,9 +8,10 @@ process, and the kernel's OOM killer holds the line; pids.max bounds its process
 
 Where: under the zygote's own cgroup. cgroup v1 (separate `memory` and `pids` hierarchies, as on
 this project's VMs): `<own memory cgroup>/kernel-eval-<zygote pid>/job-<id>` and the same under
-pids. cgroup v2: only where the zygote's cgroup already delegates `memory` (its
-cgroup.subtree_control lists it, or takes it: a cgroup that holds processes cannot); elsewhere
-none, and each job's isolation report says why. Pages a job charged before it was moved in (the
+pids. cgroup v2: beside the zygote's own cgroup, `<parent>/kernel-eval-<zygote pid>/job-<id>` (a
+cgroup holding processes cannot give children the memory controller), where the parent gives its
+children the memory controller and root may write there; elsewhere none, and each job's
+isolation report says why. Pages a job charged before it was moved in (the
 warm spare's device context) stay with the zygote's cgroup.
 
 The zygote moves the spare's process in before it sends the job's command, so nothing of the job
@@ -197,17 +198,22 @@ class JobCgroups:
 
     @classmethod
     def _open_v2(cls, own_path, mount, name) -> tuple[JobCgroups | None, str]:
+        """The jobs' cgroups under the zygote's own where that is the root; else beside it, under its parent:
+        a cgroup that holds processes (the server's and the zygote's) cannot give its children the memory
+        controller (cgroup v2's no-internal-process rule), while its parent, which gives it to the zygote's
+        cgroup, gives it to a sibling too. The jobs then count against the parent's limits, not the server's."""
         own = on_mount(mount, own_path)
         if own is None:
             return None, "this process's cgroup is not visible in the cgroup2 mount"
+        parent = own if own_path == "/" else os.path.dirname(own)
         try:
-            if "memory" not in _read(os.path.join(own, "cgroup.subtree_control")).split():
-                _write(os.path.join(own, "cgroup.subtree_control"), "+memory")
-            base = _make_base(own, name)
+            if "memory" not in _read(os.path.join(parent, "cgroup.subtree_control")).split():
+                return None, f"cgroup v2: {parent} does not give its children the memory controller"
+            base = _make_base(parent, name)
             wanted = [c for c in ("memory", "pids") if c in _read(os.path.join(base, "cgroup.controllers")).split()]
             _write(os.path.join(base, "cgroup.subtree_control"), " ".join("+" + c for c in wanted))
         except OSError as exc:
-            return None, f"cgroup v2: memory is not delegated to {own} ({exc.strerror or exc})"
+            return None, f"cgroup v2: cannot make the jobs' cgroups under {parent} ({exc.strerror or exc})"
         return cls("v2", base, base if "pids" in wanted else None), f"cgroup v2 under {base}"
 
     def place(self, job: str, pid: int, limit_bytes: int, pids_max: int) -> JobCgroup:
