@@ -150,7 +150,8 @@ class JobCgroup:
 
     def describe(self) -> str:
         memory = f"memory {self.limit_bytes >> 20} MiB over all its processes"
-        return f"cgroup {self.version}: {memory}, {self.pids_max} pids"
+        pids = f"{self.pids_max} pids" if self.pids_max else "no pids controller (RLIMIT_NPROC holds)"
+        return f"cgroup {self.version}: {memory}, {pids}"
 
 
 @dataclass
