@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -9,6 +10,7 @@ import tempfile
 import pytest
 
 _HOME = tempfile.mkdtemp(prefix="kernel-eval-test-home-")
+atexit.register(shutil.rmtree, _HOME, True)  # also where no session fixture runs (xdist's controller)
 os.environ["KERNEL_EVAL_HOME"] = _HOME  # before anything makes the services
 # Background fills of seed pools would compete with the next tests for this 2-core machine's slots;
 # tests/test_inputs_in_job.py turns them on where it tests them.
@@ -52,10 +54,18 @@ SLOW_MODULES = {
 }
 
 
+#: Modules that must share one xdist worker: each starts a local Ray cluster.
+ONE_WORKER_GROUPS = {"test_batch_ray": "ray", "test_batch_ray_cli": "ray"}
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module is not None else ""
+        if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        # scripts/test.sh runs `-n 2 --dist loadgroup`: a module's tests stay on one worker (module
+        # fixtures, servers and daemons are made once), the Ray modules on the same one
+        item.add_marker(pytest.mark.xdist_group(ONE_WORKER_GROUPS.get(module, module)))
 
 
 @pytest.fixture(scope="session", autouse=True)
