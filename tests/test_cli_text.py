@@ -186,3 +186,19 @@ def test_a_next_step_naming_a_tool_call_is_also_shown_as_its_command(capsys):
     _print_command_hint("passes; read `warnings` for latent defects, then optimise", "r-1")
     _print_command_hint("call benchmark_kernel(run_id) to time it", "r-1")  # bench takes files positionally
     assert capsys.readouterr().out == "  on the command line: kernel-eval fix r-1 --verify\n"
+
+
+def test_explain_says_where_in_the_cli_as_in_the_mcp_text(capsys):
+    """The MCP text had a `where: file:line: code` line that the CLI's explain left out."""
+    from tools.cli.commands import _print_explain
+    from tools.models.diagnosis import Diagnosis, ExplainResult, Location
+    from tools.models.task import Timings
+
+    where = Location.at_line("candidate.py", 2, "a = 1\nb = x / BLOCK\n")
+    primary = Diagnosis(pattern="formula_error", confidence=0.9, summary="s", location=where, tested="confirmed")
+    result = ExplainResult(
+        run_id="r", verdict="fail", summary="s", diagnoses=[primary], timings=Timings(total_s=0), next_step="n"
+    )
+    _print_explain(result)
+    assert "  where: candidate.py:2: b = x / BLOCK" in capsys.readouterr().out.splitlines()
+    assert "where: candidate.py:2: b = x / BLOCK" in mcp_text.explain_failure(result).splitlines()

@@ -134,6 +134,9 @@ def _print_compile(result: CompileKernelResult) -> None:
 
 def _print_explain(result: ExplainResult) -> None:
     print(result.summary)
+    primary = result.diagnoses[0] if result.diagnoses else None
+    if primary is not None and primary.location is not None:
+        print(f"  where: {primary.location.description}")
     for d in result.diagnoses[1:4]:
         print(f"  also: {d.pattern} ({d.confidence:.2f}, {d.tested}): {d.summary}")
     for outcome in result.decisive_experiments():
