@@ -6,9 +6,9 @@ result file it writes are no mapping of anyone. A cgroup's memory limit charges 
 job's processes make (private memory, tmpfs, shared files, page cache) to the job, whatever the
 process, and the kernel's OOM killer holds the line; pids.max bounds its processes and threads.
 
-Where: under the zygote's own cgroup. cgroup v1 (separate `memory` and `pids` hierarchies, as on
-this project's VMs): `<own memory cgroup>/kernel-eval-<zygote pid>/job-<id>` and the same under
-pids. cgroup v2: beside the zygote's own cgroup, `<parent>/kernel-eval-<zygote pid>/job-<id>` (a
+Where: cgroup v1 (separate `memory` and `pids` hierarchies, as on this project's VMs): under the
+zygote's own cgroup, `<own memory cgroup>/kernel-eval-<zygote pid>/job-<id>-<pid>`, the same under
+pids. cgroup v2: beside the zygote's own cgroup, `<parent>/kernel-eval-<zygote pid>/job-<id>-<pid>` (a
 cgroup holding processes cannot give children the memory controller), where the parent gives its
 children the memory controller and root may write there; elsewhere none, and each job's
 isolation report says why. Pages a job charged before it was moved in (the
@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 #: A job's cgroup directory cannot be removed (EBUSY) while the kernel still tears its processes
 #: down: the zygote's loop retries it for this long.
 REMOVE_FOR_S = 60.0
+#: A job whose cgroup held this close to its limit reached it (a page's charge fails past the limit, not at it).
+AT_LIMIT_BYTES = 1 << 20
 
 
 def _read(path: str) -> str:
@@ -129,6 +131,25 @@ class JobCgroup:
             pass
         return 0
 
+    def killed_at_its_limit(self) -> bool:
+        """The OOM killer ended a process of the job and the job's own limit was reached: the kernel
+        counts kills of this cgroup's processes whatever ran out (the host, an ancestor's limit), so the
+        count alone does not make it the job's fault. Reached: the most it held came within
+        AT_LIMIT_BYTES of the limit (v1's memory.failcnt stays 0 on a kernel of this project's VMs
+        when the swap limit equals the memory limit), or the kernel counted the limit's events."""
+        if self.oom_kills() == 0:
+            return False
+        if self.peak_bytes() >= self.limit_bytes - AT_LIMIT_BYTES:
+            return True
+        try:
+            if self.version == "v1":
+                return int(_read(os.path.join(self.memory_dir, "memory.failcnt"))) > 0
+            text = _read(os.path.join(self.memory_dir, "memory.events"))
+            events = dict(line.split(" ", 1) for line in text.splitlines())
+            return int(events.get("oom", "0")) > 0 or int(events.get("max", "0")) > 0
+        except (OSError, ValueError):
+            return False
+
     def peak_bytes(self) -> int:
         name = "memory.max_usage_in_bytes" if self.version == "v1" else "memory.peak"
         try:
@@ -218,10 +239,11 @@ class JobCgroups:
         return cls("v2", base, base if "pids" in wanted else None), f"cgroup v2 under {base}"
 
     def place(self, job: str, pid: int, limit_bytes: int, pids_max: int) -> JobCgroup:
-        """A cgroup for `job` with these limits and `pid` in it; OSError if any step fails (then
-        nothing of it is left)."""
-        memory_dir = os.path.join(self.memory_base, f"job-{job}")
-        pids_dir = os.path.join(self.pids_base, f"job-{job}") if self.pids_base else None
+        """A cgroup for `job` with these limits and `pid` in it; OSError if any step fails (what was made
+        is removed once nothing is in it)."""
+        name = f"job-{job}-{pid}"  # a dead spare's directory, not yet removed, keeps its own name
+        memory_dir = os.path.join(self.memory_base, name)
+        pids_dir = os.path.join(self.pids_base, name) if self.pids_base else None
         made = JobCgroup(self.version, [], memory_dir, limit_bytes, pids_max if pids_dir else 0)
         try:
             for path in dict.fromkeys(p for p in (memory_dir, pids_dir) if p):
@@ -231,7 +253,7 @@ class JobCgroups:
             for path in made.dirs:
                 _write(os.path.join(path, "cgroup.procs"), str(pid))
         except OSError:
-            made.remove()
+            self.release(made)  # moved into one hierarchy, not the other: removed once the process is gone
             raise
         return made
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 MAX_ENTRIES = 100_000  # a walk stops here: a tree of more files counts as over any cap
@@ -12,27 +13,40 @@ MAX_ENTRIES = 100_000  # a walk stops here: a tree of more files counts as over 
 
 def tree_bytes(path: Path, stop_above: int) -> int:
     """Bytes under `path` (links not followed), counted until they pass `stop_above` or the walk
-    passes MAX_ENTRIES entries (then stop_above + 1)."""
-    total, seen, pending = 0, 0, [str(path)]
-    while pending:
-        try:
-            entries = list(os.scandir(pending.pop()))
-        except OSError:
-            continue
-        for entry in entries:
+    passes MAX_ENTRIES entries (then stop_above + 1). The walk goes through directory descriptors
+    (os.fwalk), so a tree deeper than PATH_MAX is counted too; any error but a vanished entry makes the
+    tree count as over (a job must not hide what it wrote behind an error of the walk)."""
+    total, seen, failed = 0, 0, []
+    if not os.path.isdir(path):
+        return 0
+    for _, dirs, files, fd in os.fwalk(str(path), onerror=failed.append, follow_symlinks=False):
+        for name in dirs + files:
             seen += 1
             if seen > MAX_ENTRIES:
                 return stop_above + 1
             try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
+                info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
                 continue
+            except OSError:
+                return stop_above + 1
             total += info.st_blocks * 512 if hasattr(info, "st_blocks") else info.st_size
             if total > stop_above:
                 return total
-            if entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
+        if any(not isinstance(e, FileNotFoundError) for e in failed):
+            return stop_above + 1
     return total
+
+
+def remove_tree(path: Path) -> None:
+    """`path` and everything under it, however deep (shutil.rmtree recurses in Python 3.11: a tree
+    deeper than the recursion limit raised RecursionError)."""
+    try:
+        shutil.rmtree(path)
+    except FileNotFoundError:
+        pass
+    except (OSError, RecursionError):
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False, timeout=600)
 
 
 def evict_oldest(root: Path, cap: int) -> None:
@@ -45,7 +59,7 @@ def evict_oldest(root: Path, cap: int) -> None:
     for child in children:  # newest first: the oldest are what no longer fits
         used += tree_bytes(child, cap)
         if used > cap:
-            shutil.rmtree(child, ignore_errors=True)
+            remove_tree(child)
 
 
 def _mtime(path: Path) -> float:

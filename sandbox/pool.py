@@ -517,7 +517,7 @@ class Pool:
         together cut to TRITON_CACHES_CAP_MB, least recently used first. A job can fill its cache
         while it runs; what stays on disk after it is bounded."""
         if disk.tree_bytes(path, TRITON_CACHE_CAP_MB << 20) > TRITON_CACHE_CAP_MB << 20:
-            shutil.rmtree(path, ignore_errors=True)
+            disk.remove_tree(path)
         now = time.monotonic()
         if now - self._caches_trimmed_at >= TRITON_CACHES_TRIM_EVERY_S:  # a walk of every source's cache
             self._caches_trimmed_at = now

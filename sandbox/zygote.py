@@ -37,6 +37,11 @@ from sandbox.protocol import STACK_GRACE_S, STACK_SIGNAL
 CHUNK = 1 << 16
 MAX_COMMAND = 1 << 16  # a job's command to its spare: a few hundred bytes of JSON
 DEVICE_SPARES = 3  # warm children a device backend keeps ready at least (see Zygote.spare_target)
+#: With cgroups, what a spare says once it is warm: only a warm spare is moved into a job's cgroup, so what its
+#: warm-up made (a CUDA context's host pages) stays charged to the zygote's cgroup, not to the job's limit.
+SPARE_READY = b"ready"
+SPARE_READY_TIMEOUT_S = 120.0
+SPARE_TRIES = 5  # spares a job is offered to before the zygote reports it cannot start jobs
 
 
 class Captured:
@@ -164,6 +169,8 @@ class Zygote:
 
             prepared = prepare(self.plan)  # while idle: namespaces, root, device context
             device_warm.warm(self.backend)
+            if self.cgroups is not None:
+                os.write(3, SPARE_READY)
             commands = socket.socket(fileno=3)
             line, fds, _, _ = socket.recv_fds(commands, MAX_COMMAND, 1)
             commands.detach()  # fd 3 stays open: the job says on it when its result is written
@@ -193,10 +200,13 @@ class Zygote:
     def start(self, cmd: dict) -> None:
         shared = _open_result_file(cmd.get("result_fd"))
         try:
-            while True:
+            for _ in range(SPARE_TRIES):
                 if not self.spares:
                     self._spawn_spare()
                 pid, command_w, out_r, err_r = self.spares.pop(0)
+                if self.cgroups is not None and not _said_ready(command_w):
+                    self._retire(pid, command_w, out_r, err_r)
+                    continue
                 sent, cgroup = self._place(cmd, pid)
                 try:
                     _send_command(command_w, json.dumps(sent).encode(), shared)
@@ -206,6 +216,10 @@ class Zygote:
                         os.close(fd)
                     if cgroup is not None and self.cgroups is not None:
                         self.cgroups.release(cgroup)
+            else:  # no child lives long enough to take a job: the sandbox is broken, not the job
+                failed = {"event": "exited", "job": cmd["job"], "returncode": None, "signal": None}
+                self.send(failed | {"reason": "zygote_died", "stderr": f"{SPARE_TRIES} sandbox children died unused"})
+                return
         finally:
             if shared is not None:
                 os.close(shared)  # the child holds its own copy now
@@ -220,6 +234,15 @@ class Zygote:
         self.sel.register(err_r, selectors.EVENT_READ, ("out", job))
         self.sel.register(command_w, selectors.EVENT_READ, ("done", job))
         self.send({"event": "started", "job": job.id, "pid": pid, "result_channel": shared is not None})
+
+    def _retire(self, pid: int, *fds: int) -> None:
+        """A spare that died or never got warm: killed, its descriptors closed (reap() collects it)."""
+        for fd in fds:
+            os.close(fd)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
     def _said_done(self, job: Job) -> None:
         """The job's message on its command socket: "done" once its result is written. Then it is
@@ -248,7 +271,7 @@ class Zygote:
             pass
 
     def _over_memory(self, job: Job) -> bool:
-        return job.cgroup is not None and job.cgroup.oom_kills() > 0
+        return job.cgroup is not None and job.cgroup.killed_at_its_limit()
 
     def _close_command(self, job: Job) -> None:
         fd = job.command_fd
@@ -436,6 +459,16 @@ class Zygote:
             time.sleep(0.01)
         if self.cgroups is not None:
             self.cgroups.close()
+
+
+def _said_ready(command_w: int) -> bool:
+    """Wait for a spare's SPARE_READY (at once when it is warm already); False if it died or took too long."""
+    if not select.select([command_w], [], [], SPARE_READY_TIMEOUT_S)[0]:
+        return False
+    try:
+        return os.read(command_w, 64) == SPARE_READY
+    except OSError:
+        return False
 
 
 def _readable(fd: int) -> bool:

@@ -267,7 +267,7 @@ def report_memory_limit(limits: JobLimits, report: Report) -> None:
         parts.append("memfd_create, SysV shmget and shared anonymous mmap refused")
     if isolated_fs:
         parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm 64 MiB tmpfs" + (", no /dev/zero" if data else ""))
-    if cgroup.get("active"):  # counts every page of every process of the job: nothing escapes it
+    if cgroup.get("active"):  # every page the job's processes make from the job's start on, whatever the process
         report.ok("memory_limit", "; ".join(parts))
     elif not (address_space or data):
         report.no(

@@ -1074,6 +1074,8 @@ def launch_arguments(source: str) -> dict[str, list[tuple[int, str]]]:
         if not params:
             continue
         for index, arg in enumerate(call.args):  # type: ignore[attr-defined]
+            if arg.star:  # *args: the positions after it are not known
+                break
             name = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
             if name is not None:
                 found.setdefault(name, []).append((positions[arg.value].start.line, _code(arg.value)))

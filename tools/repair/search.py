@@ -167,27 +167,25 @@ def search(
         tried += len(batch)
         for edit, ok in zip(batch, passed, strict=False):
             if ok and accept(edit):
-                origin = _at_the_launch(source, edit, candidates, run_batch, accept)
-                return Searched(origin or edit, tried, len(candidates), "found")
+                origin, ran = _at_the_launch(source, edit, candidates, run_batch, accept)
+                return Searched(origin or edit, tried + ran, len(candidates), "found")
     return Searched(None, tried, len(candidates), "exhausted")
 
 
 def _at_the_launch(
     source: str, found: Edit, candidates: list[Edit], run_batch: RunBatch, accept: Callable[[Edit], bool]
-) -> Edit | None:
+) -> tuple[Edit | None, int]:
     """Where the passing edit gives a kernel parameter's use another parameter (`stride_x` -> `n_cols`), the value
     passed for it may be what is wrong (`x.stride(1)` for `x.stride(0)` at the launch): an edit of that argument
-    that passes too is the repair at the value's origin, and is preferred. None where there is none."""
+    that passes too is the repair at the value's origin, and is preferred. (that edit or None, edits re-run)"""
     arguments = launch_arguments(source).get(found.before, []) if found.operator == "name_swap" else []
     at_launch = [
-        e
-        for e in candidates
-        if e is not found and any(e.line == line and e.before and e.before in code for line, code in arguments)
+        e for e in candidates if e is not found and any(e.line == line and e.before == code for line, code in arguments)
     ]
     if not at_launch:
-        return None
+        return None, 0
     passed = run_batch(at_launch) or []
-    return next((e for e, ok in zip(at_launch, passed, strict=False) if ok and accept(e)), None)
+    return next((e for e, ok in zip(at_launch, passed, strict=False) if ok and accept(e)), None), len(at_launch)
 
 
 def scaled(diagnoses: list[Diagnosis]) -> bool:
