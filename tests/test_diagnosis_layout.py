@@ -24,8 +24,9 @@ import triton.language as tl
 """
 
 
-def _explain(reference: str, candidate: str):
-    run = run_accuracy(RunAccuracyRequest(reference=reference, candidate=candidate, backend="cpu", num_seeds=1))
+def _explain(reference: str, candidate: str, seeds: list[int] | None = None):
+    options = {"seeds": seeds} if seeds else {"num_seeds": 1}
+    run = run_accuracy(RunAccuracyRequest(reference=reference, candidate=candidate, backend="cpu", **options))
     assert run.verdict == "fail", run.summary
     return explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
 
@@ -315,7 +316,8 @@ class ModelNew(nn.Module):
 def test_a_max_over_a_short_window_is_not_a_layout_error():
     """Every output of a max pool is an input value, and so is every wrong one of a window one short: values
     from elsewhere, chosen by value. Neither the misplaced-values proof nor copy_sources may call it layout."""
-    explained = _explain(MAXPOOL_REFERENCE, MAXPOOL_CANDIDATE.replace("WINDOW", "3"))
+    # seeds on which the lanes' agreement once passed by chance (8 right samples, half agreeing): called layout
+    explained = _explain(MAXPOOL_REFERENCE, MAXPOOL_CANDIDATE.replace("WINDOW", "3"), seeds=[4])
     assert all(d.pattern != "layout_mismatch" or d.tested == "refuted" for d in explained.diagnoses), explained.summary
     copied = next((e for e in explained.experiments if e.id == "copy_sources"), None)
     assert copied is None or ("picks its elements by value" in copied.finding and not copied.confirms), copied

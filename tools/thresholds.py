@@ -386,7 +386,7 @@ SENTINEL_OVER_NEIGHBOURS = 4.0
 #: reference's gradient needs, and at most ACCESS_RIGHT_SHARE of the right ones missing any (a right output
 #: that misses a needed read means the reads do not separate right from wrong: no claim).
 ACCESS_WRONG_SAMPLES = 24
-ACCESS_RIGHT_SAMPLES = 8
+ACCESS_RIGHT_SAMPLES = 16  # enough right outputs that ACCESS_LANE_RIGHT_AGREE tells a share, not a coin
 ACCESS_MIN_JUDGED = 3
 ACCESS_WRONG_SHARE = 0.5
 ACCESS_RIGHT_SHARE = 0.1
@@ -396,7 +396,10 @@ ACCESS_RIGHT_SHARE = 0.1
 ACCESS_ALIGNED_MAX_NEEDED = 8
 #: ... and the lanes are taken to align only where at least this share of the sampled right outputs' lanes read the
 #: element they need (not all: a right output may barely depend on a value read wrongly, a tiny softmax weight's).
-ACCESS_LANE_RIGHT_AGREE = 0.5
+#: Measured (16 right samples a run, 2026-12-06): misaddressed loads 81-100% (heldout12's softmax backward 13 and 14
+#: of 16; crop, next_diff_int, centred_product all); a max pool's window one tap short, whose lanes read taps the
+#: output does not depend on, 19-63% on 8 seeds. At 0.5 with 8 samples the max pool was called layout on 5 seeds of 8.
+ACCESS_LANE_RIGHT_AGREE = 0.75
 #: suggest_fix's repair search (verify=true, when no fix verified): its default budget per backend (the
 #: interpreter runs a small kernel in ~1 s, a GPU in ms plus a compile), and how many edits one batch gives each
 #: sandbox slot (a batch stops at the first edit that passes; progress is reported per batch).
