@@ -24,13 +24,13 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox import backends, disk, result_channel, tensorio, uid_range
+from sandbox import backends, disk, isolation, result_channel, tensorio, uid_range
 from sandbox.isolation import linux
 from sandbox.protocol import KernelEvalError
 from sandbox.state import default_state_dir
 
 DEFAULT_OUTPUT_CAP = 1 << 20  # per stream: its first and last 512 KiB are kept, never a kill
-JOB_TMPFS_MB = 128  # a job's /dev/shm (64 MiB) and /job (64 MiB) tmpfs (sandbox/isolation)
+JOB_TMPFS_MB = isolation.SHM_MB + isolation.JOB_FILES_MB  # a job's /dev/shm and /job tmpfs
 CGROUP_MARGIN_MB = 64  # page tables, kernel buffers and page cache a job's cgroup is charged beside its places
 TRITON_CACHE_INSIDE = "/triton-cache"
 TRITON_CACHE_CAP_MB = 256  # one source's compiled kernels: a few MiB; over this, a job filled it on purpose

@@ -212,8 +212,7 @@ class Zygote:
                     _send_command(command_w, json.dumps(sent).encode(), shared)
                     break
                 except OSError:  # that spare died: drop it and use another
-                    for fd in (command_w, out_r, err_r):
-                        os.close(fd)
+                    self._retire(pid, command_w, out_r, err_r)
                     if cgroup is not None and self.cgroups is not None:
                         self.cgroups.release(cgroup)
             else:  # no child lives long enough to take a job: the sandbox is broken, not the job

@@ -28,6 +28,8 @@ MASKED_FILES = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", 
 MASKED_DIRS = ["/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d"]
 SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
 BASE_DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"]
+SHM_MB = 64  # every job's /dev/shm tmpfs
+JOB_FILES_MB = 64  # every job's /job tmpfs (its sources)
 
 RLIMITS = {
     "address_space": resource.RLIMIT_AS,
@@ -175,7 +177,7 @@ def _make_dev(root: str, plan: Plan) -> None:
     os.symlink("/proc/self/fd", f"{dev}/fd")
     os.mkdir(f"{dev}/shm")
     linux.mount(
-        "tmpfs", f"{dev}/shm", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, "size=64m,mode=1777"
+        "tmpfs", f"{dev}/shm", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, f"size={SHM_MB}m,mode=1777"
     )
 
 
@@ -197,7 +199,7 @@ def _build_root(plan: Plan) -> None:
     linux.mount("proc", root + "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
     _make_dev(root, plan)
     os.mkdir(root + "/job")
-    linux.mount("tmpfs", root + "/job", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64m,mode=0755")
+    linux.mount("tmpfs", root + "/job", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={JOB_FILES_MB}m,mode=0755")
     os.mkdir(root + OLD_ROOT)
     os.chdir(root)
     linux.pivot_root(".", OLD_ROOT.lstrip("/"))
@@ -266,7 +268,7 @@ def report_memory_limit(limits: JobLimits, report: Report) -> None:
     if seccomp_filter:
         parts.append("memfd_create, SysV shmget and shared anonymous mmap refused")
     if isolated_fs:
-        parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm 64 MiB tmpfs" + (", no /dev/zero" if data else ""))
+        parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm {SHM_MB} MiB tmpfs" + (", no /dev/zero" if data else ""))
     if cgroup.get("active"):  # every page the job's processes make from the job's start on, whatever the process
         report.ok("memory_limit", "; ".join(parts))
     elif not (address_space or data):

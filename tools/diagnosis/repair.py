@@ -215,8 +215,7 @@ def _on_another_seed(runner: TrialRunner, deadline: float):
     others = [s.seed for s in ctx.result.seeds if s.seed != runner.seed and ctx.inputs_of(s.seed) is not None]
     if not others:
         return lambda _edit: True
-    other = TrialRunner(ctx, 0.0, runner.cancel, runner.report)
-    other.deadline, other.seed = deadline, others[0]
+    other = TrialRunner(ctx, deadline - time.monotonic(), runner.cancel, runner.report, seed=others[0])
 
     def accept(edit: Edit) -> bool:
         try:

@@ -102,7 +102,9 @@ class TrialRunner:
         budget_s: float,
         cancel: threading.Event | None = None,
         report: Callable[[str], None] | None = None,
+        seed: int | None = None,
     ):
+        """`seed`: the run's seed its trials re-run (default: the run's first failing one)."""
         self.ctx = ctx
         self.deadline = time.monotonic() + budget_s
         self.cancel = cancel
@@ -118,7 +120,7 @@ class TrialRunner:
             compute_num=task.compute_num,
             normal_range=task.normal_range,
         )
-        seed = ctx.primary_seed
+        seed = ctx.primary_seed if seed is None else seed
         if seed is None:  # experiments run on failing runs only: they have judged seeds
             raise ValueError(f"run {ctx.run_id} has no seeds to re-run")
         self.seed: int = seed
