@@ -119,11 +119,11 @@ RUN = ["run", "--reference", "reference.py", "--candidate", "candidate.py", "--b
 
 
 def _comparable(result: dict) -> dict:
-    """Without what differs from call to call: ids, timings, the pool slot's uid and its address-space limit."""
+    """Without what differs from call to call: ids, timings, the pool slot's uid and its memory limits
+    (they add the zygote's own size, which differs between the daemon and this process)."""
     result = dict(result, run_id=None, timings=None)
-    result["isolation"] = {
-        k: v for k, v in result["isolation"].items() if k not in ("unprivileged_uid", "rlimit_address_space")
-    }
+    varying = ("unprivileged_uid", "rlimit_address_space", "cgroup", "memory_limit")
+    result["isolation"] = {k: v for k, v in result["isolation"].items() if k not in varying}
     result["seeds"] = [dict(seed, forward_s=None) for seed in result["seeds"]]
     return result
 
