@@ -160,6 +160,52 @@ def test_a_lane_reading_outside_what_a_reduced_output_needs_is_located_at_its_lo
     assert f"no variable holds it (the address arithmetic of line {load})" in primary.summary
 
 
+def test_a_tile_read_from_the_wrong_head_is_traced_to_the_variable_that_picks_the_head():
+    """grouped_heads picks query head h's KV head as h % KV_HEADS, not h // group: each program reads a tile of keys
+    (its lanes do not align with the one output element), so the dimension comes from the coordinates the tile
+    misses, and the relation of the head read and the head needed to the output's index from the samples."""
+    run = _run("grouped_heads", "bug_head_mod.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    primary = explained.diagnoses[0]
+    index_line = _line_of("grouped_heads", "bug_head_mod.py", "kv_h = h % KV_HEADS")
+    assert primary.pattern == "layout_mismatch" and primary.evidence["experiment"] == "access_trace", primary
+    assert primary.location is not None and primary.location.line == index_line, primary
+    assert primary.evidence["wrong_dimensions"] == [1]
+    assert "(the output's index 1) modulo 2, the reference the output's index 1 // 4" in primary.summary
+    assert f"`kv_h` (line {index_line}) holds it" in primary.summary
+
+
+def test_a_mask_that_lets_stale_elements_in_is_shown_by_changing_them_and_located_at_the_mask():
+    """ragged_mean masks its row at WIDTH, not at the row's length: the programs of the wrong rows read (and sum)
+    elements the reference does not use, the full rows' do not; changing only those elements moves the candidate's
+    wrong outputs and not the reference's, so the trace names the load, the mask and its line (no search)."""
+    run = _run("ragged_mean", "bug_mask_width.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    primary = explained.diagnoses[0]
+    mask_line = _line_of("ragged_mean", "bug_mask_width.py", "keep = cols < WIDTH")
+    load = _line_of("ragged_mean", "bug_mask_width.py", "x = tl.load(")
+    assert primary.pattern == "boundary_mask_error" and primary.evidence["experiment"] == "access_trace", primary
+    assert primary.location is not None and primary.location.line == mask_line, primary
+    assert primary.evidence["over_read_dimensions"] == [1]
+    assert f"line {load} reads input 0 [12, 90] along dimension 1 at " in primary.summary
+    assert f"its mask `keep` (line {mask_line}) lets them in" in primary.summary
+    assert "and none of the reference's" in (primary.experiment or "")
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified is True, fixed.summary
+    assert fixed.fixes[0].patched_source == (KERNELS / "ragged_mean" / "candidate.py").read_text()
+
+
+def test_elements_read_beyond_need_that_the_kernel_drops_claim_nothing():
+    """The same rows read whole but the stale elements dropped with tl.where (the bug is the divisor): changing them
+    changes nothing, so no over-read is claimed; the search finds the divisor."""
+    run = _run("ragged_mean", "bug_divide_width.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert not any("over_read_dimensions" in d.evidence for d in explained.diagnoses), explained.diagnoses
+    primary = explained.diagnoses[0]
+    divide = _line_of("ragged_mean", "bug_divide_width.py", "total / WIDTH")
+    assert primary.location is not None and primary.location.line == divide, primary
+
+
 def test_perturbation_finds_the_elements_of_an_integer_input_each_output_depends_on():
     class Gray(torch.nn.Module):
         def forward(self, x):
@@ -210,7 +256,18 @@ def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_t
 
 
 @pytest.mark.parametrize(
-    "task", ["bias_rows", "row_mean", "center_rows", "crop", "next_diff_int", "centred_product", "row_share"]
+    "task",
+    [
+        "bias_rows",
+        "row_mean",
+        "center_rows",
+        "crop",
+        "next_diff_int",
+        "centred_product",
+        "row_share",
+        "grouped_heads",
+        "ragged_mean",
+    ],
 )
 def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
     run = _run(task, "candidate.py")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 
 import torch
 
@@ -140,11 +141,15 @@ def _marked(diagnoses: list[Diagnosis], det) -> list[Diagnosis]:
     return diagnoses
 
 
-def _apply(diagnoses: list[Diagnosis], outcome: ExperimentOutcome) -> None:
+def _apply(diagnoses: list[Diagnosis], outcome: ExperimentOutcome, found: Sequence[Diagnosis] = ()) -> None:
+    """An experiment's confirmations and refutations, applied to the diagnoses so far. Where the experiment made
+    its own diagnosis of a pattern (with what it showed: a line, a tensor), that one carries the confirmation: an
+    earlier hypothesis of the same pattern (a static guess about other lines) is not confirmed by it."""
+    own = {d.pattern for d in found}
     for d in diagnoses:
-        if d.tested == "proven":
+        if d.tested == "proven" or any(d is f for f in found):
             continue
-        if d.pattern in outcome.confirms and d.tested != "refuted":
+        if d.pattern in outcome.confirms and d.pattern not in own and d.tested != "refuted":
             d.tested, d.experiment = "confirmed", outcome.finding
             d.confidence = max(d.confidence, CONFIRMED_CONFIDENCE)
         elif d.pattern in outcome.refutes and d.tested != "confirmed":
@@ -194,7 +199,7 @@ def run_experiments(
             continue
         result.outcome.confirms = [p for p in result.outcome.confirms if p not in refuted]
         diagnoses.extend(d for d in result.found if d.pattern not in refuted)
-        _apply(diagnoses, result.outcome)
+        _apply(diagnoses, result.outcome, result.found)
         refuted.update(result.outcome.refutes)
         outcomes.append(result.outcome)
         ctx.outcomes[exp.id] = result.outcome

@@ -16,6 +16,8 @@ wrong element of it.
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 from tools import thresholds as T
@@ -28,7 +30,7 @@ from tools.diagnosis.registry import experiment
 from tools.diagnosis.traced import TracedSample
 from tools.diagnosis.trials import TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, PatternId
-from tools.repair.source import SourceFacts
+from tools.repair.source import SourceFacts, assignment_line
 
 ID = "access_trace"
 QUESTION = (
@@ -239,7 +241,10 @@ def _with_wrong_index(
     line = found.evidence.get("line")
     if found.pattern != "layout_mismatch" or not isinstance(line, int | float):
         return found
-    slip = lanes.dimension_slip(samples, index, int(line), shape, tuple(target.measured.shape))
+    out_shape = tuple(target.measured.shape)
+    slip = lanes.dimension_slip(samples, index, int(line), shape, out_shape) or lanes.coordinate_slip(
+        samples, index, int(line), shape, out_shape
+    )
     if slip is None:
         return found
     return lanes.located_index(ctx, found, lanes.wrong_index(ctx, slip, target, index, int(line), names), index)
@@ -283,6 +288,119 @@ def _lane_finding(
                 ctx, base, wrong, index, prefix=f"line {line} reads the wrong elements of input {index}: "
             )
     return None
+
+
+def _over_read_finding(
+    ctx: RunContext, runner: TrialRunner, established: PatternId | None, target: OutputData, samples: list
+) -> Diagnosis | None:
+    """A load that reads, for the wrong outputs, elements the reference does not use for them (and not for the
+    right ones), shown by an intervention: changing only those elements changes the candidate's wrong outputs and
+    not the reference's."""
+    inputs = ctx.inputs_of(target.seed) or []
+    for index, tensor in enumerate(inputs):
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_contiguous() or tensor.dtype == torch.bool:
+            continue
+        if tensor.is_complex():
+            continue
+        for line in sorted({line for s in samples for line in s.reads.get(index, {})}):
+            over = lanes.over_read(samples, index, line, tuple(tensor.shape))
+            if over is None:
+                continue
+            shown = _only_the_candidate_moves(runner, target, samples, index, line, over)
+            if shown is not None:
+                return _over_read_diagnosis(ctx, established, target, index, line, tuple(tensor.shape), over, shown)
+    return None
+
+
+def _only_the_candidate_moves(
+    runner: TrialRunner, target: OutputData, samples: list, index: int, line: int, over: lanes.OverRead
+) -> tuple[int, int] | None:
+    """Re-run with the elements read beyond need changed (none that any sampled output needs): (how many of the
+    over-reading wrong samples changed, of how many) where most did and no sampled golden moved, else None."""
+    needed = [s.needed[index] for s in samples if s.needed.get(index) is not None]
+    extra = torch.cat([e for _, e, _ in over.samples]).unique()
+    if needed:
+        extra = extra[~torch.isin(extra, torch.cat(needed))]
+    if not extra.numel():
+        return None
+
+    def change(inputs: list) -> list:
+        changed = inputs[index].clone()
+        flat = changed.reshape(-1)
+        if changed.is_floating_point():
+            finite = flat[torch.isfinite(flat)].to(torch.float64)
+            shift = max(1.0, 4.0 * float(finite.abs().median())) if finite.numel() else 1.0
+            flat[extra] = (flat[extra].to(torch.float64) + shift).to(changed.dtype)
+        else:
+            flat[extra] = flat[extra] + 1
+        return [*inputs[:index], changed, *inputs[index + 1 :]]
+
+    trial = runner.run(f"input {index}: only the elements line {line} reads beyond need changed", inputs_change=change)
+    actual, golden = trial.actual.get(target.name), trial.golden.get(target.name)
+    if not trial.ok or actual is None or golden is None or actual.shape != target.measured.shape:
+        return None
+    flats = torch.tensor([s.flat for s, _, _ in over.samples])
+    before_a, before_g = target.a.reshape(-1)[flats], target.g.reshape(-1)[flats]
+    after_a, after_g = actual.reshape(-1)[flats].to(torch.float64), golden.reshape(-1)[flats].to(torch.float64)
+    finite = torch.isfinite(target.g)
+    scale = float(target.g[finite].abs().median()) if finite.any() else 1.0
+    if not bool(torch.isclose(after_g, before_g, rtol=1e-9, atol=1e-9 * scale, equal_nan=True).all()):
+        return None  # the reference uses them after all (a zero derivative is not independence)
+    moved = int((~torch.isclose(after_a, before_a, rtol=1e-3, atol=1e-3 * scale, equal_nan=True)).sum())
+    return (moved, len(over.samples)) if moved >= T.ACCESS_WRONG_SHARE * len(over.samples) else None
+
+
+def _over_read_diagnosis(
+    ctx: RunContext,
+    established: PatternId | None,
+    target: OutputData,
+    index: int,
+    line: int,
+    shape: tuple[int, ...],
+    over: lanes.OverRead,
+    shown: tuple[int, int],
+) -> Diagnosis:
+    sample, _, coords = over.samples[0]
+    output_index = flat_index(sample.flat, tuple(target.measured.shape))
+    read = "; ".join(
+        f"dimension {d} at {_progression(extra)} where the reference uses {_progression(needed)}"
+        for d, (needed, extra) in sorted(coords.items())
+    )
+    past = over.past_an_end()
+    mask = _mask_of(ctx.source or "", line)
+    mask_line = assignment_line(ctx.source or "", mask, line) if mask else None
+    let_in = f"; its mask `{mask}` (line {mask_line}) lets them in" if mask_line is not None else ""
+    what = (
+        f"for {lanes.output_name(target.name)}{output_index} line {line} reads input {index} {list(shape)} along "
+        f"{read}{let_in}"
+    )
+    moved, of = shown
+    experiment = (
+        f"changing only the elements of input {index} line {line} reads beyond what the reference uses changed "
+        f"{moved} of {of} sampled wrong outputs and none of the reference's"
+    )
+    location = ctx.line_location(mask_line if past and mask_line is not None else line, tensor=f"input {index}")
+    location.access = what
+    location.indices = [output_index]
+    return Diagnosis(
+        pattern=established or ("boundary_mask_error" if past else "layout_mismatch"),
+        confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
+        seed=target.seed,
+        output=target.name,
+        summary=f"line {line} reads elements of input {index} the reference does not use: {what}",
+        evidence={"experiment": ID, "input": index, "line": line, "over_read_dimensions": over.dims},
+        location=location,
+        suggested_fixes=["boundary_mask" if past else "fix_layout"],
+        tested="confirmed",
+        experiment=experiment,
+    )
+
+
+def _mask_of(source: str, line: int) -> str | None:
+    """The variable a load at `line` passes as its mask (`mask=smask[:, None]` -> smask), None for none."""
+    lines = source.splitlines()
+    found = re.search(r"\bmask\s*=\s*\(?\s*([A-Za-z_]\w*)", lines[line - 1]) if 0 < line <= len(lines) else None
+    return found.group(1) if found else None
 
 
 def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedSample], diagnoses: list[Diagnosis]):
@@ -357,8 +475,10 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         located, finding = origin
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding), [located])
     established = _established(diagnoses, target.name)
-    found = _finding(ctx, established, target, samples, names) or _lane_finding(
-        ctx, established, target, samples, names
+    found = (
+        _finding(ctx, established, target, samples, names)
+        or _lane_finding(ctx, established, target, samples, names)
+        or _over_read_finding(ctx, runner, established, target, samples)
     )
     if found is None:
         compared = sum(1 for s in samples if s.judgeable and s.needed)

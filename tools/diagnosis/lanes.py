@@ -72,6 +72,96 @@ def dimension_slip(
     return Slip(dims, differ, outputs, sorted({*shape, *out_shape})) if dims else None
 
 
+def coordinate_slip(
+    samples: list[TracedSample], index: int, line: int, shape: tuple[int, ...], out_shape: tuple[int, ...]
+) -> Slip | None:
+    """Where a load's lanes do not align with the output (a tile of keys for one output element): the dimensions
+    along which the program's reads at `line` miss coordinates the reference needs, on most wrong samples and on
+    few right ones (a right output's program reads every coordinate it needs along every dimension). Each pair
+    holds the least needed and the least read coordinate (exact where each is one value: the head a query reads
+    its keys from)."""
+
+    def missed(want: list[torch.Tensor], got: list[torch.Tensor], _read: torch.Tensor):
+        dims = [d for d in range(len(shape)) if not bool(torch.isin(want[d], got[d]).all())]
+        return dims, ([int(c.min()) for c in want], [int(c.min()) for c in got])
+
+    found = _separating_dims(samples, index, line, shape, missed)
+    if found is None:
+        return None
+    dims, flagging = found
+    pairs = [(s, want, got) for s, _, (want, got) in flagging]
+    outputs = [flat_index(s.flat, out_shape) for s, _, _ in pairs]
+    return Slip(dims, pairs, outputs, sorted({*shape, *out_shape}))
+
+
+@dataclass(frozen=True)
+class OverRead:
+    """A load whose programs read, for wrong outputs, coordinates of an input the reference does not use for them
+    (a mask or a bound that lets stale slots or the next row in), where the right outputs' programs do not."""
+
+    dims: list[int]
+    #: per wrong sample: the elements read at the line beyond what it needs, and per dimension in `dims` the
+    #: coordinates it needs and the ones read beyond them
+    samples: list[tuple[TracedSample, torch.Tensor, dict[int, tuple[list[int], list[int]]]]]
+
+    def past_an_end(self) -> bool:
+        """Every coordinate read beyond the needed ones lies past one end of them (after the last, or before the
+        first): what a mask or loop bound one too wide reads."""
+        return all(
+            min(extra) > max(needed) or max(extra) < min(needed)
+            for _, _, coords in self.samples
+            for needed, extra in coords.values()
+        )
+
+
+def over_read(samples: list[TracedSample], index: int, line: int, shape: tuple[int, ...]) -> OverRead | None:
+    """The dimensions along which the load at `line` reads, for most wrong samples, coordinates the reference does
+    not need for them, where few right samples' programs do (a tile wider than one output needs would read them
+    for every sample alike)."""
+
+    def beyond_need(want: list[torch.Tensor], got: list[torch.Tensor], read: torch.Tensor):
+        beyond = torch.zeros(read.numel(), dtype=torch.bool)
+        coords: dict[int, tuple[list[int], list[int]]] = {}
+        for d in range(len(shape)):
+            outside = ~torch.isin(got[d], want[d])
+            if bool(outside.any()):
+                beyond |= outside
+                coords[d] = (want[d].tolist(), got[d][outside].unique().tolist())
+        return list(coords), (read[beyond], coords)
+
+    found = _separating_dims(samples, index, line, shape, beyond_need)
+    if found is None:
+        return None
+    dims, flagging = found
+    kept = [(s, extra, {d: c for d, c in coords.items() if d in dims}) for s, _, (extra, coords) in flagging]
+    return OverRead(dims, [k for k in kept if k[2]])
+
+
+def _separating_dims(samples: list[TracedSample], index: int, line: int, shape: tuple[int, ...], judge):
+    """The dimensions `judge` flags (from a sample's needed coordinates per dimension, its read ones and the
+    elements read at `line`: (dimensions, what to keep)) on most judged wrong samples and on few right ones:
+    (those dimensions, [(wrong sample, its dimensions, what was kept)] of the wrong samples flagging any), or None."""
+    wrong, right_flagged, right_judged = [], 0, 0
+    for s in samples:
+        needed, read = s.needed.get(index), s.reads.get(index, {}).get(line)
+        if not s.judgeable or needed is None or read is None or not needed.numel() or not read.numel():
+            continue
+        want = [c.unique() for c in torch.unravel_index(needed, shape)]
+        flagged, kept = judge(want, list(torch.unravel_index(read, shape)), read)
+        if s.wrong:
+            wrong.append((s, flagged, kept))
+        else:
+            right_judged += 1
+            right_flagged += bool(flagged)
+    if len(wrong) < T.ACCESS_MIN_JUDGED or right_flagged > (1 - T.ACCESS_LANE_RIGHT_AGREE) * max(right_judged, 1):
+        return None
+    flagging = [w for w in wrong if w[1]]
+    if len(flagging) < T.ACCESS_WRONG_SHARE * len(wrong):
+        return None
+    dims = [d for d in range(len(shape)) if sum(d in w[1] for w in flagging) >= T.ACCESS_WRONG_SHARE * len(flagging)]
+    return (dims, flagging) if dims else None
+
+
 def _expected_read(sample: TracedSample, index: int, line: int, shape: tuple[int, ...]) -> tuple[int, bool] | None:
     """The element of input `index` the lane that stored this sample should have read at `line`, and whether it was
     told by nearness (None: not told). The element read where the reference needs it; of a few needed elements, the
@@ -129,14 +219,19 @@ def relation(slip: Slip, dim: int) -> str:
 
 def _of_output(slip: Slip, values: list[int]) -> str | None:
     """`values` as the output element's index along one dimension plus a small constant, wrapped at a size
-    of the input or the output or not at all ('the output's index 1 + 1 modulo 37')."""
-    for dim in range(len(slip.outputs[0])):
-        coordinate = [o[dim] for o in slip.outputs]
-        for shift in (0, 1, -1, 2, -2):
-            shifted = [c + shift for c in coordinate]
+    of the input or the output or not at all ('the output's index 1 + 1 modulo 37'), or that index divided by
+    the ratio of two sizes ('the output's index 1 // 4': a group of query heads sharing one KV head). The
+    simplest relation that holds on every pair is said."""
+    ratios = sorted({a // b for a in slip.sizes for b in slip.sizes if 1 < b < a and a % b == 0})
+    for shift in (0, 1, -1, 2, -2):
+        for dim in range(len(slip.outputs[0])):
+            shifted = [o[dim] + shift for o in slip.outputs]
             term = f"the output's index {dim}" + (f" {'+' if shift > 0 else '-'} {abs(shift)}" if shift else "")
             if shifted == values:
                 return term
+            divisor = next((r for r in ratios if [v // r for v in shifted] == values), None) if not shift else None
+            if divisor is not None:
+                return f"{term} // {divisor}"
             modulus = next((m for m in slip.sizes if m > 1 and [v % m for v in shifted] == values), None)
             if modulus is not None and any(v >= modulus for v in shifted):
                 return f"({term}) modulo {modulus}"

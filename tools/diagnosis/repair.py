@@ -106,12 +106,17 @@ def _answered(diagnoses: list[Diagnosis], output: str, edit: Edit) -> Diagnosis 
 
 def _logic(diagnoses: list[Diagnosis], output: str) -> Diagnosis | None:
     """The logic diagnosis of this output an edit would locate: a confirmed or proven one first (a specific
-    cause before the generic formula_error), else the most confident untested one."""
+    cause before the generic formula_error, one that already says where before one that does not), else the
+    most confident untested one."""
     mine = [
         d for d in diagnoses if d.output in (output, None) and d.tested != "refuted" and d.pattern in LOGIC_PATTERNS
     ]
     rank = {"proven": 0, "confirmed": 0, "untested": 1}
-    return min(mine, key=lambda d: (rank[d.tested], d.pattern == "formula_error", -d.confidence), default=None)
+    return min(
+        mine,
+        key=lambda d: (rank[d.tested], d.pattern == "formula_error", d.location is None, -d.confidence),
+        default=None,
+    )
 
 
 def _failing(ctx: RunContext) -> OutputData | None:

@@ -139,17 +139,20 @@ class TrialRunner:
         candidate: str | None = None,
         inputs_key: str | None = None,
         candidate_inputs: InputsChange | None = None,
+        inputs_change: InputsChange | None = None,
     ) -> Trial:
         """Reference and candidate (or a patched `candidate` source) on the primary seed's inputs,
-        transformed; `candidate_inputs` changes what the candidate alone is given (judged against the
-        golden of the unchanged inputs). Raises TrialBudgetExceeded when no time is left or the caller
-        cancelled."""
+        transformed; `inputs_change` changes the inputs both are given (after `transform`, keyed by the
+        label); `candidate_inputs` what the candidate alone is given (judged against the golden of the
+        unchanged inputs). Raises TrialBudgetExceeded when no time is left or the caller cancelled."""
         if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
             raise TrialBudgetExceeded(label)
         self.report(label)
         started = time.perf_counter()
         key = inputs_key or (label if candidate_inputs is None else UNCHANGED_INPUTS)
-        trial = self._run(label, transform, guard_fill, candidate or self.ctx.source, key, candidate_inputs)
+        trial = self._run(
+            label, transform, guard_fill, candidate or self.ctx.source, key, candidate_inputs, inputs_change
+        )
         trial.seconds = time.perf_counter() - started
         self.trials.append(trial)
         return trial
@@ -237,19 +240,21 @@ class TrialRunner:
             return None, f"{failed.type}: {failed.message}"[:300]
         return job, None
 
-    def _reference(self, transform: InputTransform | None, key: str) -> JobOutcome:
-        """The reference job on the transformed inputs (one per distinct inputs: `key`)."""
+    def _reference(self, transform: InputTransform | None, key: str, change: InputsChange | None = None) -> JobOutcome:
+        """The reference job on the transformed, then changed, inputs (one per distinct inputs: `key`); the
+        candidate is given the inputs it returns."""
         if key not in self._references:
             stored = self.ctx.inputs_of(self.seed)
             if stored is None:
                 return None, "the run kept no inputs for this seed"
             task = self.ctx.task
+            inputs = tree_map(_floats(transform), stored)
             self._references[key] = self._job(
                 "reference",
                 {"reference.py": task.reference},
                 {"reference.py": task.reference_name},
                 self.options,
-                {protocol.key(0, "inputs"): tree_map(_floats(transform), stored)},
+                {protocol.key(0, "inputs"): change(list(inputs)) if change is not None else inputs},
             )
         return self._references[key]
 
@@ -261,9 +266,10 @@ class TrialRunner:
         candidate: str,
         key: str,
         candidate_inputs: InputsChange | None = None,
+        inputs_change: InputsChange | None = None,
     ) -> Trial:
         task = self.ctx.task
-        ref, error = self._reference(transform, key)
+        ref, error = self._reference(transform, key, inputs_change)
         if ref is None:
             return Trial(label, ok=False, error=f"reference: {error}")
         inputs = protocol.seed_part(ref.values, 0, "inputs")
@@ -322,8 +328,8 @@ class ResizedTrialRunner(TrialRunner):
         self.reference_text = reference_text
         self.timeout_s = min(self.timeout_s, timeout_s)  # per job
 
-    def _reference(self, transform: InputTransform | None, key: str) -> JobOutcome:
-        if transform is not None:
+    def _reference(self, transform: InputTransform | None, key: str, change: InputsChange | None = None) -> JobOutcome:
+        if transform is not None or change is not None:
             return None, "resized trials run on the seed's own inputs"
         if key not in self._references:
             self._references[key] = self._job(

@@ -209,11 +209,41 @@ def _index_names(fn: cst.FunctionDef, pointers: set[str]) -> set[str]:
     return found
 
 
+def _vector_names(fn: cst.FunctionDef) -> set[str]:
+    """Locals that hold a tile (computed from tl.arange, directly or through other such locals)."""
+    assigned = _assigned_names(fn)
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, expr in assigned.items():
+            used = {n.value for n in m.findall(expr, m.Name()) if isinstance(n, cst.Name)}
+            if name not in found and (_mentions(expr, "arange") or used & found):
+                found.add(name)
+                changed = True
+    return found
+
+
+def _scalar_loads(fn: cst.FunctionDef) -> set[str]:
+    """Locals loaded from one address (`length = tl.load(len_ptr + b)`): a size or an offset read from memory
+    that a slip confuses with a size parameter (`s < CACHE_LEN` for `s < length`)."""
+    vectors = _vector_names(fn)
+    found = set()
+    for name, expr in _assigned_names(fn).items():
+        root = _root_call(expr)
+        if not (isinstance(root, cst.Call) and m.matches(root.func, _tl("load")) and root.args):
+            continue
+        used = {n.value for n in m.findall(root.args[0].value, m.Name()) if isinstance(n, cst.Name)}
+        if not used & vectors and not _mentions(root.args[0].value, "arange"):
+            found.add(name)
+    return found
+
+
 def _roles(fn: cst.FunctionDef, pointers: set[str]) -> list[set[str]]:
     """Groups of names that one slip can confuse: index values (from tl.arange, program ids, loops)
-    and the scalar parameters (sizes, strides, constexpr blocks)."""
+    and the scalar sizes (parameters: sizes, strides, constexpr blocks; and sizes loaded from memory)."""
     params = [p.name.value for p in fn.params.params]
-    scalars = {p for p in params if p not in pointers}
+    scalars = {p for p in params if p not in pointers} | _scalar_loads(fn)
     return [g for g in (_index_names(fn, pointers), scalars) if len(g) >= 2]
 
 
