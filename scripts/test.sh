@@ -12,4 +12,4 @@ if [ "${1:-}" = "--fast" ]; then
     shift
     exec .venv/bin/python -m pytest -q "${workers[@]}" -m "not slow" "$@"
 fi
-exec .venv/bin/python -m pytest -q "${workers[@]}" "$@"
+exec .venv/bin/python -m pytest -q "${workers[@]}" --durations=20 "$@"

@@ -64,8 +64,10 @@ def pytest_collection_modifyitems(config, items):
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         # scripts/test.sh runs `-n 2 --dist loadgroup`: a module's tests stay on one worker (module
-        # fixtures, servers and daemons are made once), the Ray modules on the same one
-        item.add_marker(pytest.mark.xdist_group(ONE_WORKER_GROUPS.get(module, module)))
+        # fixtures, servers and daemons are made once), the Ray modules on the same one; a test that names its
+        # own group keeps it
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(ONE_WORKER_GROUPS.get(module, module)))
 
 
 @pytest.fixture(scope="session", autouse=True)
