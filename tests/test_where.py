@@ -340,6 +340,21 @@ def test_the_plan_puts_the_located_line_and_where_its_values_come_from_first():
     assert search.plan(source, []) and len(search.plan(source, [])) == len(planned)
 
 
+def test_a_loaded_value_nothing_reads_is_edited_before_the_located_lines():
+    """An unused load is a defect whatever the diagnosis located: its uses go first, the located line next."""
+    source = KERNEL_HEAD + (
+        "def k(x_ptr, m_ptr, r_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+        "    x = tl.load(x_ptr + i)\n    mean = tl.load(m_ptr + i)\n    rstd = tl.load(r_ptr + i)\n"
+        "    xhat = x - mean\n    tl.store(o_ptr + i, xhat)\n"
+    )
+    store = source.splitlines().index("    tl.store(o_ptr + i, xhat)") + 1
+    planned = search.plan(source, [store])
+    assert [e.operator for e in planned[:2]] == ["unused_value", "unused_value"]
+    assert planned[0].after == "(x - mean) * rstd" and planned[2].line in (store, store - 1)  # then where it points
+    without = source.replace("    xhat = x - mean\n", "    xhat = (x - mean) * rstd\n")
+    assert not any(e.operator == "unused_value" for e in search.plan(without, []))
+
+
 def test_a_located_load_leads_to_its_address_chain_in_its_own_function_each_line_a_share_first():
     """The load's address names come before its mask's, a kernel's parameter is not followed to the host's variable
     of that name, and a long address line does not hold back the index line it reads through."""
@@ -610,6 +625,57 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "    y = tl.load(y_ptr + c + row * N)\n"
             "    tl.store(o_ptr + row * N + c, tl.load(x_ptr + row * N + c) * y)\n",
         ),
+        (  # a loaded value nothing reads: the factor a later value is missing, broadcast as its siblings are
+            "def k(x_ptr, m_ptr, r_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    x = tl.load(x_ptr + i[:, None] * B + i[None, :])\n    mean = tl.load(m_ptr + i)\n"
+            "    rstd = tl.load(r_ptr + i)\n    xhat = x - mean[:, None]\n"
+            "    tl.store(o_ptr + i[:, None] * B + i[None, :], xhat)\n",
+            "def k(x_ptr, m_ptr, r_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    x = tl.load(x_ptr + i[:, None] * B + i[None, :])\n    mean = tl.load(m_ptr + i)\n"
+            "    rstd = tl.load(r_ptr + i)\n    xhat = (x - mean[:, None]) * rstd[:, None]\n"
+            "    tl.store(o_ptr + i[:, None] * B + i[None, :], xhat)\n",
+        ),
+        (  # an online softmax's accumulator not rescaled by the factor the running sum is
+            "def k(s_ptr, v_ptr, o_ptr, N, B: tl.constexpr):\n    m = -1e30\n    l = 0.0\n    acc = 0.0\n"
+            "    for start in range(0, N, B):\n        s = tl.load(s_ptr + start + tl.arange(0, B))\n"
+            "        v = tl.load(v_ptr + start + tl.arange(0, B))\n        m_new = tl.maximum(m, tl.max(s, 0))\n"
+            "        alpha = tl.exp(m - m_new)\n        p = tl.exp(s - m_new)\n"
+            "        l = l * alpha + tl.sum(p, 0)\n        acc = acc + tl.sum(p * v, 0)\n        m = m_new\n"
+            "    tl.store(o_ptr, acc / l)\n",
+            "def k(s_ptr, v_ptr, o_ptr, N, B: tl.constexpr):\n    m = -1e30\n    l = 0.0\n    acc = 0.0\n"
+            "    for start in range(0, N, B):\n        s = tl.load(s_ptr + start + tl.arange(0, B))\n"
+            "        v = tl.load(v_ptr + start + tl.arange(0, B))\n        m_new = tl.maximum(m, tl.max(s, 0))\n"
+            "        alpha = tl.exp(m - m_new)\n        p = tl.exp(s - m_new)\n"
+            "        l = l * alpha + tl.sum(p, 0)\n        acc = acc * alpha + tl.sum(p * v, 0)\n        m = m_new\n"
+            "    tl.store(o_ptr, acc / l)\n",
+        ),
+        (  # one of two values computed alike used for the other (a box's width for its height)
+            "def k(a_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(a_ptr + i)\n"
+            "    y = tl.load(a_ptr + B + i)\n    w = tl.maximum(x, 0.0) - 1.0\n    h = tl.maximum(y, 0.0) - 1.0\n"
+            "    tl.store(o_ptr + i, w * w)\n",
+            "def k(a_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(a_ptr + i)\n"
+            "    y = tl.load(a_ptr + B + i)\n    w = tl.maximum(x, 0.0) - 1.0\n    h = tl.maximum(y, 0.0) - 1.0\n"
+            "    tl.store(o_ptr + i, w * h)\n",
+        ),
+        (  # the part chosen by its neighbouring constant
+            "def k(x_ptr, o_ptr, s, B: tl.constexpr):\n    which = tl.program_id(0)\n    i = tl.arange(0, B)\n"
+            "    v = tl.load(x_ptr + which * B + i)\n"
+            "    tl.store(o_ptr + which * B + i, v * tl.where(which == 1, s, 1.0))\n",
+            "def k(x_ptr, o_ptr, s, B: tl.constexpr):\n    which = tl.program_id(0)\n    i = tl.arange(0, B)\n"
+            "    v = tl.load(x_ptr + which * B + i)\n"
+            "    tl.store(o_ptr + which * B + i, v * tl.where(which == 0, s, 1.0))\n",
+        ),
+        (  # a running sum of what masked loads give, the padding lanes' values included
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    acc = tl.zeros([B], dtype=tl.float32)\n"
+            "    for start in range(0, N, B):\n        offs = start + tl.arange(0, B)\n        mask = offs < N\n"
+            "        x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n        loss = tl.exp(x)\n        acc += loss\n"
+            "    tl.store(o_ptr, tl.sum(acc, axis=0))\n",
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    acc = tl.zeros([B], dtype=tl.float32)\n"
+            "    for start in range(0, N, B):\n        offs = start + tl.arange(0, B)\n        mask = offs < N\n"
+            "        x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n        loss = tl.exp(x)\n"
+            "        acc += tl.where(mask, loss, 0.0)\n"
+            "    tl.store(o_ptr, tl.sum(acc, axis=0))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -634,6 +700,11 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "drop_term",
         "power_of_two_mask",
         "sibling_term",
+        "unused_value",
+        "carried_factor",
+        "value_swap",
+        "compare_constant",
+        "pad_running_sum",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

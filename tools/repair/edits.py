@@ -269,6 +269,8 @@ class _Collector(cst.CSTVisitor):
         self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
         self._assigned: dict[str, cst.BaseExpression] = {}  # a kernel's local name -> its first value
         self._unused: list[str] = []  # scalar parameters the kernel never reads
+        self._unused_loads: dict[str, int] = {}  # values the kernel loads and never reads -> the load's line
+        self._twins: dict[str, set[str]] = {}  # a value -> the values first computed by an expression of its shape
 
     def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
         options = tuple(r for r in replacements if r is not None)
@@ -335,6 +337,8 @@ class _Collector(cst.CSTVisitor):
             self._raw = _raw_loads(node)
             self._assigned = _assigned_names(node)
             self._unused = _unused_scalars(node, self._pointers)
+            self._unused_loads = self._loads_never_read(node)
+            self._twins = self._value_twins(node)
             self._sibling_terms(node)
         elif node.name.value == "forward":
             self._in_forward += 1
@@ -600,6 +604,8 @@ class _Collector(cst.CSTVisitor):
             self._add(value, edits, "add_mod", "fix_layout")
         self._accumulate(node)
         self._unused_term(node)
+        self._unused_value(node)
+        self._carried_factor(node, node.targets[0].target.value, node.value)  # type: ignore[attr-defined]
 
     def _sibling_terms(self, fn: cst.FunctionDef) -> None:
         """An address missing terms every other address with its terms has (`y_ptr + cols` beside
@@ -641,6 +647,78 @@ class _Collector(cst.CSTVisitor):
             "accumulate",
             "fix_formula",
         )
+
+    def _padded_sum(self, node: cst.AugAssign) -> None:
+        """A running sum in a loop (`acc += loss`) of values computed from masked loads: the masked-off lanes' values
+        (the loss of the padding) added too; each mask of the kernel's loads keeps them out."""
+        if self._loop_of(node) is None or not self._masks or isinstance(node.value, cst.Call):
+            return
+        made_of = _names(node.value)
+        for name in list(made_of):
+            made_of |= _names(self._assigned.get(name, cst.Name("_")))
+        if not made_of & set(self._loaded):
+            return
+        edits = [
+            node.with_changes(value=cst.parse_expression(f"tl.where({mask}, {_code(node.value)}, 0.0)"))
+            for mask in sorted(self._masks)
+        ]
+        self._add(node, edits, "pad_accumulate", "boundary_mask")
+
+    def _loads_never_read(self, fn: cst.FunctionDef) -> dict[str, int]:
+        """Locals assigned from a tl.load (values, not indices or masks) that nothing in the kernel reads."""
+        read: dict[str, int] = {}
+        for n in m.findall(fn.body, m.Name()):
+            if isinstance(n, cst.Name):
+                read[n.value] = read.get(n.value, 0) + 1
+        found = {}
+        for assign in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+            name = assign.targets[0].target.value  # type: ignore[attr-defined]
+            root = _root_call(assign.value)  # type: ignore[attr-defined]
+            loaded = isinstance(root, cst.Call) and m.matches(root.func, _tl("load"))
+            if loaded and read.get(name, 0) == 1 and name not in self._positions | self._masks:
+                found[name] = self._line(assign)
+        return found
+
+    def _unused_value(self, node: cst.Assign) -> None:
+        """A value the kernel loads and never reads, as the factor or divisor a later value is missing
+        (`xhat = x - mean` for `(x - mean) * rstd`, rstd loaded and unused): broadcast as the value's other
+        operands are (`rstd[:, None]` beside `mean[:, None]`)."""
+        name = node.targets[0].target.value  # type: ignore[attr-defined]
+        if name in self._positions | self._masks | self._pointers or isinstance(node.value, cst.Call):
+            return
+        line = self._line(node)
+        unused = sorted(u for u, at in self._unused_loads.items() if at < line)
+        if not unused:
+            return
+        suffixes = sorted(
+            {
+                _code(sub)[len(_code(sub.value)) :]  # type: ignore[attr-defined]
+                for sub in m.findall(node.value, m.Subscript(value=m.Name()))
+            }
+        )
+        forms = [u + suffix for u in unused for suffix in suffixes] + unused
+        value = f"({_code(_bare(node.value))})"
+        edits = [cst.parse_expression(f"{value} {op} {form}") for form in forms for op in ("*", "/")]
+        self._add(node.value, edits, "unused_value", "fix_formula")
+
+    def _carried_factor(self, node: cst.Assign | cst.AugAssign, name: str, value: cst.BaseExpression) -> None:
+        """A value a loop carries and adds to without the factor another carried value is rescaled by in the same
+        loop (`acc = acc + p @ v` beside `l = l * alpha + sum(p)`: an online softmax's accumulator not rescaled)."""
+        loop = self._loop_of(node)
+        added = isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
+        if loop is None or not added or not m.matches(value.left, m.Name(name)):  # type: ignore[attr-defined]
+            return
+        factors = []
+        for other in m.findall(loop, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+            target, rhs = other.targets[0].target.value, other.value  # type: ignore[attr-defined]
+            if target == name or not (isinstance(rhs, cst.BinaryOperation) and isinstance(rhs.operator, cst.Add)):
+                continue
+            scaled = rhs.left
+            if _is(scaled, cst.Multiply) and m.matches(scaled.left, m.Name(target)):  # type: ignore[attr-defined]
+                factors.append(_code(scaled.right))  # type: ignore[attr-defined]
+        rest = _code(value.right)  # type: ignore[attr-defined]
+        edits = [cst.parse_statement(f"{name} = {name} * {f} + {rest}").body[0] for f in dict.fromkeys(factors)]  # type: ignore[attr-defined]
+        self._add(node, edits, "carried_factor", "fix_formula")
 
     def _loop_of(self, node: cst.CSTNode) -> cst.For | cst.While | None:
         """The innermost loop of the kernel around `node`."""
@@ -717,6 +795,9 @@ class _Collector(cst.CSTVisitor):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if not self._in_kernel:
             return
+        if isinstance(node.operator, cst.AddAssign) and isinstance(node.target, cst.Name):
+            self._carried_factor(node, node.target.value, cst.BinaryOperation(node.target, cst.Add(), node.value))
+            self._padded_sum(node)
         if isinstance(node.operator, cst.AddAssign):
             self._add(node, [node.with_changes(operator=cst.SubtractAssign())], "sign", "fix_formula")
         elif isinstance(node.operator, cst.SubtractAssign):
@@ -733,6 +814,11 @@ class _Collector(cst.CSTVisitor):
             cst.GreaterThanEqual: cst.GreaterThan,
         }
         flip = flips.get(type(target.operator))
+        if isinstance(target.operator, cst.Equal | cst.NotEqual) and isinstance(target.comparator, cst.Integer):
+            value = int(target.comparator.evaluated_value)  # which part, which channel: one of its neighbours
+            others = [cst.Integer(str(v)) for v in (value - 1, value + 1) if v >= 0]
+            edits = [node.with_changes(comparisons=[target.with_changes(comparator=o)]) for o in others]
+            self._add(node, edits, "compare_constant", "fix_formula")
         if flip is None:
             return
         edits = [node.with_changes(comparisons=[target.with_changes(operator=flip())])]
@@ -848,8 +934,6 @@ class _Collector(cst.CSTVisitor):
             return
         parent = self.get_metadata(ParentNodeProvider, node, None)
         self._shift_index(node, parent)
-        if not self._roles:
-            return
         if isinstance(parent, cst.AssignTarget | cst.Param | cst.Attribute | cst.FunctionDef | cst.Arg) and not (
             isinstance(parent, cst.Arg) and parent.value is node
         ):
@@ -859,6 +943,25 @@ class _Collector(cst.CSTVisitor):
         for group in self._roles:
             if node.value in group:
                 self._add(node, [cst.Name(other) for other in sorted(group - {node.value})], "name_swap", "fix_formula")
+        twins = [t for t in sorted(self._twins.get(node.value, ())) if self._first_line(t) < self._line(node)]
+        self._add(node, [cst.Name(t) for t in twins], "value_swap", "fix_formula")
+
+    def _value_twins(self, fn: cst.FunctionDef) -> dict[str, set[str]]:
+        """Values (not indices, masks or pointers) whose first assignments have the same shape but for the names
+        they read (`w = min(ax2, bx2) - max(ax1, bx1)` and `h = min(ay2, by2) - max(ay1, by1)`): one used for the
+        other is a slip of the formula."""
+        shapes: dict[str, set[str]] = {}
+        for name, expr in _assigned_names(fn).items():
+            if name in self._positions | self._masks | self._pointers:
+                continue
+            shape = re.sub(r"\b(?!tl\b)[A-Za-z_]\w*\b(?!\s*\()", "_", _code(expr))
+            if "_" in shape:
+                shapes.setdefault(shape, set()).add(name)
+        return {n: group - {n} for group in shapes.values() if len(group) > 1 for n in group}
+
+    def _first_line(self, name: str) -> int:
+        first = self._assigned.get(name)
+        return self._line(first) if first is not None else 1 << 30
 
     def _shift_index(self, node: cst.Name, parent: cst.CSTNode | None) -> None:
         """An index used one off in a value computed from it (`h` for `h + 1` in a per-head slope), outside the

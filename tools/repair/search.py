@@ -22,6 +22,9 @@ from tools.repair.edits import Edit, edits, launch_arguments, value_lines
 PRIOR = (
     "transpose_index",
     "floordiv_mod",
+    # added after heldout13, this early because it has a site only where a loop rescales one carried value and
+    # adds to another without the factor (an online softmax's accumulator): one or two edits a kernel
+    "carried_factor",
     "grid_cdiv",
     "bound",
     "off_by_one",
@@ -66,7 +69,17 @@ PRIOR = (
     "power_of_two_mask",
     # added after heldout12 (an address without the row offset its siblings add)
     "sibling_term",
+    # added after heldout13 (a loaded value left unused: see EVIDENT_OPERATORS; a part chosen by the neighbouring
+    # constant; one of two values computed alike used for the other)
+    "unused_value",
+    "compare_constant",
+    "value_swap",
 )
+
+#: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
+#: them (top to bottom, each value's nearest uses first) go before every other edit.
+EVIDENT_OPERATORS = frozenset({"unused_value"})
+EVIDENT_FIRST = 8
 
 #: Re-runs a batch of edits: per edit True (passes), False (fails or errs), or None for the whole batch
 #: when the budget is spent or the call was cancelled (what ran is lost: the search ends).
@@ -122,12 +135,15 @@ def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[st
         prior = {op: 0 for op in SCALE_OPERATORS} | {
             op: i + 1 for i, op in enumerate(PRIOR) if op not in SCALE_OPERATORS
         }
+    # a value the kernel loads and never reads is a defect whatever the diagnosis located: its nearest uses first
+    evident = [e for e in candidates if e.operator in EVIDENT_OPERATORS][:EVIDENT_FIRST]
+    candidates = [e for e in candidates if e not in evident]
     located = sorted((e for e in candidates if e.line in rank), key=lambda e: (rank[e.line], prior.get(e.operator, 99)))
     located = _each_line_first(located, T.REPAIR_EDITS_PER_LINE_FIRST)
     rest = [e for e in candidates if e.line not in rank]
     if not scaled:
         rest.sort(key=lambda e: (prior.get(e.operator, 99), e.line))
-    return located + rest
+    return evident + located + rest
 
 
 def _each_line_first(planned: list[Edit], share: int) -> list[Edit]:
