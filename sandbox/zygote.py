@@ -165,7 +165,7 @@ class Zygote:
             os.dup2(command_r, 3)
             os.closerange(4, 1 << 16)
             from sandbox.harness import child, device_warm
-            from sandbox.isolation import prepare
+            from sandbox.isolation import CgroupState, prepare
 
             prepared = prepare(self.plan)  # while idle: namespaces, root, device context
             device_warm.warm(self.backend)
@@ -180,7 +180,11 @@ class Zygote:
             sys.stdout = open(1, "w", buffering=1, closefd=False)
             sys.stderr = open(2, "w", buffering=1, closefd=False)
             result_fd = fds[0] if fds else None
-            cgroup = (True, cmd["cgroup"]) if "cgroup" in cmd else (False, str(cmd.get("cgroup_error", "")))
+            cgroup = (
+                CgroupState(True, str(cmd["cgroup"]))
+                if "cgroup" in cmd
+                else CgroupState(False, str(cmd.get("cgroup_error", "")))
+            )
             child.run_job(cmd["dir"], self.plan, int(cmd["slot"]), prepared, result_fd, done_fd=3, cgroup=cgroup)
         finally:
             os._exit(4)

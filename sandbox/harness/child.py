@@ -18,7 +18,7 @@ import traceback
 
 from sandbox import backends, protocol, result_channel, tensorio
 from sandbox.harness import candidate, common, compile, interpreter_pace, offline, reference, timing
-from sandbox.isolation import JobLimits, Plan, Prepared, complete, prepare
+from sandbox.isolation import CgroupState, JobLimits, Plan, Prepared, complete, prepare
 
 JOBS = {
     "reference": reference.run,
@@ -42,6 +42,9 @@ BASE_ENV = {
     "TRITON_DEFAULT_FP_FUSION": "1",  # Triton 3.9's default, set to silence its deprecation warning
 }
 
+#: The cgroup of a job run without the zygote (no cgroup of its own).
+WITHOUT_ZYGOTE = CgroupState(False, "started without the zygote")
+
 
 def _clean_environment(backend, extra: dict) -> None:
     os.environ.clear()
@@ -57,7 +60,7 @@ def run_job(
     prepared: Prepared | None = None,
     result_fd: int | None = None,
     done_fd: int | None = None,
-    cgroup: tuple[bool, str] = (False, "started without the zygote"),
+    cgroup: CgroupState = WITHOUT_ZYGOTE,
 ) -> None:
     """Never returns: exits the forked process with EXIT_OK once a result is written. `prepared`:
     the isolation this process already did while it waited for the job (a warm spare); `result_fd`:

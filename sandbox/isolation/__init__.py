@@ -20,6 +20,7 @@ import resource
 import signal
 import sys
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sandbox.isolation import linux, seccomp
 
@@ -53,6 +54,14 @@ class Plan:
     seccomp_program: bytes | None
 
 
+class CgroupState(NamedTuple):
+    """Whether the job's memory and pids cgroup (made by the zygote: sandbox/cgroup.py) is in force, and what it
+    is or why not."""
+
+    active: bool
+    detail: str
+
+
 @dataclass
 class JobLimits:
     tmp_mb: int = 256
@@ -65,7 +74,7 @@ class JobLimits:
     writable: dict[str, str] = field(default_factory=dict)
     writable_cap_mb: int = 0  # what the pool trims each writable directory to after the job
     #: (in force, what it is or why not): the job's memory and pids cgroup, made by the zygote (sandbox/cgroup.py)
-    cgroup: tuple[bool, str] = (False, "no cgroup")
+    cgroup: CgroupState = CgroupState(False, "no cgroup")
 
 
 def _python_paths() -> list[str]:
@@ -347,7 +356,7 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
         job_dir = _write_files_unisolated(files, limits if plan.root_mode else None)
     _apply_rlimits(limits, report)
     _apply_data_limit(limits, report)
-    (report.ok if limits.cgroup[0] else report.no)("cgroup", limits.cgroup[1])
+    (report.ok if limits.cgroup.active else report.no)("cgroup", limits.cgroup.detail)
     if plan.root_mode:
         try:
             os.setgroups([])
