@@ -206,6 +206,22 @@ def test_elements_read_beyond_need_that_the_kernel_drops_claim_nothing():
     assert primary.location is not None and primary.location.line == divide, primary
 
 
+def test_an_online_sum_not_rescaled_to_the_new_max_is_repaired_though_exact_inputs_hide_it():
+    """online_lse adds each block's exp(x - m_new) to a running sum it does not rescale: -1/0/+1 inputs reach their max
+    in the first block (the factor is 1), so exact inputs pass; the search still tries the running max's factor."""
+    run = _run("online_lse", "bug_sum_not_rescaled.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    exact = _outcome(explained, "exact_inputs")
+    assert exact is not None and exact.rounding_shown, exact
+    primary = explained.diagnoses[0]
+    line = _line_of("online_lse", "bug_sum_not_rescaled.py", "s = s + tl.sum(")
+    assert primary.location is not None and primary.location.line == line, primary
+    assert primary.evidence.get("edit_operator") == "carried_factor", primary.evidence
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified is True, fixed.summary
+    assert fixed.fixes[0].patched_source == (KERNELS / "online_lse" / "candidate.py").read_text()
+
+
 def test_perturbation_finds_the_elements_of_an_integer_input_each_output_depends_on():
     class Gray(torch.nn.Module):
         def forward(self, x):
@@ -267,6 +283,7 @@ def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_t
         "row_share",
         "grouped_heads",
         "ragged_mean",
+        "online_lse",
     ],
 )
 def test_a_correct_kernel_gets_no_diagnosis_and_no_location(task):
@@ -676,6 +693,17 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "        acc += tl.where(mask, loss, 0.0)\n"
             "    tl.store(o_ptr, tl.sum(acc, axis=0))\n",
         ),
+        (  # a running sum of exponentials not brought to the new running max (no sibling to copy a factor from)
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    m = -1e30\n    s = 0.0\n"
+            "    for start in range(0, N, B):\n        x = tl.load(x_ptr + start + tl.arange(0, B))\n"
+            "        m_new = tl.maximum(m, tl.max(x, 0))\n        s = s + tl.sum(tl.exp2(x - m_new), 0)\n"
+            "        m = m_new\n    tl.store(o_ptr, m + tl.log2(s))\n",
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    m = -1e30\n    s = 0.0\n"
+            "    for start in range(0, N, B):\n        x = tl.load(x_ptr + start + tl.arange(0, B))\n"
+            "        m_new = tl.maximum(m, tl.max(x, 0))\n"
+            "        s = s * tl.exp2(m - m_new) + tl.sum(tl.exp2(x - m_new), 0)\n"
+            "        m = m_new\n    tl.store(o_ptr, m + tl.log2(s))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -705,6 +733,7 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "value_swap",
         "compare_constant",
         "pad_running_sum",
+        "running_max_factor",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

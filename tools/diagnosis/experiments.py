@@ -426,7 +426,10 @@ def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     trial_error = relative_error(trial.actual.get(target.name), trial.golden.get(target.name))
     error_fell = run_error is None or trial_error is None or trial_error * SAME_ERROR_FACTOR <= run_error
     if trial.passed and error_fell:
-        finding = "with exact arithmetic the output passes: the failure comes from rounding or range, not the logic"
+        finding = (
+            "with exact arithmetic the output passes: the failure comes from rounding or range, or from logic these "
+            "inputs do not exercise (padding a 0 cannot tell, a running max reached in the first block)"
+        )
         return Result(
             ExperimentOutcome(
                 id="exact_inputs",

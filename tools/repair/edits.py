@@ -709,7 +709,8 @@ class _Collector(cst.CSTVisitor):
         if loop is None or not added or not m.matches(value.left, m.Name(name)):  # type: ignore[attr-defined]
             return
         factors = []
-        for other in m.findall(loop, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        assigns = [a for a in m.findall(loop, m.Assign(targets=[m.AssignTarget(target=m.Name())]))]
+        for other in assigns:
             target, rhs = other.targets[0].target.value, other.value  # type: ignore[attr-defined]
             if target == name or not (isinstance(rhs, cst.BinaryOperation) and isinstance(rhs.operator, cst.Add)):
                 continue
@@ -717,6 +718,7 @@ class _Collector(cst.CSTVisitor):
             if _is(scaled, cst.Multiply) and m.matches(scaled.left, m.Name(target)):  # type: ignore[attr-defined]
                 factors.append(_code(scaled.right))  # type: ignore[attr-defined]
         rest = _code(value.right)  # type: ignore[attr-defined]
+        factors += _running_max_factors(assigns, rest)
         edits = [cst.parse_statement(f"{name} = {name} * {f} + {rest}").body[0] for f in dict.fromkeys(factors)]  # type: ignore[attr-defined]
         self._add(node, edits, "carried_factor", "fix_formula")
 
@@ -1056,6 +1058,25 @@ def _masked_loads(fn: cst.FunctionDef) -> dict[str, str]:
             mask = _kwarg(call, "mask") if isinstance(call, cst.Call) else None
             if mask is not None:
                 found[node.targets[0].target.value] = _code(mask.value)  # type: ignore[attr-defined]
+                break
+    return found
+
+
+def _running_max_factors(assigns: list, added: str) -> list[str]:
+    """Where a loop keeps a running max (`m_new = tl.maximum(m, ...)`, then `m = m_new`) and what a carried value adds
+    is an exponential taken against the new max (`tl.exp(x - m_new)`), the factor that brings the carried value to
+    the new max: `tl.exp(m - m_new)` (or `tl.exp2`)."""
+    values = {a.targets[0].target.value: a.value for a in assigns}
+    found = []
+    for new, expr in values.items():
+        if not (isinstance(expr, cst.Call) and m.matches(expr.func, _tl("maximum")) and expr.args):
+            continue
+        old = expr.args[0].value
+        if not isinstance(old, cst.Name) or not m.matches(values.get(old.value, cst.Name("_")), m.Name(new)):
+            continue
+        for exp in ("exp2", "exp"):
+            if re.search(rf"\btl\.{exp}\([^()]*-\s*{new}\b", added):
+                found.append(f"tl.{exp}({old.value} - {new})")
                 break
     return found
 

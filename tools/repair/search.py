@@ -110,8 +110,10 @@ PADDING_OPERATORS = frozenset({"pad_reduction", "pad_accumulate", "padding"})
 #: Edits that compute in a wider dtype: the repairs of a precision or range cause itself (an fp16 square that
 #: overflows, an fp16 accumulator), tried once such a cause is established.
 WIDENING_OPERATORS = frozenset({"dtype", "upcast"})
-#: What the search re-runs once a numeric cause is established.
-NUMERIC_SCOPE = PADDING_OPERATORS | WIDENING_OPERATORS
+#: What the search re-runs once a numeric cause is established: with the padding edits, the rescaling of a carried
+#: sum (inputs whose running max is reached in the first block, as exact -1/0/+1 inputs are, hide a missing
+#: `* tl.exp(m - m_new)`, so an experiment that changes the distribution cannot rule it out).
+NUMERIC_SCOPE = PADDING_OPERATORS | WIDENING_OPERATORS | {"carried_factor"}
 
 
 def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[str] | None = None) -> list[Edit]:
