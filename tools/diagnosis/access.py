@@ -40,12 +40,18 @@ QUESTION = (
 )
 
 
+def _typical_magnitude(t: torch.Tensor, default: float) -> float:
+    """The median magnitude of the finite values of `t` (`default` where it has none)."""
+    finite = t[torch.isfinite(t)]
+    return float(finite.to(torch.float64).abs().median()) if finite.numel() else default
+
+
 def _wrong_and_right(o: OutputData) -> tuple[torch.Tensor, torch.Tensor]:
     """Flat masks of clearly wrong elements (NaN where the golden is a number, never written, or off by
     more than a percent of the output's scale) and clearly right ones (within 1e-5 of it)."""
     a, g = o.a.reshape(-1), o.g.reshape(-1)
     finite = torch.isfinite(g)
-    scale = float(g[finite].abs().median()) if finite.any() else 0.0
+    scale = _typical_magnitude(g, 0.0)
     tolerance = max(scale, float(torch.finfo(torch.float32).tiny))
     error = (a - g).abs()
     unwritten = o.unwritten().reshape(-1) if o.unwritten().numel() else torch.zeros_like(finite)
@@ -298,9 +304,8 @@ def _over_read_finding(
     not the reference's."""
     inputs = ctx.inputs_of(target.seed) or []
     for index, tensor in enumerate(inputs):
-        if not isinstance(tensor, torch.Tensor) or not tensor.is_contiguous() or tensor.dtype == torch.bool:
-            continue
-        if tensor.is_complex():
+        usable = isinstance(tensor, torch.Tensor) and tensor.is_contiguous() and not tensor.is_complex()
+        if not usable or tensor.dtype == torch.bool:  # a flag: no neighbouring value to change it to
             continue
         for line in sorted({line for s in samples for line in s.reads.get(index, {})}):
             over = lanes.over_read(samples, index, line, tuple(tensor.shape))
@@ -328,8 +333,7 @@ def _only_the_candidate_moves(
         changed = inputs[index].clone()
         flat = changed.reshape(-1)
         if changed.is_floating_point():
-            finite = flat[torch.isfinite(flat)].to(torch.float64)
-            shift = max(1.0, 4.0 * float(finite.abs().median())) if finite.numel() else 1.0
+            shift = max(1.0, 4.0 * _typical_magnitude(flat, 0.25))
             flat[extra] = (flat[extra].to(torch.float64) + shift).to(changed.dtype)
         else:
             flat[extra] = flat[extra] + 1
@@ -342,8 +346,7 @@ def _only_the_candidate_moves(
     flats = torch.tensor([s.flat for s, _, _ in over.samples])
     before_a, before_g = target.a.reshape(-1)[flats], target.g.reshape(-1)[flats]
     after_a, after_g = actual.reshape(-1)[flats].to(torch.float64), golden.reshape(-1)[flats].to(torch.float64)
-    finite = torch.isfinite(target.g)
-    scale = float(target.g[finite].abs().median()) if finite.any() else 1.0
+    scale = _typical_magnitude(target.g, 1.0)
     if not bool(torch.isclose(after_g, before_g, rtol=1e-9, atol=1e-9 * scale, equal_nan=True).all()):
         return None  # the reference uses them after all (a zero derivative is not independence)
     moved = int((~torch.isclose(after_a, before_a, rtol=1e-3, atol=1e-3 * scale, equal_nan=True)).sum())

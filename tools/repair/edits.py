@@ -709,7 +709,7 @@ class _Collector(cst.CSTVisitor):
         if loop is None or not added or not m.matches(value.left, m.Name(name)):  # type: ignore[attr-defined]
             return
         factors = []
-        assigns = [a for a in m.findall(loop, m.Assign(targets=[m.AssignTarget(target=m.Name())]))]
+        assigns = list(m.findall(loop, m.Assign(targets=[m.AssignTarget(target=m.Name())])))
         for other in assigns:
             target, rhs = other.targets[0].target.value, other.value  # type: ignore[attr-defined]
             if target == name or not (isinstance(rhs, cst.BinaryOperation) and isinstance(rhs.operator, cst.Add)):
