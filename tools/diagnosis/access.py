@@ -411,7 +411,7 @@ def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedS
     stored them), as the located NaN / overflow diagnosis of this output: (diagnosis, finding), or None."""
     a, g = target.a.reshape(-1), target.g.reshape(-1)
     bad = [s for s in samples if s.wrong and not bool(torch.isfinite(a[s.flat])) and bool(torch.isfinite(g[s.flat]))]
-    lines = [s.nonfinite["line"] for s in bad if s.nonfinite and s.nonfinite.get("line")]
+    lines = [int(s.nonfinite["line"]) for s in bad if s.nonfinite and s.nonfinite.get("line")]
     if len(bad) < T.ACCESS_MIN_JUDGED or not lines:
         return None
     line = max(sorted(set(lines)), key=lines.count)
@@ -419,8 +419,9 @@ def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedS
         return None
     origin = next(s.nonfinite for s in bad if s.nonfinite and s.nonfinite.get("line") == line)
     kind = "NaN" if origin.get("makes") == "NaN" else "Inf"
+    invalid = _invalid_operation(origin)
     mine = [d for d in diagnoses if d.output in (target.name, None) and d.tested != "refuted"]
-    preferred = ("inf_overflow", "nan_mismatch") if kind == "Inf" else ("nan_mismatch", "inf_overflow")
+    preferred = ("nan_mismatch", "inf_overflow") if kind == "NaN" or invalid else ("inf_overflow", "nan_mismatch")
     known = next((d for p in preferred for d in mine if d.pattern == p), None)
     if known is None:
         return None
@@ -430,15 +431,29 @@ def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedS
         f"line {line} makes the first {kind} of finite operands ({made}) in the programs that stored "
         f"{lines.count(line)} of the {len(bad)} sampled wrong NaN / Inf outputs"
     )
-    location = ctx.line_location(line, f"{made} gives {kind}")
-    located = known.model_copy(
-        update={
-            "location": location,
-            "evidence": {**known.evidence, "nonfinite_line": line, "nonfinite_operation": made},
-            "summary": f"{known.summary}; {finding}",
+    evidence = {**known.evidence, "nonfinite_line": line, "nonfinite_operation": made}
+    if invalid:  # what the operation was; whether the guard belongs here or upstream, a repair at the line tells
+        evidence["nonfinite_invalid"] = invalid
+    located = Diagnosis.model_validate(
+        known.model_dump()
+        | {
+            "summary": f"{known.summary}; {finding}" + (f" ({invalid})" if invalid else ""),
+            "evidence": evidence,
+            "location": ctx.line_location(line, f"{made} gives {kind}").model_dump(),
         }
     )
     return located, finding
+
+
+def _invalid_operation(origin: dict) -> str | None:
+    """What makes a traced first Inf / NaN an invalid operation of finite operands rather than an overflow: a
+    division by zero, a log of zero or of a negative, a root of a negative (None: an overflow, or unknown)."""
+    operation, operands = str(origin.get("operation", "")), list(origin.get("operands", []))
+    if "div" in operation and len(operands) >= 2 and operands[-1] == 0:
+        return "a division by zero"
+    if ("log" in operation or "sqrt" in operation) and operands and operands[0] <= 0:
+        return f"{operation} of {operands[0]:.3g}"
+    return "an invalid operation" if origin.get("makes") == "NaN" else None
 
 
 def _established(diagnoses: list[Diagnosis], output: str) -> PatternId | None:
@@ -476,7 +491,10 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     origin = _nonfinite_origin(ctx, target, samples, diagnoses)
     if origin is not None:
         located, finding = origin
-        return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding), [located])
+        # where the first Inf / NaN is made, not why its operand is what it is (a log of a sum a dropped abs made
+        # negative): the located diagnosis stays a hypothesis the later experiments may refute
+        outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=finding)
+        return Result(outcome, [located])
     established = _established(diagnoses, target.name)
     found = (
         _finding(ctx, established, target, samples, names)

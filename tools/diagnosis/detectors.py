@@ -1285,7 +1285,15 @@ def _tie_break(inputs: list, a: torch.Tensor, g: torch.Tensor, wrong: torch.Tens
     return None
 
 
-@detector("integer_index", ("boundary_mask_error", "formula_error"), only_failed=True)
+def _wrapped_bits(step: int, dtype: torch.dtype) -> int | None:
+    """The width (16 or 32 bits) of a narrower integer type the output's errors are whole multiples of the
+    range of: every wrong element off by k * 2^bits is a wrap of an intermediate of that width, not an
+    index error (no index arithmetic is off by 65536 everywhere by accident)."""
+    width = torch.iinfo(dtype).bits if not dtype.is_floating_point and dtype != torch.bool else 0
+    return next((bits for bits in (32, 16) if bits < width and step % (1 << bits) == 0), None)
+
+
+@detector("integer_index", ("boundary_mask_error", "formula_error", "inf_overflow"), only_failed=True)
 def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis]:
     """Integer outputs (indices, counts) wrong by a structure of their own: pointing past the
     input dimension every golden value stays inside, or off by one constant / multiples of one
@@ -1343,6 +1351,22 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
             )
         ]
     step = math.gcd(*(abs(int(d)) for d in torch.unique(diff)))
+    wrap = _wrapped_bits(step, o.measured.dtype)
+    if wrap is not None:
+        return [
+            Diagnosis(
+                pattern="inf_overflow",
+                confidence=0.9,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{count} of {a.numel()} integer outputs differ from the golden by multiples of 2^{wrap} "
+                f"({int(diff.min())}..{int(diff.max())}): an intermediate formed in int{wrap} wrapped past its "
+                f"range; form it in int64 (`.to(tl.int64)` on the operands before the product / sum)",
+                evidence=common | {"multiple_of": step, "wrapped_bits": wrap},
+                suggested_fixes=["fp32_accumulator"],
+                location=location,
+            )
+        ]
     constant = int(diff.min()) == int(diff.max())
     blocks = facts.blocks()
     if constant:

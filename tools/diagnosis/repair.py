@@ -68,21 +68,25 @@ def numeric_cause_shown(diagnoses: list[Diagnosis], output: str | None = None) -
 WIDENED_CAUSES = ("inf_overflow", "low_precision_accumulation", "large_k_accumulation_drift", "reduced_precision_dot")
 
 
-def _numeric_cause(diagnoses: list[Diagnosis], target: OutputData) -> Diagnosis | None:
-    """The overflow / precision hypothesis of this output a widening edit answers (established ones first)."""
-    mine = [
-        d
-        for d in diagnoses
-        if d.pattern in WIDENED_CAUSES and d.tested != "refuted" and d.output in (target.name, None)
-    ]
+def _numeric_cause(diagnoses: list[Diagnosis], target: OutputData, edit: Edit) -> Diagnosis | None:
+    """The overflow / precision hypothesis of this output a widening edit answers (established ones first); an
+    integer type widened answers only an overflow (integers lose no precision, they wrap)."""
+    causes = ("inf_overflow",) if _integer_widening(edit) else WIDENED_CAUSES
+    mine = [d for d in diagnoses if d.pattern in causes and d.tested != "refuted" and d.output in (target.name, None)]
     return min(mine, key=lambda d: (d.tested == "untested", -d.confidence), default=None)
 
 
-def _widened_kind(target: OutputData) -> str:
+def _integer_widening(edit: Edit) -> bool:
+    """The edit widens an integer type (int32 -> int64): what it answers is a wrap past the narrow type's range."""
+    return edit.operator == "int_upcast" or (edit.operator == "dtype" and "int" in edit.before)
+
+
+def _widened_kind(target: OutputData, edit: Edit) -> str:
     """What a widening edit that passes shows where no overflow / precision diagnosis named it: an overflow
-    where the output holds Inf / NaN the golden does not, else precision lost in a narrow dtype."""
+    where the output holds Inf / NaN the golden does not or an integer type wrapped, else precision lost in a
+    narrow dtype."""
     made = ~torch.isfinite(target.a) & torch.isfinite(target.g)
-    return "inf_overflow" if bool(made.any()) else "low_precision_accumulation"
+    return "inf_overflow" if _integer_widening(edit) or bool(made.any()) else "low_precision_accumulation"
 
 
 def _dtype_located(diagnoses: list[Diagnosis], output: str) -> bool:
@@ -93,12 +97,18 @@ def _dtype_located(diagnoses: list[Diagnosis], output: str) -> bool:
 
 
 def _answered(diagnoses: list[Diagnosis], output: str, edit: Edit) -> Diagnosis | None:
-    """An established diagnosis of this output whose own fix the edit is (a NaN rule: nan_propagation)."""
+    """An established diagnosis of this output whose own fix the edit is (a NaN rule: nan_propagation), or the
+    NaN / Inf the trace saw first made at the edit's line (a division by zero, repaired there by an eps)."""
+    lines = (edit.line, *edit.also)
     return next(
         (
             d
             for d in diagnoses
-            if d.output in (output, None) and d.tested in ("proven", "confirmed") and edit.fix in d.suggested_fixes
+            if d.output in (output, None)
+            and (
+                (d.tested in ("proven", "confirmed") and edit.fix in d.suggested_fixes)
+                or (d.tested != "refuted" and d.evidence.get("nonfinite_line") in lines)
+            )
         ),
         None,
     )
@@ -243,6 +253,8 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
     of the edit's kind (by the role of the code it changes) where none names a specific cause."""
     lines = f"lines {', '.join(map(str, (edit.line, *edit.also)))} (written the same way)" if edit.also else ""
     change = f"changing `{edit.before}` to `{edit.after}` makes the candidate pass"
+    if _integer_widening(edit):
+        change += " (an integer intermediate wraps past the narrow type's range)"
     where = f"the bug is on {lines or f'line {edit.line}'}: {change}"
     evidence = {
         "experiment": ID,
@@ -253,7 +265,7 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         "edit_operator": edit.operator,
     }
     widening = edit.operator in search.WIDENING_OPERATORS
-    kind = _widened_kind(target) if widening else EDIT_PATTERN.get(edit.fix, "formula_error")
+    kind = _widened_kind(target, edit) if widening else EDIT_PATTERN.get(edit.fix, "formula_error")
     if (
         leading is not None
         and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
@@ -263,6 +275,8 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
     if leading is None and widening:
         evidence["kind_from_output"] = True  # a guess from the output: reconcile() gives way to a confirmed cause
+    if leading is not None and _guarded(leading, edit):
+        leading = leading.model_copy(update={"pattern": "nan_mismatch", "summary": _guarded(leading, edit)})
     base = leading or Diagnosis(
         pattern=kind,  # type: ignore[arg-type] - a pattern id
         confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,
@@ -282,6 +296,15 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
             "experiment": finding,
         }
     )
+
+
+def _guarded(traced: Diagnosis, edit: Edit) -> str:
+    """Where the trace saw an invalid operation (a division by zero) make the first NaN / Inf and the passing
+    edit is at that line, the NaN / Inf is the operation's, guarded there: what to say of it ("" otherwise)."""
+    invalid = traced.evidence.get("nonfinite_invalid")
+    if not invalid or traced.evidence.get("nonfinite_line") not in (edit.line, *edit.also):
+        return ""
+    return f"{invalid} ({traced.evidence.get('nonfinite_operation')}) makes the first NaN / Inf, not an overflow"
 
 
 def reconcile(diagnoses: list[Diagnosis]) -> None:
@@ -342,7 +365,7 @@ def repair_search(
         )
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
     edit = found.found
-    widened = _numeric_cause(diagnoses, target) if edit.operator in search.WIDENING_OPERATORS else None
+    widened = _numeric_cause(diagnoses, target, edit) if edit.operator in search.WIDENING_OPERATORS else None
     leading = widened or _answered(diagnoses, target.name, edit) or _logic(diagnoses, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
     diagnosis = _located(leading, edit, ctx, target, finding)

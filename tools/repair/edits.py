@@ -18,6 +18,7 @@ the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -80,6 +81,8 @@ def _fix_for(operator: str, role: str) -> str:
 
 #: Identity elements of the reductions whose padding lanes must not count.
 _IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
+#: Constants at least this large in a kernel's values may stand for an infinity (a max started at -1e4).
+_SENTINEL_MAGNITUDE = 1e4
 _PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
 #: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
 _SIGNED_ARGUMENT = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "sigmoid", "sqrt", "log1p", "expm1")
@@ -264,9 +267,11 @@ class _Collector(cst.CSTVisitor):
         self._in_kernel = 0
         self._kernel: cst.FunctionDef | None = None
         self._in_forward = 0
+        self._constants: list[str] = []  # the module's numeric constants (`R = 16`, `ALPHA = 32.0`)
         self._tensors: set[str] = set()
         self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
         self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
+        self._narrow_ints: set[str] = set()  # locals cast to int32
         self._assigned: dict[str, cst.BaseExpression] = {}  # a kernel's local name -> its first value
         self._unused: list[str] = []  # scalar parameters the kernel never reads
         self._unused_loads: dict[str, int] = {}  # values the kernel loads and never reads -> the load's line
@@ -335,6 +340,7 @@ class _Collector(cst.CSTVisitor):
             self._integers = _integer_indices(node, self._positions)
             self._loaded = _masked_loads(node)
             self._raw = _raw_loads(node)
+            self._narrow_ints = _narrow_integers(node)
             self._assigned = _assigned_names(node)
             self._unused = _unused_scalars(node, self._pointers)
             self._unused_loads = self._loads_never_read(node)
@@ -372,6 +378,12 @@ class _Collector(cst.CSTVisitor):
             self._move_stride(node)
         if isinstance(op, cst.Add | cst.Subtract | cst.Multiply) and self._role(node) == "value":
             self._upcast(node)
+        if isinstance(op, cst.Multiply) and self._in_kernel:
+            self._integer_upcast(node)
+            self._packed_stride(node)
+        roots = _tl("sqrt") | _tl("rsqrt") | _tl("log")
+        if isinstance(op, cst.Divide) and self._in_kernel and not m.matches(node.right, m.Call(func=roots)):
+            self._unused_guard(node, node.right, lambda guarded: node.with_changes(right=_parenthesized(guarded)))
         if isinstance(op, cst.Multiply | cst.Divide) and not self._address(node):
             self._drop_factor(node)
         if isinstance(op, cst.FloorDivide):
@@ -531,6 +543,23 @@ class _Collector(cst.CSTVisitor):
             )
             self._add(node, [widened], "upcast", "fp32_accumulator")
 
+    def _integer_upcast(self, node: cst.BinaryOperation) -> None:
+        """A product of an int32 index that outgrows 2^31 (a flat id `(iz * NY + iy) * NX + ix`), formed in
+        int64 instead."""
+        left = node.left
+        if isinstance(left, cst.Name) and left.value in self._narrow_ints:
+            widened = node.with_changes(left=cst.parse_expression(f"{left.value}.to(tl.int64)"))
+            self._add(node, [widened], "int_upcast", "fp32_accumulator")
+
+    def _packed_stride(self, node: cst.BinaryOperation) -> None:
+        """A row stride of a packed tensor taken as one part's width (`rows * H` for `rows * (2 * H)` over a fused
+        [a | b] projection, 3 * H over packed q, k, v)."""
+        stride = node.right
+        sizes = _param_names(self._kernel) - _constexpr_params(self._kernel) - self._pointers
+        if isinstance(stride, cst.Name) and stride.value in sizes and self._role(node) == "address":
+            edits = [node.with_changes(right=cst.parse_expression(f"({k} * {stride.value})")) for k in (2, 3)]
+            self._add(node, edits, "packed_stride", "fix_layout")
+
     def _move_stride(self, node: cst.BinaryOperation) -> None:
         """`... + a + b * S` -> `... + a * S' + b` (and the reverse): an index's stride on the wrong one of two
         neighbouring terms, with S or another scalar parameter as the stride (`c + l * C` for `c * L + l`)."""
@@ -593,8 +622,22 @@ class _Collector(cst.CSTVisitor):
             edits.append(cst.parse_expression(f"{_code(prefix)} + {text}" if prefix is not None else text))
         self._add(node, edits, "transpose_index", "fix_layout")
 
+    def visit_Module(self, node: cst.Module) -> None:
+        self._constants = _numeric_constants(node)
+
+    def _host_ratio(self, node: cst.Assign) -> None:
+        """A host scalar set to one module constant where a ratio or product of two is meant (`scale = ALPHA` for
+        `ALPHA / R`): the other constants as divisor and factor."""
+        value = node.value
+        if isinstance(value, cst.Name) and value.value in self._constants:
+            others = [c for c in self._constants if c != value.value]
+            edits = [cst.parse_expression(f"{value.value} {op} {c}") for c in others for op in ("/", "*")]
+            self._add(value, edits, "host_ratio", "fix_formula")
+
     def visit_Assign(self, node: cst.Assign) -> None:
         """An index split by `//` that also needs `% S` (a flat offset's middle coordinate)."""
+        if self._in_forward and not self._in_kernel:
+            self._host_ratio(node)
         if not self._in_kernel or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
             return
         value = node.value
@@ -633,6 +676,17 @@ class _Collector(cst.CSTVisitor):
             "unused_param",
             "fix_layout",
         )
+
+    def _unused_guard(
+        self, node: cst.CSTNode, operand: cst.BaseExpression, rebuild: Callable[[cst.BaseExpression], cst.CSTNode]
+    ) -> None:
+        """A parameter the kernel is given and never reads, as the guard a root's, log's or quotient's operand is
+        missing (`tl.sqrt(ms)` for `tl.sqrt(ms + eps)`, eps passed and unused): 1 / sqrt(0) is Inf."""
+        if not self._unused or self._role(node) != "value":
+            return
+        text = _code(operand) if _simple(operand) else f"({_code(_bare(operand))})"
+        guarded = [rebuild(cst.parse_expression(f"{text} + {p}")) for p in self._unused]
+        self._add(node, guarded, "unused_param", "fix_formula")
 
     def _accumulate(self, node: cst.Assign) -> None:
         """A running value overwritten in a loop where it must accumulate (`carry = s` for `carry += s`)."""
@@ -789,6 +843,18 @@ class _Collector(cst.CSTVisitor):
         if wider is not None:
             self._add(node, [node.with_changes(attr=cst.Name(wider))], "dtype", "fp32_accumulator")
 
+    def visit_Float(self, node: cst.Float) -> None:
+        self._finite_sentinel(node)
+
+    def visit_Integer(self, node: cst.Integer) -> None:
+        self._finite_sentinel(node)
+
+    def _finite_sentinel(self, node: cst.Float | cst.Integer) -> None:
+        """A large finite constant standing for infinity (a running max started at -1e4, a min at 1e9): inputs
+        beyond it, or an empty range, give the constant where the reference gives the input or -inf."""
+        if self._in_kernel and abs(float(node.evaluated_value)) >= _SENTINEL_MAGNITUDE and self._role(node) == "value":
+            self._add(node, [cst.parse_expression('float("inf")')], "infinite_sentinel", "fix_formula")
+
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         """A minus too many on a value (`-x` for `x`); its opposite, one missing, on a math function's argument."""
         if self._in_kernel and isinstance(node.operator, cst.Minus) and self._role(node) == "value":
@@ -895,6 +961,10 @@ class _Collector(cst.CSTVisitor):
             self._abs_edits(node, node.args[:1])
         self._reduce_axis(node)
         self._floor_cast(node)
+        if m.matches(func, _tl("arange")):
+            self._global_index(node)
+        if m.matches(func, _tl("sqrt") | _tl("rsqrt") | _tl("log")) and len(node.args) == 1:
+            self._unused_guard(node, node.args[0].value, lambda guarded: _replace_arg(node, node.args[0], guarded))
         if m.matches(func, m.Name("range")) and node.args:
             bound = node.args[-1] if len(node.args) <= 2 else node.args[1]
             edits = [_replace_arg(node, bound, _plus(bound.value, d)) for d in (1, -1)]
@@ -941,10 +1011,40 @@ class _Collector(cst.CSTVisitor):
             other = _kwarg(node, "other")
             if other is not None:
                 now = _code(other.value).replace(" ", "")
+                paddings = [*self._sentinels_of(node), *_PADDINGS]
                 edits = [
-                    _replace_arg(node, other, cst.parse_expression(p)) for p in _PADDINGS if p.replace(" ", "") != now
+                    _replace_arg(node, other, cst.parse_expression(p)) for p in paddings if p.replace(" ", "") != now
                 ]
                 self._add(node, edits, "padding", "boundary_mask")
+
+    def _global_index(self, node: cst.Call) -> None:
+        """A block's lane numbers used where the element's index is meant (`tl.arange(0, B) == t` for `cols == t`,
+        `cols = c0 + tl.arange(0, B)`): the names that offset this same arange, in its place."""
+        code = _code(node)
+        offsets = [
+            (a.targets[0].target.value, a.value)  # type: ignore[attr-defined]
+            for a in self._assignments(set(self._assigned))
+            if isinstance(a.value, cst.BinaryOperation)
+            and isinstance(a.value.operator, cst.Add)
+            and code in (_code(a.value.left), _code(a.value.right))
+        ]
+        if any(c is node for _, value in offsets for c in m.findall(value, m.Call())):
+            return  # the arange that defines an offset index
+        names = sorted({name for name, _ in offsets})
+        self._add(node, [cst.Name(name) for name in names], "global_index", "fix_layout")
+
+    def _sentinels_of(self, load: cst.Call) -> list[str]:
+        """What the loaded value is tested for equality with (`t != IGNORE`): the value that marks an element to
+        leave out, and so what its masked-off lanes must hold (`other=IGNORE`, not `other=0`)."""
+        names = [n for n, v in self._assigned.items() if any(c is load for c in m.findall(v, m.Call()))]
+        found: list[str] = []
+        tests = m.Comparison(comparisons=[m.ComparisonTarget(operator=m.Equal() | m.NotEqual())])
+        for compare in m.findall(self._kernel, tests) if self._kernel and names else []:
+            assert isinstance(compare, cst.Comparison)
+            sentinel = _code(compare.comparisons[0].comparator)
+            if isinstance(compare.left, cst.Name) and compare.left.value in names and sentinel not in found:
+                found.append(sentinel)
+        return found
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if not self._in_kernel or len(node.slice) != 2:
@@ -1073,6 +1173,36 @@ def _raw_loads(fn: cst.FunctionDef) -> set[str]:
         for node in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())], value=m.Call(func=_tl("load"))))
         if isinstance(node, cst.Assign)
     }
+
+
+def _numeric_constants(module: cst.Module) -> list[str]:
+    """The module-level names assigned a number or an expression of numbers (`R = 16`, `GRID = 1 << 17`)."""
+    found = []
+    for statement in module.body:
+        assign = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+            continue
+        target = assign.targets[0].target
+        leaves = m.findall(assign.value, m.Name() | m.Call() | m.SimpleString() | m.Attribute())
+        if isinstance(target, cst.Name) and not leaves and m.findall(assign.value, m.Integer() | m.Float()):
+            found.append(target.value)
+    return found
+
+
+def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _narrow_integers(fn: cst.FunctionDef) -> set[str]:
+    """Locals cast to int32 (`... .to(tl.int32)`). Program ids are int32 too, but their products outgrow 2^31 only
+    on tensors of gigabytes, which no run here draws."""
+    found = set()
+    for node in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        value = node.value  # type: ignore[attr-defined]
+        narrowed = m.matches(value, m.Call(func=m.Attribute(attr=m.Name("to")), args=[m.Arg(value=_tl("int32"))]))
+        if narrowed:
+            found.add(node.targets[0].target.value)  # type: ignore[attr-defined]
+    return found
 
 
 def _masked_loads(fn: cst.FunctionDef) -> dict[str, str]:

@@ -25,6 +25,10 @@ PRIOR = (
     # added after heldout13, this early because it has a site only where a loop rescales one carried value and
     # adds to another without the factor (an online softmax's accumulator): one or two edits a kernel
     "carried_factor",
+    # added after heldout14's misses, this early because their sites are rare: a constant standing for an
+    # infinity (-1e4 as a max's start), a host scalar set to one module constant where a ratio is meant
+    "infinite_sentinel",
+    "host_ratio",
     "grid_cdiv",
     "bound",
     "off_by_one",
@@ -42,6 +46,8 @@ PRIOR = (
     "sign",
     "operands",
     "launch_order",
+    # an int32 product widened before the declared type (the wrap happens in the product; added after heldout14)
+    "int_upcast",
     "dtype",
     "name_swap",
     # added after the corpora the order above was set on (heldout2-7): after them, so as not to delay them
@@ -78,6 +84,10 @@ PRIOR = (
     # integer where its floor is meant)
     "reduce_axis",
     "floor_cast",
+    # added after heldout14's remaining misses (a block's lane numbers for the element's index; the row stride
+    # of a packed [a | b] tensor taken as one part's width)
+    "global_index",
+    "packed_stride",
 )
 
 #: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
@@ -113,7 +123,7 @@ SCALED_ONLY = frozenset({"scale_param"})
 PADDING_OPERATORS = frozenset({"pad_reduction", "pad_accumulate", "padding"})
 #: Edits that compute in a wider dtype: the repairs of a precision or range cause itself (an fp16 square that
 #: overflows, an fp16 accumulator), tried once such a cause is established.
-WIDENING_OPERATORS = frozenset({"dtype", "upcast"})
+WIDENING_OPERATORS = frozenset({"dtype", "upcast", "int_upcast"})
 #: What the search re-runs once a numeric cause is established: with the padding edits, the rescaling of a carried
 #: sum (inputs whose running max is reached in the first block, as exact -1/0/+1 inputs are, hide a missing
 #: `* tl.exp(m - m_new)`, so an experiment that changes the distribution cannot rule it out).
