@@ -81,3 +81,31 @@ def test_a_process_placed_in_a_job_cgroup_is_held_to_its_limit_and_the_cgroup_re
     assert not any(os.path.exists(path) for path in (made.memory_dir,)), made.dirs
     os.close(go_r)
     os.close(go_w)
+
+
+def test_a_job_cgroup_bounds_the_threads_and_processes_a_job_starts(cgroups):
+    """pids.max alone: a process placed in a job cgroup of 8 pids starts threads until it cannot; it gets fewer
+    than 8 more, where without the limit it would start all 40 it tries (bounded either way)."""
+    if cgroups.pids_base is None:
+        pytest.skip("no pids controller here: RLIMIT_NPROC holds instead")
+    go_r, go_w = os.pipe()
+    spawner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import os, threading\nos.read({go_r}, 1)\nstop = threading.Event()\nstarted = 0\n"
+            "try:\n    for _ in range(40):\n"
+            "        threading.Thread(target=stop.wait, daemon=True).start()\n        started += 1\n"
+            "except RuntimeError:\n    pass\nprint(started, flush=True)\nstop.set()\n",
+        ],
+        pass_fds=(go_r,),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    made = cgroups.place("t2", spawner.pid, 256 << 20, 8)
+    os.write(go_w, b"x")
+    out, _ = spawner.communicate(timeout=60)
+    os.close(go_r)
+    os.close(go_w)
+    cgroups.release(made)
+    assert spawner.returncode == 0 and int(out.strip()) < 8, out
