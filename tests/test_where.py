@@ -1091,3 +1091,90 @@ def test_the_arange_that_defines_an_offset_index_is_not_replaced_by_it():
     found = {(e.operator, e.line) for e in edits.edits(SLIPS_14)}
     defining = next(i + 1 for i, line in enumerate(SLIPS_14.splitlines()) if "cols = start + tl.arange" in line)
     assert ("global_index", defining) not in found
+
+
+SLIPS_15 = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, idx_ptr, src_ptr, out_ptr, best_ptr, C, HW, L, V, EPS: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    j = tl.arange(0, BLOCK)
+    tok = tl.load(idx_ptr + row * L + j, mask=j < L, other=0)
+    x = tl.load(out_ptr + row * V + tok, mask=j < L, other=0.0)
+    tl.store(out_ptr + row * V + j, x * 2.0, mask=j < L)
+    var = tl.load(x_ptr + row * L + j, mask=j < L, other=1.0)
+    v = var
+    n_stride = HW
+    m = tl.full((BLOCK,), 0.0, tl.float32)
+    m = tl.maximum(m, tl.max(var, axis=0))
+    total = tl.sum(tl.exp(var - tl.max(var, axis=0)), axis=0)
+    tl.store(best_ptr + (j // HW) * n_stride + j % HW, tl.log(v) + total, mask=j < L)
+    tl.store(best_ptr + j * L + row, m, mask=j < L)
+    tl.store(x_ptr + row * L + j, m, mask=j < L)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        parts = torch.empty((4,), dtype=x.dtype, device=x.device)
+        return parts
+"""
+
+
+@pytest.mark.parametrize(
+    ("operator", "before", "after"),
+    [
+        ("sibling_offset", "out_ptr + row * V + j", "out_ptr + row * V + tok"),
+        ("sibling_offset", "best_ptr + j * L + row", "best_ptr + row * L + j"),
+        ("load_from_output", "out_ptr + row * V + tok", "src_ptr + row * V + tok"),
+        ("unused_param", "var", "tl.maximum(var, EPS)"),
+        ("stride_factor", "HW", "C * HW"),
+        ("fill_value", "tl.full((BLOCK,), 0.0, tl.float32)", 'tl.full((BLOCK,), float("-inf"), tl.float32)'),
+        ("global_index", "tl.max(var, axis=0)", "m"),
+        (
+            "dtype",
+            "torch.empty((4,), dtype=x.dtype, device=x.device)",
+            "torch.empty((4,), dtype=torch.float32, device=x.device)",
+        ),  # noqa: E501
+    ],
+    ids=[
+        "one-term-apart",
+        "reordered",
+        "load-from-output",
+        "clamp",
+        "stride-factor",
+        "fill",
+        "defined-name",
+        "workspace",
+    ],
+)
+def test_the_operators_added_after_heldout15_find_their_construct(operator, before, after):
+    """The position where the loaded token is meant (an address one term from its sibling), a transposed address
+    (a sibling's names in another order), an input read from the output the kernel writes (the input never read),
+    a copy `v = var` without the clamp by the unused EPS, a stride set to one size where the product with the
+    unused one is meant, a max's start at 0, a chunk's max where the running max is meant, a workspace in the
+    input's dtype."""
+    found = {(e.operator, e.before, e.after) for e in edits.edits(SLIPS_15)}
+    assert (operator, before, after) in found, sorted(f for f in found if f[0] == operator)
+
+
+def test_a_per_row_factor_rescales_a_two_dimensional_accumulator_broadcast():
+    """An online softmax's (BLOCK_M, D) accumulator not rescaled: the per-row factor its row sums are rescaled by,
+    broadcast along the rows."""
+    source = (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def k(s_ptr, v_ptr, o_ptr, N, BLOCK_M: tl.constexpr, D: tl.constexpr):\n"
+        "    rows = tl.arange(0, BLOCK_M)\n    cols = tl.arange(0, D)\n"
+        "    m_i = tl.full((BLOCK_M,), -1e30, tl.float32)\n    l_i = tl.zeros((BLOCK_M,), tl.float32)\n"
+        "    acc = tl.zeros((BLOCK_M, D), tl.float32)\n"
+        "    for n in range(0, N):\n"
+        "        s = tl.load(s_ptr + rows * N + n)\n        v = tl.load(v_ptr + n * D + cols)\n"
+        "        m_new = tl.maximum(m_i, s)\n        alpha = tl.exp(m_i - m_new)\n        p = tl.exp(s - m_new)\n"
+        "        l_i = l_i * alpha + p\n        acc = acc + p[:, None] * v[None, :]\n        m_i = m_new\n"
+        "    tl.store(o_ptr + rows[:, None] * D + cols[None, :], acc / l_i[:, None])\n"
+    )
+    found = {(e.operator, e.after) for e in edits.edits(source)}
+    assert ("carried_factor", "acc = acc * alpha[:, None] + p[:, None] * v[None, :]") in found, found

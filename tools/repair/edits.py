@@ -145,6 +145,38 @@ def _addresses(fn: cst.FunctionDef, pointers: set[str]) -> list[tuple[cst.Binary
     return [(node, frozenset(_code(t) for t in _terms(node))) for node in sums if id(node) not in parts]
 
 
+def _operands(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The direct operands of a sum or product (`c0 + tl.arange(0, B)`) or the arguments of a call
+    (`tl.maximum(m, tl.max(x, axis=0))`)."""
+    if isinstance(expr, cst.BinaryOperation):
+        return [expr.left, expr.right]
+    return [a.value for a in expr.args] if isinstance(expr, cst.Call) else []
+
+
+def _names_in_addresses(fn: cst.FunctionDef | None) -> set[str]:
+    """The names a kernel's address expressions (and the locals they are made of) read."""
+    if fn is None:
+        return set()
+    assigned = _assigned_names(fn)
+    found: set[str] = set()
+    for call in m.findall(fn, m.Call(func=_tl("load") | _tl("store") | _tl("atomic_add"))):
+        if isinstance(call, cst.Call) and call.args:
+            found |= _names(call.args[0].value)
+    todo = list(found)
+    while todo:
+        for name in _names(assigned[n]) if (n := todo.pop()) in assigned else ():
+            if name not in found:
+                found.add(name)
+                todo.append(name)
+    return found
+
+
+def _leftmost(expr: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add | cst.Subtract):
+        expr = expr.left
+    return expr
+
+
 def _subtracts(expr: cst.BaseExpression) -> bool:
     while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add | cst.Subtract):
         if isinstance(expr.operator, cst.Subtract):
@@ -346,6 +378,8 @@ class _Collector(cst.CSTVisitor):
             self._unused_loads = self._loads_never_read(node)
             self._twins = self._value_twins(node)
             self._sibling_terms(node)
+            self._sibling_offsets(node)
+            self._load_from_output(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
@@ -646,6 +680,7 @@ class _Collector(cst.CSTVisitor):
             edits = [cst.parse_expression(f"({_code(value)}) % {s}") for s in sorted(scalars)]
             self._add(value, edits, "add_mod", "fix_layout")
         self._accumulate(node)
+        self._guarded_alias(node)
         self._unused_term(node)
         self._unused_value(node)
         self._carried_factor(node, node.targets[0].target.value, node.value)  # type: ignore[attr-defined]
@@ -661,6 +696,47 @@ class _Collector(cst.CSTVisitor):
             )
             edits = [cst.parse_expression(f"{_code(node)} + {' + '.join(extra)}") for extra in missing]
             self._add(node, edits, "sibling_term", "fix_layout")
+
+    def _sibling_offsets(self, fn: cst.FunctionDef) -> None:
+        """An address whose offset is another address's but for one term (`out_ptr + row * V + j` beside
+        `logits_ptr + row * V + tok`: a position where the token is meant), or is made of the same names in
+        another order and strides (`g * M + rows` beside `rows * n_groups + g`): that address's offset."""
+        addresses = _addresses(fn, self._pointers)
+        for node, terms in addresses:
+            pointer = node
+            while isinstance(pointer, cst.BinaryOperation) and isinstance(pointer.operator, cst.Add):
+                pointer = pointer.left
+            indices = self._index_names_of(terms)
+            offsets: list[str] = []
+            for other, theirs in addresses:
+                one_apart = len(theirs) == len(terms) and len(terms - theirs) == 1
+                reordered = theirs != terms and len(theirs) == len(terms) and self._index_names_of(theirs) == indices
+                offset = " + ".join(_code(t) for t in _terms(other))
+                if terms and (one_apart or reordered) and offset not in offsets:
+                    offsets.append(offset)
+            edits = [cst.parse_expression(f"{_code(pointer)} + {offset}") for offset in offsets]
+            self._add(node, edits, "sibling_offset", "fix_layout")
+
+    def _index_names_of(self, terms: frozenset[str]) -> frozenset[str]:
+        """The index variables (not sizes or strides) an address's terms are made of."""
+        return _names(cst.parse_expression(" + ".join(sorted(terms)))) & self._positions if terms else frozenset()
+
+    def _load_from_output(self, fn: cst.FunctionDef) -> None:
+        """A load from a pointer the kernel stores to, where one of the pointers it only reads is meant (an
+        input's values taken from the output being written)."""
+        stored, read = set(), []
+        for call in m.findall(fn, m.Call(func=_tl("load") | _tl("store") | _tl("atomic_add"))):
+            if isinstance(call, cst.Call) and call.args and (base := _base(call.args[0].value)) is not None:
+                (read.append(call) if m.matches(call.func, _tl("load")) else stored.add(base))
+        # the pointers it only reads, and first the parameters it never reads (the input the load was meant for)
+        params = [p for p in self._unused if p not in stored] + sorted(
+            p for p in _param_names(fn) if p in self._pointers and p not in stored
+        )
+        for call in read:
+            address = call.args[0].value
+            if _base(address) in stored:
+                edits = [address.deep_replace(_leftmost(address), cst.Name(p)) for p in params]
+                self._add(address, edits, "load_from_output", "fix_layout")  # type: ignore[arg-type]
 
     def _unused_term(self, node: cst.Assign) -> None:
         """A parameter the kernel is given and never reads, as the term an index is missing
@@ -687,6 +763,24 @@ class _Collector(cst.CSTVisitor):
         text = _code(operand) if _simple(operand) else f"({_code(_bare(operand))})"
         guarded = [rebuild(cst.parse_expression(f"{text} + {p}")) for p in self._unused]
         self._add(node, guarded, "unused_param", "fix_formula")
+
+    def _guarded_alias(self, node: cst.Assign) -> None:
+        """`v = var` beside a parameter never read (EPS): the clamp or offset the copy was made for
+        (`v = tl.maximum(var, EPS)`, `var + EPS`); and an index stride set to one size where the product of two
+        is meant (`n_stride = HW` for `C * HW`)."""
+        value = node.value
+        if not isinstance(value, cst.Name):
+            return
+        if self._role(node.value) == "value" and self._unused:
+            edits = [cst.parse_expression(f"tl.maximum({value.value}, {p})") for p in self._unused]
+            edits += [cst.parse_expression(f"{value.value} + {p}") for p in self._unused]
+            self._add(value, edits, "unused_param", "fix_formula")
+        sizes = _param_names(self._kernel) - _constexpr_params(self._kernel) - self._pointers
+        if value.value in sizes and node.targets[0].target.value in _names_in_addresses(self._kernel):  # type: ignore[attr-defined]
+            others = [u for u in self._unused if u in sizes] + sorted(sizes - {value.value} - set(self._unused))
+            self._add(
+                value, [cst.parse_expression(f"{o} * {value.value}") for o in others], "stride_factor", "fix_layout"
+            )
 
     def _accumulate(self, node: cst.Assign) -> None:
         """A running value overwritten in a loop where it must accumulate (`carry = s` for `carry += s`)."""
@@ -773,6 +867,8 @@ class _Collector(cst.CSTVisitor):
                 factors.append(_code(scaled.right))  # type: ignore[attr-defined]
         rest = _code(value.right)  # type: ignore[attr-defined]
         factors += _running_max_factors(assigns, rest)
+        # a per-row factor rescales a 2-D accumulator (BLOCK_M, D) broadcast along its rows
+        factors += [f"{f}[:, None]" for f in factors if m.matches(cst.parse_expression(f), m.Name())]
         edits = [cst.parse_statement(f"{name} = {name} * {f} + {rest}").body[0] for f in dict.fromkeys(factors)]  # type: ignore[attr-defined]
         self._add(node, edits, "carried_factor", "fix_formula")
 
@@ -961,8 +1057,10 @@ class _Collector(cst.CSTVisitor):
             self._abs_edits(node, node.args[:1])
         self._reduce_axis(node)
         self._floor_cast(node)
-        if m.matches(func, _tl("arange")):
-            self._global_index(node)
+        if m.matches(func, _tl("arange") | _tl("max") | _tl("min") | _tl("sum")):
+            self._defined_name(node)
+        if m.matches(func, _tl("full")) and len(node.args) >= 2:
+            self._fill_value(node, node.args[1])
         if m.matches(func, _tl("sqrt") | _tl("rsqrt") | _tl("log")) and len(node.args) == 1:
             self._unused_guard(node, node.args[0].value, lambda guarded: _replace_arg(node, node.args[0], guarded))
         if m.matches(func, m.Name("range")) and node.args:
@@ -1017,21 +1115,32 @@ class _Collector(cst.CSTVisitor):
                 ]
                 self._add(node, edits, "padding", "boundary_mask")
 
-    def _global_index(self, node: cst.Call) -> None:
-        """A block's lane numbers used where the element's index is meant (`tl.arange(0, B) == t` for `cols == t`,
-        `cols = c0 + tl.arange(0, B)`): the names that offset this same arange, in its place."""
+    def _defined_name(self, node: cst.Call) -> None:
+        """An expression used bare where the name made from it is meant: a block's lane numbers for the element's
+        index (`tl.arange(0, B) == t` for `cols == t`, `cols = c0 + tl.arange(0, B)`), a chunk's max for the running
+        max (`tl.max(x, axis=0)` for `m`, `m = tl.maximum(m, tl.max(x, axis=0))`): those names, in its place."""
         code = _code(node)
-        offsets = [
+        made = [
             (a.targets[0].target.value, a.value)  # type: ignore[attr-defined]
             for a in self._assignments(set(self._assigned))
-            if isinstance(a.value, cst.BinaryOperation)
-            and isinstance(a.value.operator, cst.Add)
-            and code in (_code(a.value.left), _code(a.value.right))
+            if isinstance(a.value, cst.BinaryOperation | cst.Call)
+            and not m.matches(a.value, m.Call(func=_tl("arange") | _tl("max") | _tl("min") | _tl("sum")))
+            and any(_code(part) == code for part in _operands(a.value))
         ]
-        if any(c is node for _, value in offsets for c in m.findall(value, m.Call())):
-            return  # the arange that defines an offset index
-        names = sorted({name for name, _ in offsets})
+        if any(c is node for _, value in made for c in m.findall(value, m.Call())):
+            return  # the expression that defines the name
+        names = sorted({name for name, _ in made})
         self._add(node, [cst.Name(name) for name in names], "global_index", "fix_layout")
+
+    def _fill_value(self, node: cst.Call, fill: cst.Arg) -> None:
+        """A tile's initial value (`tl.full(shape, 0.0)` where a max starts at -inf; -inf where the online softmax
+        needs a finite start, -inf - -inf being NaN on rows with nothing in range)."""
+        now = _code(fill.value).replace(" ", "")
+        finite = {'float("-inf")': "-1e30", 'float("inf")': "1e30"}.get(now)
+        values = [p for p in (*_PADDINGS, *([finite] if finite else [])) if p.replace(" ", "") != now]
+        self._add(
+            node, [_replace_arg(node, fill, cst.parse_expression(v)) for v in values], "fill_value", "fix_formula"
+        )
 
     def _sentinels_of(self, load: cst.Call) -> list[str]:
         """What the loaded value is tested for equality with (`t != IGNORE`): the value that marks an element to
@@ -1119,6 +1228,17 @@ class _Collector(cst.CSTVisitor):
     # -- host operators -----------------------------------------------------------------------------
     def _host_call(self, node: cst.Call) -> None:
         func = node.func
+        dtype = _kwarg(node, "dtype")
+        allocation = m.Attribute(value=m.Name("torch"), attr=m.Name("empty") | m.Name("zeros") | m.Name("full"))
+        if (
+            m.matches(func, allocation)
+            and dtype is not None
+            and m.matches(dtype.value, m.Attribute(attr=m.Name("dtype")))
+        ):
+            # a workspace of partial sums in the input's fp16 / bf16 (`dtype=x.dtype`), where fp32 is meant
+            self._add(
+                node, [_replace_arg(node, dtype, cst.parse_expression("torch.float32"))], "dtype", "fp32_accumulator"
+            )
         if m.matches(func, m.Attribute(value=m.Name(), attr=m.Name("numel") | m.Name("size") | m.Name("stride"))):
             name = func.value.value  # type: ignore[attr-defined]
             others = sorted(self._tensors - {name})

