@@ -1178,3 +1178,17 @@ def test_a_per_row_factor_rescales_a_two_dimensional_accumulator_broadcast():
     )
     found = {(e.operator, e.after) for e in edits.edits(source)}
     assert ("carried_factor", "acc = acc * alpha[:, None] + p[:, None] * v[None, :]") in found, found
+
+
+def test_a_widening_the_search_saw_pass_is_offered_though_the_kernel_accumulates_in_fp32():
+    """fp32 in and out and no fp16 accumulator, but a weight rounded to fp16: the search's widening of that cast
+    passes, so its fix is offered and verified (the source's 'accumulates in fp32' once removed it: no fix)."""
+    run = _run("decay_rows", "bug_weights_fp16.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("decay_rows", "bug_weights_fp16.py", ".to(tl.float16)")
+    assert primary.location is not None and primary.location.line == line, explained.summary
+    assert "fp32_accumulator" in primary.suggested_fixes, primary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes and fixed.fixes[0].verified, fixed.summary

@@ -75,7 +75,10 @@ def apply(
     refuted = {p for o in outcomes for p in o.refutes}
     added: list[Diagnosis] = []
     for d in diagnoses:
-        if fp32 and "fp32_accumulator" in d.suggested_fixes:
+        # a widening the repair search re-ran and saw pass outweighs the source's fp32 accumulator (the narrow value
+        # is elsewhere: a cast to fp16 of an intermediate)
+        repaired = "edit_after" in d.evidence and d.tested in ("confirmed", "proven")
+        if fp32 and "fp32_accumulator" in d.suggested_fixes and not repaired:
             d.suggested_fixes = [f for f in d.suggested_fixes if f != "fp32_accumulator"]
             d.evidence = {**d.evidence, "accumulates_in_fp32": True}
             if d.pattern in ACCUMULATION_HYPOTHESES and d.tested == "untested":

@@ -30,20 +30,24 @@ class Fix:
     def patch(self, source: str, evidence: dict | None = None) -> str | None:
         """The candidate with this fix applied, or None when no patcher found its construct. An experiment
         that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
-        edit = None
+        edit, again = None, None
         if evidence and isinstance(evidence.get("edit_after"), str):  # the edit repair_search found
+            found = (int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
             also = tuple(int(line) for line in evidence.get("also_lines", ()))
-            edit = reproduce(source, int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"], also)
+            edit = reproduce(source, *found, also)
             # a widened dtype: the fix's own patch (accumulator and loads) is the whole repair, the edit a part
             if edit is not None and evidence.get("edit_operator") not in WIDENING_OPERATORS:
                 return edit
+            again = (found, also) if edit is not None else None
         directed = DIRECTED[self.id](source, evidence) if self.id in DIRECTED and evidence else None
         if directed is not None:
             return directed
         for patcher in self.patchers:
             patched = patcher(source)
             if patched is not None:
-                return patched
+                # the widening the search saw pass, kept where the fix's own patch left that line as it was (a
+                # cast to fp16 of an intermediate is no accumulator's)
+                return (reproduce(patched, *again[0], again[1]) if again else None) or patched
         return edit
 
 
