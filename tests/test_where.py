@@ -1192,3 +1192,18 @@ def test_a_widening_the_search_saw_pass_is_offered_though_the_kernel_accumulates
     assert "fp32_accumulator" in primary.suggested_fixes, primary
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     assert fixed.fixes and fixed.fixes[0].verified, fixed.summary
+
+
+def test_a_dropped_clamp_that_makes_nan_is_the_nan_handling_repaired_where_the_copy_is_made():
+    """`v = var` for `v = tl.maximum(var, EPS)` (EPS passed and unused): log(0) - inf and 0 / 0 make the NaN at the
+    next line; the repair is the clamp at the copy's line, and it is the NaN's handling (nan_mismatch), not a
+    formula error."""
+    run = _run("clamped_log", "bug_no_clamp.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("clamped_log", "bug_no_clamp.py", "v = var")
+    assert primary.pattern == "nan_mismatch" and primary.location is not None, explained.summary
+    assert primary.location.line == line and "tl.maximum(var, EPS)" in primary.summary, primary.summary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes and fixed.fixes[0].verified, fixed.summary

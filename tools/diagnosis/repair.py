@@ -81,12 +81,20 @@ def _integer_widening(edit: Edit) -> bool:
     return edit.operator == "int_upcast" or (edit.operator == "dtype" and "int" in edit.before)
 
 
+#: Edits that keep an operation in its domain (a clamp or eps by an unused parameter, a finite start for an
+#: infinite one): where they repair an output holding NaN / Inf the golden does not, that is the NaN's handling.
+GUARD_OPERATORS = frozenset({"unused_param", "fill_value", "infinite_sentinel"})
+
+
+def _made_nonfinite(target: OutputData) -> bool:
+    return bool((~torch.isfinite(target.a) & torch.isfinite(target.g)).any())
+
+
 def _widened_kind(target: OutputData, edit: Edit) -> str:
     """What a widening edit that passes shows where no overflow / precision diagnosis named it: an overflow
     where the output holds Inf / NaN the golden does not or an integer type wrapped, else precision lost in a
     narrow dtype."""
-    made = ~torch.isfinite(target.a) & torch.isfinite(target.g)
-    return "inf_overflow" if _integer_widening(edit) or bool(made.any()) else "low_precision_accumulation"
+    return "inf_overflow" if _integer_widening(edit) or _made_nonfinite(target) else "low_precision_accumulation"
 
 
 def _dtype_located(diagnoses: list[Diagnosis], output: str) -> bool:
@@ -266,6 +274,8 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
     }
     widening = edit.operator in search.WIDENING_OPERATORS
     kind = _widened_kind(target, edit) if widening else EDIT_PATTERN.get(edit.fix, "formula_error")
+    if kind == "formula_error" and edit.operator in GUARD_OPERATORS and _made_nonfinite(target):
+        kind = "nan_mismatch"  # the edit guards the operation that made NaN / Inf of finite values
     if (
         leading is not None
         and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
