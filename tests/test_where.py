@@ -1113,8 +1113,9 @@ def k(x_ptr, idx_ptr, src_ptr, out_ptr, best_ptr, C, HW, L, V, EPS: tl.constexpr
     m = tl.maximum(m, tl.max(var, axis=0))
     total = tl.sum(tl.exp(var - tl.max(var, axis=0)), axis=0)
     tl.store(best_ptr + (j // HW) * n_stride + j % HW, tl.log(v) + total, mask=j < L)
+    groups = C // 4
     tl.store(best_ptr + j * L + row, m, mask=j < L)
-    tl.store(x_ptr + row * L + j, m, mask=j < L)
+    tl.store(x_ptr + row * groups + j, m, mask=j < L)
 
 
 class ModelNew(torch.nn.Module):
@@ -1128,7 +1129,7 @@ class ModelNew(torch.nn.Module):
     ("operator", "before", "after"),
     [
         ("sibling_offset", "out_ptr + row * V + j", "out_ptr + row * V + tok"),
-        ("sibling_offset", "best_ptr + j * L + row", "best_ptr + row * L + j"),
+        ("sibling_offset", "best_ptr + j * L + row", "best_ptr + row * groups + j"),
         ("load_from_output", "out_ptr + row * V + tok", "src_ptr + row * V + tok"),
         ("unused_param", "var", "tl.maximum(var, EPS)"),
         ("stride_factor", "HW", "C * HW"),

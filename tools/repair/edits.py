@@ -378,14 +378,15 @@ class _Collector(cst.CSTVisitor):
             self._unused_loads = self._loads_never_read(node)
             self._twins = self._value_twins(node)
             self._sibling_terms(node)
-            self._sibling_offsets(node)
-            self._load_from_output(node)
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         if id(original_node) in self._kernels:
+            # after the body's operators: an edit they make too (a transposed index) keeps their name
+            self._sibling_offsets(original_node)
+            self._load_from_output(original_node)
             self._in_kernel -= 1
         elif original_node.name.value == "forward":
             self._in_forward -= 1
