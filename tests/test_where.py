@@ -1120,7 +1120,10 @@ def k(x_ptr, idx_ptr, src_ptr, out_ptr, best_ptr, C, HW, L, V, EPS: tl.constexpr
 
 class ModelNew(torch.nn.Module):
     def forward(self, x):
+        B, S, D = x.shape
         parts = torch.empty((4,), dtype=x.dtype, device=x.device)
+        BLOCK_D = 64
+        k[(B,)](x, x, x, parts, parts, S, D, B * BLOCK_D, S, 1e-5, BLOCK=BLOCK_D)
         return parts
 """
 
@@ -1139,7 +1142,9 @@ class ModelNew(torch.nn.Module):
             "dtype",
             "torch.empty((4,), dtype=x.dtype, device=x.device)",
             "torch.empty((4,), dtype=torch.float32, device=x.device)",
-        ),  # noqa: E501
+        ),
+        ("fixed_block", "64", "triton.next_power_of_2(D)"),
+        ("launch_size", "B * BLOCK_D", "S"),
     ],
     ids=[
         "one-term-apart",
@@ -1150,6 +1155,8 @@ class ModelNew(torch.nn.Module):
         "fill",
         "defined-name",
         "workspace",
+        "fixed-block",
+        "launch-size",
     ],
 )
 def test_the_operators_added_after_heldout15_find_their_construct(operator, before, after):
@@ -1157,7 +1164,7 @@ def test_the_operators_added_after_heldout15_find_their_construct(operator, befo
     (a sibling's names in another order), an input read from the output the kernel writes (the input never read),
     a copy `v = var` without the clamp by the unused EPS, a stride set to one size where the product with the
     unused one is meant, a max's start at 0, a chunk's max where the running max is meant, a workspace in the
-    input's dtype."""
+    input's dtype, a block size fixed below a size it must cover, a launch argument computed where a size is meant."""
     found = {(e.operator, e.before, e.after) for e in edits.edits(SLIPS_15)}
     assert (operator, before, after) in found, sorted(f for f in found if f[0] == operator)
 

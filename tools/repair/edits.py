@@ -300,6 +300,7 @@ class _Collector(cst.CSTVisitor):
         self._kernel: cst.FunctionDef | None = None
         self._in_forward = 0
         self._constants: list[str] = []  # the module's numeric constants (`R = 16`, `ALPHA = 32.0`)
+        self._sizes: list[str] = []  # forward's sizes read from its tensors (`B, S, D = x.shape`, `N = x.numel()`)
         self._tensors: set[str] = set()
         self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
         self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
@@ -381,6 +382,7 @@ class _Collector(cst.CSTVisitor):
         elif node.name.value == "forward":
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
+            self._sizes = _forward_sizes(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         if id(original_node) in self._kernels:
@@ -657,6 +659,21 @@ class _Collector(cst.CSTVisitor):
             edits.append(cst.parse_expression(f"{_code(prefix)} + {text}" if prefix is not None else text))
         self._add(node, edits, "transpose_index", "fix_layout")
 
+    def _fixed_block(self, node: cst.Assign) -> None:
+        """A block size fixed in the host code (`BLOCK_D = 64`) where the tile must cover a size of the input
+        (`triton.next_power_of_2(D)`): lanes past 64 of a wider row are never written."""
+        value = node.value
+        if isinstance(value, cst.Integer) and (size := int(value.evaluated_value)) >= 16 and size & (size - 1) == 0:
+            edits = [cst.parse_expression(f"triton.next_power_of_2({s})") for s in self._sizes]
+            self._add(value, edits, "fixed_block", "boundary_mask")
+
+    def _launch_size(self, node: cst.Call) -> None:
+        """A launch argument computed where one of forward's sizes is meant (`n_parts * BLOCK` for `N`: the
+        padded count, not the true one)."""
+        for arg in node.args:
+            if arg.keyword is None and isinstance(arg.value, cst.BinaryOperation):
+                self._add(arg.value, [cst.Name(s) for s in self._sizes], "launch_size", "fix_formula")
+
     def visit_Module(self, node: cst.Module) -> None:
         self._constants = _numeric_constants(node)
 
@@ -673,6 +690,7 @@ class _Collector(cst.CSTVisitor):
         """An index split by `//` that also needs `% S` (a flat offset's middle coordinate)."""
         if self._in_forward and not self._in_kernel:
             self._host_ratio(node)
+            self._fixed_block(node)
         if not self._in_kernel or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
             return
         value = node.value
@@ -1229,6 +1247,8 @@ class _Collector(cst.CSTVisitor):
     # -- host operators -----------------------------------------------------------------------------
     def _host_call(self, node: cst.Call) -> None:
         func = node.func
+        if self._in_forward and isinstance(func, cst.Subscript):  # kernel[grid](...)
+            self._launch_size(node)
         dtype = _kwarg(node, "dtype")
         allocation = m.Attribute(value=m.Name("torch"), attr=m.Name("empty") | m.Name("zeros") | m.Name("full"))
         if (
@@ -1435,6 +1455,22 @@ def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
             value.func, m.Attribute(value=m.Name("torch")) | m.Attribute(attr=m.Name("contiguous"))
         ):
             found.add(name)
+    return found
+
+
+def _forward_sizes(fn: cst.FunctionDef) -> list[str]:
+    """forward's names read from its tensors' sizes: `B, S, D = x.shape`, `N = x.numel()`, `n = x.shape[0]`,
+    `m = x.size(1)`."""
+    found: list[str] = []
+    sized = m.Attribute(attr=m.Name("shape")) | m.Subscript(value=m.Attribute(attr=m.Name("shape")))
+    measured = m.Call(func=m.Attribute(attr=m.Name("numel") | m.Name("size")))
+    for node in m.findall(fn, m.Assign()):
+        assert isinstance(node, cst.Assign)
+        if len(node.targets) != 1 or not m.matches(node.value, sized | measured):
+            continue
+        target = node.targets[0].target
+        names = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
+        found += [n.value for n in names if isinstance(n, cst.Name) and n.value not in found]
     return found
 
 

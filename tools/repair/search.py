@@ -93,8 +93,11 @@ PRIOR = (
     # of a packed [a | b] tensor taken as one part's width)
     "global_index",
     "packed_stride",
-    # added after heldout15's first sight (an address that is a sibling's but for one term or in another order)
+    # added after heldout15's first sight (an address that is a sibling's but for one term or in another order; a
+    # block size fixed in the host code below the size it must cover; a launch argument for one of forward's sizes)
     "sibling_offset",
+    "fixed_block",
+    "launch_size",
 )
 
 #: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
