@@ -304,7 +304,9 @@ def test_ctrl_c_in_the_cli_cancels_its_call_in_the_daemon(served):
         _wait_for(lambda: _status(env, work)["active_calls"] == 1, 120, "the call to start in the daemon")
         time.sleep(1.0)  # its sandbox job is under way
         call.send_signal(signal.SIGINT)
-        assert call.wait(timeout=30) == 130
+        # alone it exits in about a second; in the whole suite on 2 cores it has taken over 30 s (2026-12-06, twice:
+        # not yet explained, see the issue note), so the bound is generous: the exit status is what is checked
+        assert call.wait(timeout=90) == 130
         assert "interrupted" in call.stderr.read()
     finally:
         call.kill()
