@@ -285,8 +285,9 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
         leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
     if leading is None and widening:
         evidence["kind_from_output"] = True  # a guess from the output: reconcile() gives way to a confirmed cause
-    if leading is not None and _guarded(leading, edit):
-        leading = leading.model_copy(update={"pattern": "nan_mismatch", "summary": _guarded(leading, edit)})
+    guarded = _guarded(leading, edit) if leading is not None else ""
+    if leading is not None and guarded:
+        leading = leading.model_copy(update={"pattern": "nan_mismatch", "summary": guarded})
     base = leading or Diagnosis(
         pattern=kind,  # type: ignore[arg-type] - a pattern id
         confidence=T.FOUND_BY_EXPERIMENT_CONFIDENCE,

@@ -153,10 +153,8 @@ def _operands(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [a.value for a in expr.args] if isinstance(expr, cst.Call) else []
 
 
-def _names_in_addresses(fn: cst.FunctionDef | None) -> set[str]:
+def _names_in_addresses(fn: cst.FunctionDef) -> set[str]:
     """The names a kernel's address expressions (and the locals they are made of) read."""
-    if fn is None:
-        return set()
     assigned = _assigned_names(fn)
     found: set[str] = set()
     for call in m.findall(fn, m.Call(func=_tl("load") | _tl("store") | _tl("atomic_add"))):
@@ -305,6 +303,7 @@ class _Collector(cst.CSTVisitor):
         self._loaded: dict[str, str] = {}  # a value loaded under a mask -> that mask, as written
         self._raw: set[str] = set()  # values loaded as stored (no .to(...) cast): possibly fp16 / bf16
         self._narrow_ints: set[str] = set()  # locals cast to int32
+        self._address_names: set[str] = set()  # names the kernel's addresses read, directly or through locals
         self._assigned: dict[str, cst.BaseExpression] = {}  # a kernel's local name -> its first value
         self._unused: list[str] = []  # scalar parameters the kernel never reads
         self._unused_loads: dict[str, int] = {}  # values the kernel loads and never reads -> the load's line
@@ -374,6 +373,7 @@ class _Collector(cst.CSTVisitor):
             self._loaded = _masked_loads(node)
             self._raw = _raw_loads(node)
             self._narrow_ints = _narrow_integers(node)
+            self._address_names = _names_in_addresses(node)
             self._assigned = _assigned_names(node)
             self._unused = _unused_scalars(node, self._pointers)
             self._unused_loads = self._loads_never_read(node)
@@ -592,8 +592,7 @@ class _Collector(cst.CSTVisitor):
         """A row stride of a packed tensor taken as one part's width (`rows * H` for `rows * (2 * H)` over a fused
         [a | b] projection, 3 * H over packed q, k, v)."""
         stride = node.right
-        sizes = _param_names(self._kernel) - _constexpr_params(self._kernel) - self._pointers
-        if isinstance(stride, cst.Name) and stride.value in sizes and self._role(node) == "address":
+        if isinstance(stride, cst.Name) and stride.value in self._size_params() and self._role(node) == "address":
             edits = [node.with_changes(right=cst.parse_expression(f"({k} * {stride.value})")) for k in (2, 3)]
             self._add(node, edits, "packed_stride", "fix_layout")
 
@@ -722,9 +721,7 @@ class _Collector(cst.CSTVisitor):
         another order and strides (`g * M + rows` beside `rows * n_groups + g`): that address's offset."""
         addresses = _addresses(fn, self._pointers)
         for node, terms in addresses:
-            pointer = node
-            while isinstance(pointer, cst.BinaryOperation) and isinstance(pointer.operator, cst.Add):
-                pointer = pointer.left
+            pointer = _leftmost(node)
             indices = self._index_names_of(terms)
             offsets: list[str] = []
             for other, theirs in addresses:
@@ -735,6 +732,10 @@ class _Collector(cst.CSTVisitor):
                     offsets.append(offset)
             edits = [cst.parse_expression(f"{_code(pointer)} + {offset}") for offset in offsets]
             self._add(node, edits, "sibling_offset", "fix_layout")
+
+    def _size_params(self) -> set[str]:
+        """The kernel's runtime scalar parameters (sizes, strides), not pointers or constexpr blocks."""
+        return _param_names(self._kernel) - _constexpr_params(self._kernel) - self._pointers
 
     def _index_names_of(self, terms: frozenset[str]) -> frozenset[str]:
         """The index variables (not sizes or strides) an address's terms are made of."""
@@ -794,8 +795,8 @@ class _Collector(cst.CSTVisitor):
             edits = [cst.parse_expression(f"tl.maximum({value.value}, {p})") for p in self._unused]
             edits += [cst.parse_expression(f"{value.value} + {p}") for p in self._unused]
             self._add(value, edits, "unused_param", "fix_formula")
-        sizes = _param_names(self._kernel) - _constexpr_params(self._kernel) - self._pointers
-        if value.value in sizes and node.targets[0].target.value in _names_in_addresses(self._kernel):  # type: ignore[attr-defined]
+        sizes = self._size_params()
+        if value.value in sizes and node.targets[0].target.value in self._address_names:  # type: ignore[attr-defined]
             others = [u for u in self._unused if u in sizes] + sorted(sizes - {value.value} - set(self._unused))
             self._add(
                 value, [cst.parse_expression(f"{o} * {value.value}") for o in others], "stride_factor", "fix_layout"

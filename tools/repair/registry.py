@@ -30,7 +30,7 @@ class Fix:
     def patch(self, source: str, evidence: dict | None = None) -> str | None:
         """The candidate with this fix applied, or None when no patcher found its construct. An experiment
         that found the change itself (the padding that made the candidate pass) says so in `evidence`."""
-        edit, again = None, None
+        edit, found, also = None, (0, "", ""), ()
         if evidence and isinstance(evidence.get("edit_after"), str):  # the edit repair_search found
             found = (int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
             also = tuple(int(line) for line in evidence.get("also_lines", ()))
@@ -38,7 +38,6 @@ class Fix:
             # a widened dtype: the fix's own patch (accumulator and loads) is the whole repair, the edit a part
             if edit is not None and evidence.get("edit_operator") not in WIDENING_OPERATORS:
                 return edit
-            again = (found, also) if edit is not None else None
         directed = DIRECTED[self.id](source, evidence) if self.id in DIRECTED and evidence else None
         if directed is not None:
             return directed
@@ -47,7 +46,7 @@ class Fix:
             if patched is not None:
                 # the widening the search saw pass, kept where the fix's own patch left that line as it was (a
                 # cast to fp16 of an intermediate is no accumulator's)
-                return (reproduce(patched, *again[0], again[1]) if again else None) or patched
+                return (reproduce(patched, *found, also) if edit is not None else None) or patched
         return edit
 
 
