@@ -23,11 +23,11 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 import torch
 
-from sandbox import backends, protocol
+from sandbox import backends, protocol, reports
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
 from tools import background, faults, goldens, shapes, sources
@@ -491,16 +491,16 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
         verdict, error = fault
         return replace(run, stop=_Stop(verdict, f"{verdict.upper()} {error.message}", error))
     try:  # the report comes from the candidate's process: its code may have changed it
-        meta = job.meta or {}
-        if meta.get("status") == "ok":
-            _requested_parts(meta, call.request, prepared.sources.backend)
+        report = reports.parse(reports.CandidateReport, job.meta, "the candidate's report")
+        if report.status == "ok":
+            _requested_parts(report, call.request, prepared.sources.backend)
         run = replace(
             run,
-            isolation=faults.isolation(meta),
-            checks=_checks(meta),
-            forward_s=[_seconds(s.get("forward_s")) for s in meta.get("seeds", [])],
+            isolation=faults.isolation(report),
+            checks=_checks(report),
+            forward_s=[s.forward_s for s in report.seeds],
         )
-        failed = faults.user_error(meta.get("error", {})) if meta.get("status") != "ok" else None
+        failed = faults.user_error(report.error or reports.UserErrorReport()) if report.status != "ok" else None
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("candidate", exc)
         return replace(run, stop=_Stop("rejected", f"REJECTED malformed_report: {error.message}", error))
@@ -522,14 +522,14 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
     return replace(run, stop=_cheat(call.request, run.checks))
 
 
-def _requested_parts(meta: dict, request: RunAccuracyRequest, backend) -> None:
+def _requested_parts(report: reports.CandidateReport, request: RunAccuracyRequest, backend) -> None:
     """KeyError (a malformed report) when a finished job's report lacks a check it was asked for: a
     report the candidate wrote itself tends to leave out what it does not know to fake."""
-    if request.determinism != "off" and "determinism" not in meta:
+    if request.determinism != "off" and report.determinism is None:
         raise KeyError("determinism")
-    if request.require_kernel_launch and "provenance" not in meta:
+    if request.require_kernel_launch and report.provenance is None:
         raise KeyError("provenance")
-    if backend.interpreter and not all("out_of_bounds_reads" in seed for seed in meta["seeds"]):
+    if backend.interpreter and any(seed.out_of_bounds_reads is None for seed in report.seeds):
         raise KeyError("out_of_bounds_reads")
 
 
@@ -593,10 +593,6 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks, constant_gold
             hint="return what your Triton kernels compute (torch may reshape or finish it, not replace it)",
         ),
     )
-
-
-def _seconds(value) -> float | None:
-    return None if value is None else float(value)
 
 
 def _cheat(request: RunAccuracyRequest, checks: Checks) -> _Stop | None:
@@ -851,84 +847,74 @@ def _tail(text: str) -> str:
     return f"{text[:head]}\n[... {len(text) - TAIL} characters dropped ...]\n{text[-(TAIL - head) :]}"
 
 
-def _checks(meta: dict) -> Checks:
-    mutated = sorted({i for s in meta.get("seeds", []) for i in s.get("mutated_inputs", [])})
-    det = meta.get("determinism")
-    overruns = [
-        OutOfBoundsWrite(seed=int(s.get("seed", 0)), **w)
-        for s in meta.get("seeds", [])
-        for w in s.get("out_of_bounds_writes", [])
-    ]
-    reads = [
-        OutOfBoundsRead(seed=int(s.get("seed", 0)), **r)
-        for s in meta.get("seeds", [])
-        for r in s.get("out_of_bounds_reads", [])
-    ]
-    watched = any("out_of_bounds_reads" in s for s in meta.get("seeds", []))
+def _checks(report: reports.CandidateReport) -> Checks:
+    watched = any(s.out_of_bounds_reads is not None for s in report.seeds)
+    reads = [OutOfBoundsRead(seed=s.seed, **asdict(r)) for s in report.seeds for r in s.out_of_bounds_reads or []]
+    det = report.determinism
     return Checks(
-        out_of_bounds_writes=overruns,
+        out_of_bounds_writes=[
+            OutOfBoundsWrite(seed=s.seed, **asdict(w)) for s in report.seeds for w in s.out_of_bounds_writes
+        ],
         out_of_bounds_reads=reads if watched else None,
-        input_guard=meta.get("input_guard"),
-        kernel_launches=int(meta.get("launches", 0)),
-        kernels={str(k): int(v) for k, v in (meta.get("kernels") or {}).items()},
-        input_mutation=mutated,
-        poisoned_allocations=int(meta.get("poisoned_allocations", 0)),
+        input_guard=report.input_guard,
+        kernel_launches=report.launches,
+        kernels=report.kernels,
+        input_mutation=sorted({i for s in report.seeds for i in s.mutated_inputs}),
+        poisoned_allocations=report.poisoned_allocations,
         determinism=Determinism(
-            checked=det["checked"],
-            bitwise_equal=det.get("bitwise_equal"),
-            differing_elements=det.get("differing_elements"),
-            max_abs_diff=det.get("max_abs_diff"),
-            note=det.get("error"),
+            checked=det.checked,
+            bitwise_equal=det.bitwise_equal,
+            differing_elements=det.differing_elements,
+            max_abs_diff=det.max_abs_diff,
+            note=det.error,
         )
-        if isinstance(det, dict) and "checked" in det
+        if det is not None
         else None,
-        provenance=_provenance(meta.get("provenance")),
-        device_time=_device_time(meta.get("device_time")),
-        launches_per_forward=[int(s["launches"]) for s in meta.get("seeds", [])],
-        torch_calls={str(k): int(v) for k, v in (meta.get("torch_calls") or {}).items()},
+        provenance=_provenance(report.provenance),
+        device_time=_device_time(report.device_time),
+        launches_per_forward=[s.launches for s in report.seeds],
+        torch_calls=report.torch_calls,
     )
 
 
-def _provenance(report) -> Provenance | None:
+def _provenance(report: reports.ProvenanceReport | None) -> Provenance | None:
     """The candidate process's counts (provenance.py), summed over its outputs; an output that could
     not be compared (another structure under the nudge) counts as dependent: nothing is claimed."""
     if report is None:
         return None
-    if not report["checked"]:
-        return Provenance(checked=False, note=str(report.get("error", ""))[:300])
-    outputs = report["outputs"]
-    total = sum(int(o["elements"]) for o in outputs)
-    unchanged = sum(int(o["unchanged"]) for o in outputs if o["comparable"])
-    nonfinite = sum(int(o.get("nonfinite", 0)) for o in outputs)
+    if not report.checked:
+        return Provenance(checked=False, note=report.error[:300])
+    total = sum(o.elements for o in report.outputs)
+    unchanged = sum(o.unchanged for o in report.outputs if o.comparable)
+    nonfinite = sum(o.nonfinite for o in report.outputs)
     if total == 0 and nonfinite:
         return Provenance(
             checked=False,
             note=f"every output element is NaN or Inf ({nonfinite}), which a nudge leaves as it is: nothing to check",
         )
-    sites = report.get("nudged_sites")
     return Provenance(
         checked=True,
-        nudged_elements=int(report.get("nudged_elements", 0)),
-        nudged_store_sites=None if sites is None else int(sites),
+        nudged_elements=report.nudged_elements,
+        nudged_store_sites=report.nudged_sites,
         output_elements=total,
         dependent_elements=total - unchanged,
-        floating_output=any(o["floating"] is True for o in outputs),
+        floating_output=any(o.floating is True for o in report.outputs),
     )
 
 
-def _device_time(report) -> DeviceTime | None:
+def _device_time(report: reports.DeviceTimeReport | None) -> DeviceTime | None:
     """The candidate process's profile of the nudged forward (sandbox/harness/device_time.py)."""
     if report is None:
         return None
-    if not report["measured"]:
-        return DeviceTime(measured=False, note=str(report.get("note", ""))[:300])
-    total, triton = float(report["total_us"]), float(report["triton_us"])
+    if not report.measured:
+        return DeviceTime(measured=False, note=report.note[:300])
+    total, triton = report.total_us, report.triton_us
     return DeviceTime(
         measured=True,
         triton_share=min(1.0, max(0.0, triton / total)) if total > 0 else None,
         triton_us=triton,
         total_us=total,
-        other_kernels=[f"{str(name)[:120]}: {float(us):.1f} us" for name, us in report.get("other", [])[:3]],
+        other_kernels=[f"{name[:120]}: {us:.1f} us" for name, us in report.other[:3]],
     )
 
 

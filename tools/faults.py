@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Literal
 
 from sandbox import pool as sandbox_pool
+from sandbox import reports
 from sandbox.pool import STACK_HEADER, JobResult
 from tools.errors import ServerFault
 from tools.models.task import ErrorInfo, IsolationItem
@@ -178,8 +180,10 @@ def malformed_report(role: str, exc: BaseException) -> ErrorInfo:
     )
 
 
-def user_error(info: dict) -> tuple[FaultVerdict, ErrorInfo]:
+def user_error(info: dict | reports.UserErrorReport) -> tuple[FaultVerdict, ErrorInfo]:
     """The verdict for an exception the candidate's code raised."""
+    if isinstance(info, reports.UserErrorReport):
+        info = asdict(info)
     error = ErrorInfo(
         phase=str(info.get("phase", "run")),
         type=str(info.get("type", "Exception")),
@@ -206,6 +210,8 @@ def user_error_summary(verdict: str, error: ErrorInfo) -> str:
     return f"{verdict.upper()}{error.where}: {kind}{error.message}".splitlines()[0]
 
 
-def isolation(meta: dict) -> dict[str, IsolationItem]:
+def isolation(meta: dict | reports.JobEnvelope) -> dict[str, IsolationItem]:
     """The job's report of which isolation mechanisms were active."""
+    if isinstance(meta, reports.JobEnvelope):
+        return {k: IsolationItem(active=v.active, detail=v.detail) for k, v in meta.isolation.items()}
     return {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}

@@ -16,7 +16,7 @@ import sys
 import time
 import traceback
 
-from sandbox import backends, protocol, result_channel, tensorio
+from sandbox import backends, protocol, reports, result_channel, tensorio
 from sandbox.harness import candidate, common, compile, interpreter_pace, offline, reference, timing
 from sandbox.isolation import CgroupState, JobLimits, Plan, Prepared, complete, prepare
 
@@ -123,6 +123,10 @@ def run_job(
         meta["isolation"] = report.items
         meta["setup_s"] = setup_s
         meta["job_s"] = time.perf_counter() - started
+        try:  # sent whatever the check says: the server parses it again and decides (malformed_report)
+            reports.check(spec["kind"], meta)
+        except reports.ReportError as exc:
+            print(f"kernel-eval harness: this job's report does not have its record's shape: {exc}", file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
         tensorio.write_bundle(result_fd, values, meta, tensor_bytes=common.host_bytes)

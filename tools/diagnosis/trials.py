@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from sandbox import protocol
+from sandbox import protocol, reports
 from sandbox.harness.common import tree_map
 from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens
@@ -232,8 +232,8 @@ class TrialRunner:
         if fault is not None:
             return None, fault[1].message
         try:  # the report comes from the job's process: its code may have changed it
-            meta = job.meta or {}  # a job without a result is a process fault
-            failed = faults.user_error(meta.get("error", {}))[1] if meta.get("status") != "ok" else None
+            report = reports.parse(reports.RECORDS.get(kind, reports.JobEnvelope), job.meta, f"the {kind}'s report")
+            failed = faults.user_error(report.error or reports.UserErrorReport())[1] if report.status != "ok" else None
         except faults.MALFORMED_REPORT as exc:
             failed = faults.malformed_report(kind, exc)
         if failed is not None:
@@ -304,7 +304,7 @@ class TrialRunner:
             if protocol.seed_part(ref.values, 0, "cpu") is not None
             else {}
         )
-        overruns = _overruns(cand.meta)
+        checked = reports.parse(reports.CandidateReport, cand.meta)  # parsed in _job: no error here
         return Trial(
             label,
             ok=True,
@@ -313,8 +313,8 @@ class TrialRunner:
             actual={k: v for k, v in actual.items() if isinstance(v, torch.Tensor)},
             golden={k: v for k, v in golden.items() if isinstance(v, torch.Tensor)},
             cpu={k: v for k, v in cpu.items() if isinstance(v, torch.Tensor)},
-            out_of_bounds_writes=overruns,
-            out_of_bounds_reads=_margin_reads(cand.meta),
+            out_of_bounds_writes=checked.overruns(),
+            out_of_bounds_reads=checked.margin_reads(),
         )
 
 
@@ -340,23 +340,3 @@ class ResizedTrialRunner(TrialRunner):
                 {},
             )
         return self._references[key]
-
-
-def _margin_reads(meta) -> int:
-    """Elements the job's loads read in the guard margins (0 for a report of the wrong shape)."""
-    try:
-        return sum(
-            int(r.get("elements_before", 0)) + int(r.get("elements_after", 0))
-            for s in (meta or {}).get("seeds", [])
-            for r in s.get("out_of_bounds_reads", [])
-        )
-    except faults.MALFORMED_REPORT:
-        return 0
-
-
-def _overruns(meta) -> int:
-    """Stores the job reported past its allocations' ends (0 for a report of the wrong shape)."""
-    try:
-        return sum(len(s.get("out_of_bounds_writes", [])) for s in (meta or {}).get("seeds", []))
-    except faults.MALFORMED_REPORT:
-        return 0

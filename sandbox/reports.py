@@ -1,0 +1,245 @@
+"""Typed records of what a job reports (its result bundle's `meta`): one schema for both sides.
+
+The harness checks the report it wrote against its record before it sends it (a field the server
+would not understand is a harness bug, caught there); the server parses the report into the record
+before it reads a field. The server's parse is the one that matters: the report comes out of the
+process that ran the candidate's code, which may have changed the harness or what it reports, so
+nothing in it is trusted to have the harness's shape. Stdlib only: the jobs import it too.
+
+`parse(Record, raw)` accepts the types these records use (bool, int, float, str, None, Literal,
+unions with None, list[...], dict[str, ...], tuple[...] and nested records) and raises ReportError
+naming the field on the first mismatch. Keys a record does not name are ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar, Union
+
+T = TypeVar("T")
+
+
+class ReportError(ValueError):
+    """A job report without its record's shape (the job's code wrote it, or the harness is wrong)."""
+
+
+# --- the parser -----------------------------------------------------------------------------------
+
+
+def parse(record: type[T], raw: object, where: str = "report") -> T:
+    """`raw` (decoded JSON) as a `record`, checked field by field; ReportError on the first mismatch."""
+    if not isinstance(raw, dict):
+        raise ReportError(f"{where}: expected an object, got {type(raw).__name__}")
+    hints = typing.get_type_hints(record)
+    values = {}
+    for f in dataclasses.fields(record):  # type: ignore[arg-type]
+        if f.name in raw:
+            values[f.name] = _value(hints[f.name], raw[f.name], f"{where}.{f.name}")
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise ReportError(f"{where}: the field {f.name!r} is missing")
+    return record(**values)
+
+
+def _value(hint: Any, raw: object, where: str) -> Any:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any or hint is object:
+        return raw
+    if dataclasses.is_dataclass(hint):
+        return parse(hint, raw, where)  # type: ignore[arg-type]
+    if origin in (Union, types.UnionType):
+        return _union(args, raw, where)
+    if origin is Literal:
+        if raw in args and type(raw) in {type(a) for a in args}:
+            return raw
+        raise ReportError(f"{where}: {raw!r} is not one of {list(args)}")
+    if origin is list:
+        items = _of(list, raw, where)
+        return [_value(args[0], item, f"{where}[{i}]") for i, item in enumerate(items)]
+    if origin is tuple:
+        items = _of(list, raw, where)  # JSON has no tuples
+        if len(items) != len(args):
+            raise ReportError(f"{where}: expected {len(args)} items, got {len(items)}")
+        return tuple(_value(a, item, f"{where}[{i}]") for i, (a, item) in enumerate(zip(args, items, strict=True)))
+    if origin is dict:
+        entries = _of(dict, raw, where)
+        return {str(_of(str, k, where)): _value(args[1], v, f"{where}[{k!r}]") for k, v in entries.items()}
+    return _scalar(hint, raw, where)
+
+
+def _union(options: tuple, raw: object, where: str) -> Any:
+    if raw is None and type(None) in options:
+        return None
+    errors = []
+    for option in (o for o in options if o is not type(None)):
+        try:
+            return _value(option, raw, where)
+        except ReportError as exc:
+            errors.append(str(exc))
+    raise ReportError(errors[0] if len(errors) == 1 else f"{where}: {raw!r} fits none of its types")
+
+
+def _scalar(hint: Any, raw: object, where: str) -> Any:
+    if hint is float and isinstance(raw, int | float) and not isinstance(raw, bool):
+        return float(raw)
+    if hint is int and isinstance(raw, bool):  # JSON true is not a count
+        raise ReportError(f"{where}: expected an integer, got a boolean")
+    if hint in (bool, int, str) and isinstance(raw, hint):
+        return raw
+    if hint is type(None) and raw is None:
+        return None
+    raise ReportError(f"{where}: expected {getattr(hint, '__name__', hint)}, got {type(raw).__name__}")
+
+
+def _of(kind: type, raw: object, where: str) -> Any:
+    if not isinstance(raw, kind):
+        expected = "an array" if kind is list else kind.__name__
+        raise ReportError(f"{where}: expected {expected}, got {type(raw).__name__}")
+    return raw
+
+
+# --- what every job reports -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IsolationReport:
+    active: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class UserErrorReport:
+    """An exception of the user's code (sandbox/harness/errors.py); tools.models.task.ErrorInfo's fields."""
+
+    phase: str = "run"
+    type: str = "Exception"
+    message: str = ""
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    source_line: str | None = None
+    traceback: list[str] = field(default_factory=list)
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class JobEnvelope:
+    """The part of every job's report that the child harness adds (sandbox/harness/child.py)."""
+
+    status: Literal["ok", "user_error"]
+    error: UserErrorReport | None = None
+    isolation: dict[str, IsolationReport] = field(default_factory=dict)
+    setup_s: float = 0.0
+    job_s: float = 0.0
+
+
+# --- the candidate job (run_accuracy, explain_failure's trials) ------------------------------------
+
+
+@dataclass(frozen=True)
+class OverrunReport:
+    """An output allocation whose guard margins a store changed (sandbox/harness/guards.py)."""
+
+    shape: list[int]
+    bytes_before: int
+    bytes_after: int
+
+
+@dataclass(frozen=True)
+class MarginReadReport:
+    """A tensor whose margins enabled load lanes read (sandbox/harness/read_watch.py)."""
+
+    tensor: str
+    shape: list[int]
+    elements_before: int
+    elements_after: int
+    lines: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CandidateSeedReport:
+    seed: int
+    launches: int
+    forward_s: float
+    mutated_inputs: list[int] = field(default_factory=list)
+    out_of_bounds_writes: list[OverrunReport] = field(default_factory=list)
+    #: None: not watched (compiled backends)
+    out_of_bounds_reads: list[MarginReadReport] | None = None
+    #: explain_failure's access trace of the first seed (sandbox/harness/access_trace.py; read by
+    #: tools/diagnosis/access.py, which checks each sample it uses)
+    trace: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class DeterminismReport:
+    checked: bool
+    bitwise_equal: bool | None = None
+    differing_elements: int | None = None
+    max_abs_diff: float | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ProvenanceOutput:
+    elements: int
+    unchanged: int
+    comparable: bool
+    floating: bool | None = None
+    nonfinite: int = 0
+
+
+@dataclass(frozen=True)
+class ProvenanceReport:
+    """The nudged forward's counts (sandbox/harness/provenance.py)."""
+
+    checked: bool
+    error: str = ""
+    nudged_elements: int = 0
+    nudged_sites: int | None = None
+    outputs: list[ProvenanceOutput] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DeviceTimeReport:
+    """The profiler's view of the nudged forward on cuda (sandbox/harness/device_time.py)."""
+
+    measured: bool
+    note: str = ""
+    total_us: float = 0.0
+    triton_us: float = 0.0
+    fills_and_copies_us: float = 0.0
+    other: list[tuple[str, float]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CandidateReport(JobEnvelope):
+    """The candidate job's report (sandbox/harness/candidate.py), whole or partial (a forward raised)."""
+
+    seeds: list[CandidateSeedReport] = field(default_factory=list)
+    input_guard: Literal["nan", "zero"] | None = None
+    launches: int = 0
+    kernels: dict[str, int] = field(default_factory=dict)
+    poisoned_allocations: int = 0
+    torch_calls: dict[str, int] = field(default_factory=dict)
+    determinism: DeterminismReport | None = None
+    provenance: ProvenanceReport | None = None
+    device_time: DeviceTimeReport | None = None
+
+    def overruns(self) -> int:
+        """Output allocations whose margins a store changed, over the seeds."""
+        return sum(len(s.out_of_bounds_writes) for s in self.seeds)
+
+    def margin_reads(self) -> int:
+        """Elements loads read in the guard margins, over the seeds (0 where not watched)."""
+        return sum(r.elements_before + r.elements_after for s in self.seeds for r in s.out_of_bounds_reads or [])
+
+
+#: the record of each job kind's report; kinds not here are checked as a JobEnvelope
+RECORDS: dict[str, type[JobEnvelope]] = {"candidate": CandidateReport}
+
+
+def check(kind: str, meta: dict) -> None:
+    """The harness's check of a report before it is sent: ReportError if it lacks its record's shape."""
+    parse(RECORDS.get(kind, JobEnvelope), meta, f"the {kind} job's report")
