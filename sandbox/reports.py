@@ -236,8 +236,55 @@ class CandidateReport(JobEnvelope):
         return sum(r.elements_before + r.elements_after for s in self.seeds for r in s.out_of_bounds_reads or [])
 
 
+# --- the timing job (benchmark_kernel) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoleTimes:
+    """One model's samples in the timing job (sandbox/harness/timing.py), in milliseconds."""
+
+    times_ms: list[float]
+    synced_ms: list[float] = field(default_factory=list)
+    host_ms: list[float] = field(default_factory=list)
+    launch_host_ms: list[float] = field(default_factory=list)
+    loop_ms: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CandidateTimes(RoleTimes):
+    repeated_ms: list[float] = field(default_factory=list)
+    stale: int = 0
+    checked: int = 0
+    launches: int = 0
+    foreign_stream_launches: int = 0
+
+
+@dataclass(frozen=True)
+class CountReport(JobEnvelope):
+    """The FLOP count job's report (mode "count"), and what every timing report also has."""
+
+    flops: int = 0
+    param_bytes: int = 0
+
+
+@dataclass(frozen=True)
+class TimingReport(CountReport):
+    """The timing job's report (modes "time" and "reference_alone"; the candidate's times only in "time")."""
+
+    device_name: str = ""
+    l2_bytes: int = 0
+    method: str | None = None
+    inputs_varied: bool = False
+    inputs_note: str = ""
+    input_sets_used: list[int] = field(default_factory=list)
+    expected_from: str = "reference"
+    spin_ms: float | None = None
+    reference: RoleTimes | None = None
+    candidate: CandidateTimes | None = None
+
+
 #: the record of each job kind's report; kinds not here are checked as a JobEnvelope
-RECORDS: dict[str, type[JobEnvelope]] = {"candidate": CandidateReport}
+RECORDS: dict[str, type[JobEnvelope]] = {"candidate": CandidateReport, "timing": TimingReport}
 
 
 def check(kind: str, meta: dict) -> None:

@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from sandbox import protocol
+from sandbox import protocol, reports
 from sandbox.harness.common import bitwise_equal, to_device, tree_tensors
 from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens, sources
@@ -215,16 +215,16 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
         verdict, error = fault
         return finish(verdict, f"{verdict.upper()} {error.message}", error=error, **base)
     try:  # the report comes from the timed job's process: the candidate's code may have changed it
-        meta = job.meta or {}
-        base["isolation"] = faults.isolation(meta)
-        if meta.get("status") != "ok":
-            verdict, error = faults.user_error(meta.get("error", {}))
+        timed = reports.parse(reports.TimingReport, job.meta, "the timing job's report")
+        base["isolation"] = faults.isolation(timed)
+        if timed.status != "ok":
+            verdict, error = faults.user_error(timed.error or reports.UserErrorReport())
             verdict = verdict if verdict in ("unsupported", "crashed") else "runtime_error"
             return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
         report(0.8, "the reference alone, in a process without the candidate")
         alone = _reference_alone(task, seeds, options, given, request, backend, svc, cancel)
         report(0.9, "statistics, output checks, roofline")
-        return _analyse(request, task, per_seed, tensors, meta, job.values, finish, base | alone)
+        return _analyse(request, task, per_seed, tensors, timed, job.values, finish, base | alone)
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("timing job", exc)
         return finish("runtime_error", f"RUNTIME_ERROR malformed_report: {error.message}", error=error, **base)
@@ -255,14 +255,15 @@ def _reference_alone(task: _Task, seeds, options, given, request, backend, svc: 
     job = _timing_job(
         task, ("reference",), seeds, options | {"mode": "reference_alone"}, given, request, backend, svc, cancel
     )
-    meta = job.meta if isinstance(job.meta, dict) else {}
     try:
-        if job.reason is None and meta.get("status") == "ok":
-            return {"reference_alone": stats.summarize(meta["reference"]["times_ms"])}
-    except (KeyError, TypeError, ValueError):  # a report of the reference's process that does not read
-        pass
-    error = meta.get("error")
-    why = job.reason or str(error.get("message") if isinstance(error, dict) else "no report")[:200]
+        timed = reports.parse(reports.TimingReport, job.meta, "the reference's timing report")
+    except reports.ReportError as exc:  # a report of the reference's process that does not read
+        timed, why = None, str(exc)
+    else:
+        why = timed.error.message if timed.error is not None else "no times"
+    if job.reason is None and timed is not None and timed.status == "ok" and timed.reference is not None:
+        return {"reference_alone": stats.summarize(timed.reference.times_ms)}
+    why = (job.reason or why)[:200]
     return {"warnings": [f"the reference alone could not be timed ({why}): a slowed reference would go unseen"]}
 
 
@@ -275,31 +276,35 @@ def _seed_tensors(svc: Services, reference: goldens.ReferenceTask, seeds: list[i
     }
 
 
-def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: dict, finish, base) -> BenchmarkResult:
+def _analyse(
+    request, task: _Task, per_seed: dict, tensors, timed: reports.TimingReport, values: dict, finish, base
+) -> BenchmarkResult:
     base = dict(base)
-    ref_stats = stats.summarize(meta["reference"]["times_ms"])
+    ref, cand = timed.reference, timed.candidate
+    if ref is None or cand is None:  # both are always there in a "time" job's report
+        raise KeyError("reference" if ref is None else "candidate")
+    ref_stats = stats.summarize(ref.times_ms)
     ref_alone = base.get("reference_alone")
-    cand = meta["candidate"]
-    cand_stats = stats.summarize(cand["times_ms"])
-    repeated = stats.summarize(cand["repeated_ms"]) if cand.get("repeated_ms") else None
-    synced = stats.summarize(cand["synced_ms"]) if cand.get("synced_ms") else None
-    ref_synced = stats.summarize(meta["reference"]["synced_ms"]) if meta["reference"].get("synced_ms") else None
+    cand_stats = stats.summarize(cand.times_ms)
+    repeated = stats.summarize(cand.repeated_ms) if cand.repeated_ms else None
+    synced = stats.summarize(cand.synced_ms) if cand.synced_ms else None
+    ref_synced = stats.summarize(ref.synced_ms) if ref.synced_ms else None
     speedup = stats.speedup(ref_stats, cand_stats)
     seeds = task.seeds[: request.input_sets]
 
     check = _check_outputs(task, per_seed, tensors, values, seeds)
-    check.repetitions_checked = int(cand.get("checked", 0))
-    check.stale_repetitions = int(cand.get("stale", 0))
+    check.repetitions_checked = cand.checked
+    check.stale_repetitions = cand.stale
 
     first = per_seed[seeds[0]]
     as_timed = values.get(protocol.key(0, "timed"), protocol.seed_part(tensors, 0, "actual"))  # its bytes are written
     roof = _roofline(
         request,
-        meta["device_name"],
+        timed.device_name,
         first["inputs"],
         as_timed,
-        int(meta.get("param_bytes", 0)),
-        int(meta.get("flops", 0)),
+        timed.param_bytes,
+        timed.flops,
         request.flush_l2,
     )
     roof.reference = roofline.point(roof, ref_stats.median_ms)
@@ -310,9 +315,7 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
         for f in (
             detectors.stale_output(check),
             detectors.timed_output_mismatch(check),
-            detectors.side_stream(
-                cand_stats, synced, int(cand.get("foreign_stream_launches", 0)), ref_stats, ref_synced
-            ),
+            detectors.side_stream(cand_stats, synced, cand.foreign_stream_launches, ref_stats, ref_synced),
             detectors.faster_on_repeated_inputs(cand_stats, repeated),
             detectors.beyond_roofline(roof, cand_stats, speedup.value),
             detectors.reference_slowed(ref_stats, ref_alone),
@@ -321,8 +324,8 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
     ]
     warnings = base.pop("warnings", [])
     warnings += [w for w in (detectors.noisy("reference", ref_stats), detectors.noisy("candidate", cand_stats)) if w]
-    if not meta.get("inputs_varied"):
-        warnings.append(f"inputs {meta.get('inputs_note', 'not varied')}: a cached output would go unseen")
+    if not timed.inputs_varied:
+        warnings.append(f"inputs {timed.inputs_note or 'not varied'}: a cached output would go unseen")
     if not request.flush_l2:
         warnings.append("warm L2: the bandwidth bound is not checked (L2 can beat the memory bandwidth)")
     if roof.min_time_ms is None:
@@ -333,19 +336,19 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
         flush_l2=request.flush_l2,
         cuda_graphs=request.cuda_graphs,
         vary_inputs=request.vary_inputs,
-        input_sets=len(meta.get("input_sets_used") or [seeds[0]]),
-        inputs_varied=bool(meta.get("inputs_varied")),
-        seeds=list(meta.get("input_sets_used") or seeds[:1]),
+        input_sets=len(timed.input_sets_used or [seeds[0]]),
+        inputs_varied=timed.inputs_varied,
+        seeds=list(timed.input_sets_used or seeds[:1]),
     )
     headline = (
         f"speedup {speedup.value:.3g}x [{speedup.low:.3g}, {speedup.high:.3g}] (reference "
         f"{ref_stats.median_ms * 1e3:.4g} us, candidate {cand_stats.median_ms * 1e3:.4g} us, median of "
-        f"{cand_stats.n}) on {meta['device_name']}"
+        f"{cand_stats.n}) on {timed.device_name}"
     )
     fraction = roof.candidate.fraction_of_roofline if roof.candidate else None
     if fraction is not None:
         headline += f"; candidate at {fraction:.0%} of the roofline"
-    launch = _launch(meta)
+    launch = _launch(ref, cand)
     if launch is not None:
         headline += (
             f"; calls back to back, launch included: {launch.speedup:.3g}x (host launch: reference "
@@ -362,8 +365,8 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
     return finish(
         verdict,
         summary,
-        device=meta["device_name"],
-        method=meta.get("method"),
+        device=timed.device_name,
+        method=timed.method,
         settings=settings,
         reference=ref_stats,
         candidate=cand_stats,
@@ -379,15 +382,14 @@ def _analyse(request, task: _Task, per_seed: dict, tensors, meta: dict, values: 
     )
 
 
-def _launch(meta: dict) -> LaunchTiming | None:
+def _launch(ref: reports.RoleTimes, cand: reports.CandidateTimes) -> LaunchTiming | None:
     """The launch phase's medians (none when the forwards were too long for it to matter)."""
-    ref, cand = meta["reference"], meta["candidate"]
-    if not (ref.get("loop_ms") and cand.get("loop_ms")):
+    if not (ref.loop_ms and cand.loop_ms and ref.launch_host_ms and cand.launch_host_ms):
         return None
-    ref_call, cand_call = statistics.median(ref["loop_ms"]) * 1e3, statistics.median(cand["loop_ms"]) * 1e3
+    ref_call, cand_call = statistics.median(ref.loop_ms) * 1e3, statistics.median(cand.loop_ms) * 1e3
     return LaunchTiming(
-        reference_host_us=statistics.median(ref["launch_host_ms"]) * 1e3,
-        candidate_host_us=statistics.median(cand["launch_host_ms"]) * 1e3,
+        reference_host_us=statistics.median(ref.launch_host_ms) * 1e3,
+        candidate_host_us=statistics.median(cand.launch_host_ms) * 1e3,
         reference_call_us=ref_call,
         candidate_call_us=cand_call,
         speedup=ref_call / cand_call if cand_call > 0 else float("inf"),
@@ -488,12 +490,17 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
     )
     warnings = []
     fault = faults.process_fault(job, request.timeout_s, "FLOP count")
-    meta = job.meta or {}
-    if fault is None and meta.get("status") != "ok":
-        fault = faults.user_error(meta.get("error", {}))
+    counted = reports.CountReport(status="ok")  # nothing counted
+    if fault is None:
+        try:
+            counted = reports.parse(reports.CountReport, job.meta, "the FLOP count's report")
+        except reports.ReportError as exc:
+            fault = ("runtime_error", faults.malformed_report("FLOP count", exc))
+    if fault is None and counted.status != "ok":
+        fault = faults.user_error(counted.error or reports.UserErrorReport())
     if fault is not None:
         warnings.append(f"FLOPs not counted ({fault[1].message.splitlines()[0]}): the estimate is memory-only")
-        meta = {}
+        counted = reports.CountReport(status="ok")
     outputs = first["cpu"]
     if outputs is None:  # no CPU control in the task's precision: the golden's elements at the inputs' width
         golden = first["golden"]
@@ -508,8 +515,8 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
         request.estimate_device,
         first["inputs"],
         outputs,
-        int(meta.get("param_bytes", 0)),
-        int(meta.get("flops", 0)),
+        counted.param_bytes,
+        counted.flops,
         True,
     )
     return estimate, warnings
