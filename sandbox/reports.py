@@ -159,6 +159,28 @@ class MarginReadReport:
 
 
 @dataclass(frozen=True)
+class IndexNamesReport:
+    """The names whose values a traced load's index took along one dimension of an input."""
+
+    line: int
+    input: int
+    dim: int
+    names: list[str]
+
+
+@dataclass(frozen=True)
+class AccessTraceReport:
+    """explain_failure's access trace of the first seed's forward (sandbox/harness/access_trace.py)."""
+
+    #: per sampled output element, its writer and the input elements it read (read by
+    #: tools/diagnosis/traced.py, which checks each field it uses)
+    samples: list[dict[str, Any]] = field(default_factory=list)
+    truncated: bool = False
+    programs: int = 0
+    index_names: list[IndexNamesReport] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class CandidateSeedReport:
     seed: int
     launches: int
@@ -167,9 +189,7 @@ class CandidateSeedReport:
     out_of_bounds_writes: list[OverrunReport] = field(default_factory=list)
     #: None: not watched (compiled backends)
     out_of_bounds_reads: list[MarginReadReport] | None = None
-    #: explain_failure's access trace of the first seed (sandbox/harness/access_trace.py; read by
-    #: tools/diagnosis/access.py, which checks each sample it uses)
-    trace: dict[str, Any] | None = None
+    trace: AccessTraceReport | None = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +256,66 @@ class CandidateReport(JobEnvelope):
         return sum(r.elements_before + r.elements_after for s in self.seeds for r in s.out_of_bounds_reads or [])
 
 
+# --- the compile jobs (compile_kernel) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KernelReport:
+    """One compiled (or failed) kernel: sandbox/harness/compile.py on a device, offline.py for sm_90."""
+
+    name: str
+    target: str
+    compiled: bool
+    registers: int | None = None
+    spills: int | None = None
+    shared_memory: int | None = None
+    num_warps: int | None = None
+    num_stages: int | None = None
+    compile_s: float | None = None
+    error: UserErrorReport | None = None
+
+
+@dataclass(frozen=True)
+class CompileReport(JobEnvelope):
+    """The compile job's report: what the module defines, and what its forward launched (a count; on the
+    interpreter each launch's signature, for the offline compile job)."""
+
+    kernels_defined: list[str] = field(default_factory=list)
+    import_s: float = 0.0
+    launched: bool = False
+    launches: int | list[dict[str, Any]] = 0
+    forward_s: float | None = None
+    kernels: list[KernelReport] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OfflineCompileReport(JobEnvelope):
+    kernels: list[KernelReport] = field(default_factory=list)
+
+
+# --- the reference job (goldens, explain's trials) --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReferenceSeedReport:
+    seed: int
+    fingerprint: str = ""  # of the seed's (init, inputs): a candidate job that makes them checks it
+    inputs_device: str = "given"  # where they were made ("given": sent as files)
+    inputs_s: float = 0.0
+    cpu_control_s: float | None = None
+    golden_s: float | None = None
+    cpu_error: str | None = None  # why there is no CPU control
+    #: explain_failure: per sampled output element, the inputs its golden depends on
+    #: (sandbox/harness/reference.py; read by tools/diagnosis/access.py, which checks what it uses)
+    dependencies: list[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class ReferenceReport(JobEnvelope):
+    golden_device: str = "cpu"
+    seeds: list[ReferenceSeedReport] = field(default_factory=list)
+
+
 # --- the timing job (benchmark_kernel) -------------------------------------------------------------
 
 
@@ -284,7 +364,13 @@ class TimingReport(CountReport):
 
 
 #: the record of each job kind's report; kinds not here are checked as a JobEnvelope
-RECORDS: dict[str, type[JobEnvelope]] = {"candidate": CandidateReport, "timing": TimingReport}
+RECORDS: dict[str, type[JobEnvelope]] = {
+    "reference": ReferenceReport,
+    "candidate": CandidateReport,
+    "timing": TimingReport,
+    "compile": CompileReport,
+    "offline_compile": OfflineCompileReport,
+}
 
 
 def check(kind: str, meta: dict) -> None:

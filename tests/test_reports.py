@@ -76,3 +76,15 @@ def test_the_harness_writes_what_its_record_says(pool, body):
         assert report.seeds[0].launches == 1 and report.seeds[0].out_of_bounds_reads == []
     else:
         assert report.error is not None and report.error.type == "ValueError" and report.error.line
+
+
+def test_a_compile_report_the_harness_never_writes_is_a_malformed_report():
+    from tools.compile import compile_kernel
+    from tools.models.compile import CompileKernelRequest
+
+    tamper = "import sandbox.harness.compile as c\nc.kernels_in = lambda module: [1]"
+    result = compile_kernel(CompileKernelRequest(candidate=candidate_with("return triton_add(x, y)", prelude=tamper)))
+    assert result.verdict == "runtime_error" and result.error is not None, result.summary
+    assert result.error.type == "malformed_report" and "kernels_defined[0]: expected str" in result.error.message
+    honest = compile_kernel(CompileKernelRequest(candidate=candidate_with("return triton_add(x, y)")))
+    assert honest.verdict == "ok" and honest.kernels_defined, honest.summary

@@ -489,18 +489,10 @@ def _estimate(request, task: _Task, svc: Services, backend, cancel) -> tuple[Roo
         cancel,
     )
     warnings = []
-    fault = faults.process_fault(job, request.timeout_s, "FLOP count")
-    counted = reports.CountReport(status="ok")  # nothing counted
-    if fault is None:
-        try:
-            counted = reports.parse(reports.CountReport, job.meta, "the FLOP count's report")
-        except reports.ReportError as exc:
-            fault = ("runtime_error", faults.malformed_report("FLOP count", exc))
-    if fault is None and counted.status != "ok":
-        fault = faults.user_error(counted.error or reports.UserErrorReport())
-    if fault is not None:
-        warnings.append(f"FLOPs not counted ({fault[1].message.splitlines()[0]}): the estimate is memory-only")
-        counted = reports.CountReport(status="ok")
+    counted = faults.job_report(job, reports.CountReport, "FLOP count", request.timeout_s)
+    if isinstance(counted, tuple):  # a fault
+        warnings.append(f"FLOPs not counted ({counted[1].message.splitlines()[0]}): the estimate is memory-only")
+        counted = reports.CountReport(status="ok")  # nothing counted
     outputs = first["cpu"]
     if outputs is None:  # no CPU control in the task's precision: the golden's elements at the inputs' width
         golden = first["golden"]

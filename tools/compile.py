@@ -12,7 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from sandbox import protocol
+from sandbox import protocol, reports
 from sandbox.backends import COMPILER
 from sandbox.pool import JobRequest
 from tools import faults, goldens, sources
@@ -114,12 +114,17 @@ def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.E
             started,
             cache=False,
         )
-    meta = job.meta
-    assert meta is not None, "process_fault reports every job that ended without a result"
-    base["isolation"] = faults.isolation(meta)
-    defined = [str(k) for k in meta.get("kernels_defined", [])]
-    if meta.get("status") != "ok":
-        verdict, error = faults.user_error(meta.get("error", {}))
+    try:  # the report comes from the candidate's process: its code may have changed it
+        compiled = reports.parse(reports.CompileReport, job.meta, "the compile job's report")
+    except reports.ReportError as exc:
+        error = faults.malformed_report("candidate", exc)
+        summary = f"RUNTIME_ERROR malformed_report: {error.message}"
+        result = CompileKernelResult(ok=False, verdict="runtime_error", summary=summary, error=error, **base)
+        return _finish(key, result, started, cache=False)
+    base["isolation"] = faults.isolation(compiled)
+    defined = compiled.kernels_defined
+    if compiled.status != "ok":
+        verdict, error = faults.user_error(compiled.error or reports.UserErrorReport())
         return _finish(
             key,
             CompileKernelResult(
@@ -133,10 +138,10 @@ def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.E
             ),
             started,
         )
-    kernels = [_kernel(k) for k in meta.get("kernels", [])]
-    if backend.interpreter and meta.get("launches"):
+    kernels = [_kernel(k) for k in compiled.kernels]
+    if backend.interpreter and isinstance(compiled.launches, list) and compiled.launches:
         report(0.7, "compiling the launched kernels for sm_90, offline")
-        offline = _offline_compile(svc, meta["launches"], candidate, candidate_name, seeds, request, cancel)
+        offline = _offline_compile(svc, compiled.launches, candidate, candidate_name, seeds, request, cancel)
         if isinstance(offline, CompileKernelResult):
             return _finish(key, offline.model_copy(update={"kernels_defined": defined, **base}), started, cache=False)
         kernels = offline
@@ -148,7 +153,7 @@ def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.E
         warnings.append(
             "no reference given: only the import was checked; pass reference to compile every launched kernel"
         )
-    elif not meta.get("launches"):
+    elif not compiled.launches:
         warnings.append("the forward launched no Triton kernel")
     if failed:
         first = failed[0]
@@ -174,7 +179,7 @@ def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.E
             ),
             started,
         )
-    launched = bool(meta.get("launched"))
+    launched = compiled.launched
     names = ", ".join(k.name for k in kernels) or ", ".join(defined) or "none"
     summary = f"OK {len(defined)} kernel(s) defined" + (
         f"; compiled: {names}" if launched else "; imported (no forward run)"
@@ -224,11 +229,9 @@ def _offline_compile(svc, launches, candidate, candidate_name, seeds, request, c
         request.timeout_s,
         cancel,
     )
-    fault = faults.process_fault(job, request.timeout_s, "offline compile")
-    if fault is None and job.meta.get("status") != "ok":
-        fault = faults.user_error(job.meta.get("error", {}))
-    if fault is not None:
-        verdict, error = fault
+    offline = faults.job_report(job, reports.OfflineCompileReport, "offline compile", request.timeout_s)
+    if isinstance(offline, tuple):  # a fault
+        verdict, error = offline
         return CompileKernelResult(
             ok=False,
             verdict="compile_error" if verdict == "compile_error" else "crashed",
@@ -237,23 +240,20 @@ def _offline_compile(svc, launches, candidate, candidate_name, seeds, request, c
             launched=True,
             timings=Timings(total_s=0.0),
         )
-    return unsupported + [_kernel(k) for k in job.meta.get("kernels", [])]
+    return unsupported + [_kernel(k) for k in offline.kernels]
 
 
-def _kernel(entry: dict) -> KernelInfo:
-    error = entry.get("error")
-    if error:
-        _, error = faults.user_error(error)
+def _kernel(entry: reports.KernelReport) -> KernelInfo:
     return KernelInfo(
-        name=str(entry.get("name", "?")),
-        target=str(entry.get("target", "?")),
-        compiled=bool(entry.get("compiled")),
-        registers=entry.get("registers"),
-        spills=entry.get("spills"),
-        shared_memory=entry.get("shared_memory"),
-        num_warps=entry.get("num_warps"),
-        num_stages=entry.get("num_stages"),
-        error=error,
+        name=entry.name,
+        target=entry.target,
+        compiled=entry.compiled,
+        registers=entry.registers,
+        spills=entry.spills,
+        shared_memory=entry.shared_memory,
+        num_warps=entry.num_warps,
+        num_stages=entry.num_stages,
+        error=faults.user_error(entry.error)[1] if entry.error is not None else None,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict
-from typing import Literal
+from typing import Literal, TypeVar
 
 from sandbox import pool as sandbox_pool
 from sandbox import reports
@@ -51,6 +51,8 @@ CUDA_FAULT_MARKERS = ("CUDA error", "illegal memory access", "cudaErrorIllegalAd
 
 #: The verdicts a job that did not run to its result gets (a subset of every tool's verdicts).
 FaultVerdict = Literal["compile_error", "runtime_error", "timeout", "crashed", "unsupported"]
+Fault = tuple[FaultVerdict, ErrorInfo]
+R = TypeVar("R", bound=reports.JobEnvelope)
 
 
 def hint_for(message: str) -> str | None:
@@ -166,6 +168,21 @@ def process_fault(
 
 #: What reading a job report the harness never wrote raises (pydantic's ValidationError is a ValueError).
 MALFORMED_REPORT = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def job_report(job: JobResult, record: type[R], role: str, timeout_s: float) -> R | Fault:
+    """A finished job's report as its `record`, or its fault (a tuple): the process's (process_fault), a
+    report of another shape (malformed_report, runtime_error) or what its user code raised (user_error)."""
+    fault = process_fault(job, timeout_s, role)
+    if fault is not None:
+        return fault
+    try:
+        report = reports.parse(record, job.meta, f"the {role}'s report")
+    except reports.ReportError as exc:
+        return "runtime_error", malformed_report(role, exc)
+    if report.status != "ok":
+        return user_error(report.error or reports.UserErrorReport())
+    return report
 
 
 def malformed_report(role: str, exc: BaseException) -> ErrorInfo:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from sandbox import backends, protocol
+from sandbox import backends, protocol, reports
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest
 from tools import faults
@@ -122,15 +122,15 @@ def ensure(
         missing = [s for s in seeds if s not in per_seed]
         seconds, pending = 0.0, None
         if missing and cpu_later and task.backend.golden_on_device:
-            job, golden_device = _reference_job(services, task, missing, cancel, parts="golden")
-            seconds = job.wall_s
-            fresh = _entries(job, missing)
+            job, report = _reference_job(services, task, missing, cancel, parts="golden")
+            seconds, golden_device = job.wall_s, report.golden_device
+            fresh = _entries(job, report, missing)
             per_seed |= fresh
             pending = _cpu_controls_later(services, task, missing, fresh, cancel)
         elif missing:
-            job, golden_device = _reference_job(services, task, missing, cancel, background=background)
-            seconds = job.wall_s
-            per_seed |= _store(services, key, missing, job)
+            job, report = _reference_job(services, task, missing, cancel, background=background)
+            seconds, golden_device = job.wall_s, report.golden_device
+            per_seed |= _store(services, key, missing, job, report)
     return Goldens(key, per_seed, seconds, not missing, golden_device, cpu_pending=pending)
 
 
@@ -167,8 +167,8 @@ def seed_inputs(
             found[seed] = (entry, (entry.init, inputs))
     missing = [s for s in seeds if s not in found]
     if missing:
-        job, _ = _reference_job(services, task, missing, cancel, return_inputs=True)
-        fresh = _entries(job, missing)
+        job, report = _reference_job(services, task, missing, cancel, return_inputs=True)
+        fresh = _entries(job, report, missing)
         for seed, entry in fresh.items():
             cached = services.goldens.get(key, seed)
             if cached is not None and cached.fingerprint == entry.fingerprint:
@@ -226,9 +226,8 @@ def _reference_job(
     if fault is not None:
         raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
     try:  # the report comes from the reference's process: its code may have changed it
-        meta = job.meta or {}  # a job without a result is a process fault
-        failed = faults.user_error(meta.get("error", {}))[1] if meta.get("status") != "ok" else None
-        device = str(meta.get("golden_device", "cpu"))
+        report = reports.parse(reports.ReferenceReport, job.meta, "the reference's report")
+        failed = faults.user_error(report.error or reports.UserErrorReport())[1] if report.status != "ok" else None
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("reference", exc)
         raise ToolInputError(f"the reference could not run: {error.message}", {"error": error.model_dump()}) from None
@@ -241,32 +240,25 @@ def _reference_job(
             f"the reference failed in {error.phase}{error.where}: {error.type}: {error.message}{hint}",
             {"error": error.model_dump()},
         )
-    return job, device
+    return job, report
 
 
-def _stamps(meta) -> list[dict]:
-    """The per-seed entries of a job's report, whatever its shape (a bad entry reads as empty)."""
-    seeds = meta.get("seeds") if isinstance(meta, dict) else None
-    return [s if isinstance(s, dict) else {} for s in seeds] if isinstance(seeds, list) else []
-
-
-def _entries(job, seeds: list[int]) -> dict[int, GoldenEntry]:
-    seeds_meta = _stamps(job.meta)
+def _entries(job, report: reports.ReferenceReport, seeds: list[int]) -> dict[int, GoldenEntry]:
     made = {}
     for i, seed in enumerate(seeds):
-        stamps = seeds_meta[i] if i < len(seeds_meta) else {}
+        stamps = report.seeds[i] if i < len(report.seeds) else reports.ReferenceSeedReport(seed)
         made[seed] = GoldenEntry(
             init=protocol.seed_part(job.values, i, "init") or [],
             golden=protocol.seed_part(job.values, i, "golden"),
             cpu=protocol.seed_part(job.values, i, "cpu"),
-            fingerprint=str(stamps.get("fingerprint", "")),
-            inputs_device=str(stamps.get("inputs_device", "given")),
+            fingerprint=stamps.fingerprint,
+            inputs_device=stamps.inputs_device,
         )
     return made
 
 
-def _store(services: Services, key: str, seeds: list[int], job) -> dict[int, GoldenEntry]:
-    made = _entries(job, seeds)
+def _store(services: Services, key: str, seeds: list[int], job, report) -> dict[int, GoldenEntry]:
+    made = _entries(job, report, seeds)
     for i, seed in enumerate(seeds):
         services.goldens.put(key, seed, made[seed])
         inputs = protocol.seed_part(job.values, i, "inputs")

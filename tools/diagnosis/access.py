@@ -20,6 +20,7 @@ import re
 
 import torch
 
+from sandbox import reports
 from tools import thresholds as T
 from tools.diagnosis import lanes
 from tools.diagnosis.context import OutputData, RunContext
@@ -104,22 +105,23 @@ def _samples(runner: TrialRunner, ctx: RunContext, target: OutputData):
     if isinstance(jobs, str):
         return jobs
     ref, cand = jobs
-    deps = _seed_meta(ref.meta).get("dependencies") or []
-    traces = (_seed_meta(cand.meta).get("trace") or {}).get("samples") or []
-    if len(traces) != len(picks):
+    try:  # the reports of processes that ran the task's and the candidate's code
+        ref_seeds = reports.parse(reports.ReferenceReport, ref.meta).seeds
+        cand_seeds = reports.parse(reports.CandidateReport, cand.meta).seeds
+    except reports.ReportError:
+        ref_seeds = cand_seeds = []
+    trace = cand_seeds[0].trace if cand_seeds else None
+    if trace is None or len(trace.samples) != len(picks):
         return "the candidate's loads could not be traced"
+    deps = (ref_seeds[0].dependencies if ref_seeds else None) or []
     if len(deps) != len(picks):  # no gradient (the reads are not judged); where NaN / Inf is made still is
         deps = [{}] * len(picks)
     values = {k: v for k, v in {**ref.values, **cand.values}.items() if isinstance(v, torch.Tensor)}
     names: lanes.IndexNames = {}
-    for e in (_seed_meta(cand.meta).get("trace") or {}).get("index_names") or []:
-        names.setdefault((int(e["line"]), int(e["input"])), {})[int(e["dim"])] = [str(n) for n in e["names"]]
-    return [TracedSample(n, position, f, w, deps[n], traces[n], values) for n, (f, w) in enumerate(picks)], names
-
-
-def _seed_meta(meta) -> dict:
-    seeds = (meta or {}).get("seeds") or [{}]
-    return seeds[0] if isinstance(seeds[0], dict) else {}
+    for e in trace.index_names:
+        names.setdefault((e.line, e.input), {})[e.dim] = e.names
+    samples = trace.samples
+    return [TracedSample(n, position, f, w, deps[n], samples[n], values) for n, (f, w) in enumerate(picks)], names
 
 
 def _output_position(ctx: RunContext, target: OutputData) -> int | None:
