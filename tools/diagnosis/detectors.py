@@ -572,6 +572,8 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
         flat_t = g.transpose(-1, -2).contiguous().reshape(a.shape)
         candidates.append(("the golden transposed and read back in the output's shape (swapped strides)", flat_t))
     for description, transformed in candidates:
+        if transformed.shape == a.shape and close(transformed, g):
+            continue  # the transform leaves the golden as it is (a dimension of 1, a symmetric golden): no evidence
         if transformed.shape == a.shape and close(a, transformed):
             return [
                 Diagnosis(
