@@ -361,6 +361,8 @@ class TimingReport(CountReport):
     spin_ms: float | None = None
     reference: RoleTimes | None = None
     candidate: CandidateTimes | None = None
+    #: the clocks the job reads (sandbox/harness/timers.py) that task code replaced
+    clocks_changed: list[str] = field(default_factory=list)
 
 
 #: the record of each job kind's report; kinds not here are checked as a JobEnvelope

@@ -167,3 +167,40 @@ class ModelNew(nn.Module):
         return launch(x, torch.empty_like(x))
 """
 )
+
+#: Honest kernel, but its import replaces the clocks the timing reads, so that its own forwards look short:
+#: the host clock runs back by the time each of its forwards took; on cuda an event recorded right after its
+#: forward makes the pair it ends read a tenth of its time.
+PATCHED_CLOCK = (
+    KERNEL
+    + """
+import time
+
+_real_clock = time.perf_counter
+_hidden = [0.0]
+_mine = [False]
+time.perf_counter = lambda: _real_clock() - _hidden[0]
+
+if torch.cuda.is_available():
+    _real_record, _real_elapsed = torch.cuda.Event.record, torch.cuda.Event.elapsed_time
+
+    def _record(self, stream=None):
+        self.ends_mine, _mine[0] = _mine[0], False
+        return _real_record(self, stream)
+
+    def _elapsed(self, end):
+        real = _real_elapsed(self, end)
+        return real / 10 if getattr(end, "ends_mine", False) else real
+
+    torch.cuda.Event.record, torch.cuda.Event.elapsed_time = _record, _elapsed
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        began = _real_clock()
+        out = launch(x, torch.empty_like(x))
+        _hidden[0] += _real_clock() - began
+        _mine[0] = True
+        return out
+"""
+)

@@ -412,6 +412,20 @@ def test_host_clock_reference_slowed_by_the_candidates_import_is_flagged():
     assert flag.evidence["ratio"] > 2 and "process of its own" in flag.message
 
 
+def test_host_clock_a_candidate_that_patches_the_clock_is_timed_with_the_real_one_and_flagged():
+    """Its import makes time.perf_counter run back by the time its own forwards take: read through that clock,
+    its forwards would take ~0 ms and beat the reference; the job reads the clock bound before any task code."""
+    honest = _host_clock_bench(bench_cheats.HONEST)
+    result = _host_clock_bench(bench_cheats.PATCHED_CLOCK)
+    assert result.verdict == "flagged" and "timer_patched" in {f.id for f in result.flags}, result.summary
+    flag = next(f for f in result.flags if f.id == "timer_patched")
+    assert flag.evidence["replaced"] == "time.perf_counter"
+    # the interpreter's forward against torch's relu: the honest kernel is far slower, and so is the cheat
+    assert honest.speedup.value < 0.5 and result.speedup.value < 0.5, (honest.summary, result.summary)
+    assert result.candidate.median_ms > 0.3 * honest.candidate.median_ms
+    assert "timer_patched" not in {f.id for f in honest.flags}
+
+
 def test_host_clock_cached_output_is_flagged_stale():
     result = _host_clock_bench(bench_cheats.CACHED_OUTPUT)
     ids = {f.id for f in result.flags}

@@ -319,6 +319,7 @@ def _analyse(
             detectors.faster_on_repeated_inputs(cand_stats, repeated),
             detectors.beyond_roofline(roof, cand_stats, speedup.value),
             detectors.reference_slowed(ref_stats, ref_alone),
+            detectors.clocks_changed(timed.clocks_changed),
         )
         if f is not None
     ]

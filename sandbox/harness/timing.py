@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import functools
 import statistics
-import time
 
 import torch
 
 from sandbox import protocol
-from sandbox.harness import common, errors
+from sandbox.harness import common, errors, timers
 
 FLUSH_MIN_BYTES = 256 << 20  # Triton's do_bench flush size
 SPIN_CYCLES = 200_000  # ~0.1 ms at ~2 GHz: the spin before calibration, and its shortest
@@ -64,13 +63,27 @@ class _Device:
         self.l2_bytes = int(getattr(props, "L2_cache_size", 0) or 0)
 
     def event(self):
+        if self.kind == "cuda":  # the calls bound before any task code ran (timers.py)
+            return timers.cuda_event(enable_timing=True)
         return self.api.Event(enable_timing=True)
 
+    def record(self, event) -> None:
+        if self.kind == "cuda":
+            timers.cuda_record(event, self.stream())
+        else:
+            event.record()
+
+    def elapsed_ms(self, start, end) -> float:
+        return float(timers.cuda_elapsed(start, end) if self.kind == "cuda" else start.elapsed_time(end))
+
     def stream(self):
-        return self.api.current_stream()
+        return timers.cuda_current_stream() if self.kind == "cuda" else self.api.current_stream()
 
     def synchronize(self) -> None:
-        self.api.synchronize()
+        if self.kind == "cuda":
+            timers.cuda_synchronize()
+        else:
+            self.api.synchronize()
 
     def spin(self, cycles: int) -> None:
         sleep = getattr(self.api, "_sleep", None)
@@ -84,11 +97,11 @@ class _Device:
         elapsed = []
         for _ in range(4):
             start, end = self.event(), self.event()
-            start.record()
+            self.record(start)
             self.spin(SPIN_CYCLES)
-            end.record()
+            self.record(end)
             self.synchronize()
-            elapsed.append(float(start.elapsed_time(end)))
+            elapsed.append(self.elapsed_ms(start, end))
         return min(elapsed[1:]) / SPIN_CYCLES
 
 
@@ -97,11 +110,7 @@ class _HostClock:
     harness and the checks run where there is no device. Its times mean nothing about a device."""
 
     class _Event:
-        def record(self) -> None:
-            self.t = time.perf_counter()
-
-        def elapsed_time(self, end) -> float:
-            return (end.t - self.t) * 1e3
+        t = 0.0
 
     kind = "cpu"
     name = "host clock (tests)"
@@ -110,6 +119,12 @@ class _HostClock:
 
     def event(self):
         return self._Event()
+
+    def record(self, event) -> None:
+        event.t = timers.perf_counter()
+
+    def elapsed_ms(self, start, end) -> float:
+        return (end.t - start.t) * 1e3
 
     def stream(self):
         return self._stream
@@ -319,17 +334,17 @@ class _Bench:
     def rep(self, role: _Role, k: int, phase: str) -> None:
         if phase != "repeated" and self.vary:
             self.load_set(k, role.buffers)
-        queued_from = time.perf_counter()
+        queued_from = timers.perf_counter()
         self.device.spin(self.spin_cycles)
         if self.flush is not None:
             self.flush.zero_()
         start, end = self.device.event(), self.device.event()
-        start.record()
+        self.device.record(start)
         out = role.call(phase)
         if phase == "synced":
             self.device.synchronize()  # device-wide: work on any stream ends inside the timed region
-        end.record()
-        role.host_ms.append((time.perf_counter() - queued_from) * 1e3)
+        self.device.record(end)
+        role.host_ms.append((timers.perf_counter() - queued_from) * 1e3)
         if phase in role.pairs:  # warm-up repetitions are not kept
             role.pairs[phase].append((start, end))
         if role.name != "candidate":
@@ -342,7 +357,7 @@ class _Bench:
             role.last[k] = common.clone(out)
 
     def times(self, role: _Role, phase: str) -> list[float]:
-        return [float(s.elapsed_time(e)) for s, e in role.pairs[phase]]
+        return [self.device.elapsed_ms(s, e) for s, e in role.pairs[phase]]
 
 
 def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tuple[dict, dict]:
@@ -362,6 +377,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     watch.install()
     reference = _load(job_dir, user_files, "reference", ("Model",))
     candidate = None if alone else _load(job_dir, user_files, "candidate", ("ModelNew",))
+    clocks_changed = set(timers.changed())  # by an import (a forward's own change is seen after the timing)
     seeds = spec["seeds"]
     init = given[protocol.key(0, "init")]
     sets = [common.to_device(given[protocol.key(k, "inputs")], device.kind) for k in range(len(seeds))]
@@ -403,6 +419,7 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     launches_before_timing, foreign_before_timing = _measure(bench, roles, options, order, device, watch)
 
     meta = {
+        "clocks_changed": sorted(clocks_changed | set(timers.changed())),
         "device_name": device.name,
         "flops": flops,
         "param_bytes": _tensor_bytes(_state(ref_model)),
@@ -496,17 +513,17 @@ def _launch_round(role: _Role, device) -> None:
     """The launch as a caller pays it: LAUNCH_CALLS eager forwards back to back (no graph, no spin), the
     host time of each call, and the whole round's wall time to its last result per call (launch included)."""
     device.synchronize()
-    calls, started = 0, time.perf_counter()
-    while calls < LAUNCH_CALLS and (calls < 2 or (time.perf_counter() - started) * 1e3 < LAUNCH_ROUND_MS):
+    calls, started = 0, timers.perf_counter()
+    while calls < LAUNCH_CALLS and (calls < 2 or (timers.perf_counter() - started) * 1e3 < LAUNCH_ROUND_MS):
         calls += 1
-        before = time.perf_counter()
+        before = timers.perf_counter()
         try:
             role.eager()
         except BaseException as exc:  # noqa: BLE001
             raise common.UserCodeError(errors.describe(exc, role.user_files, f"{role.name} forward (launch)")) from None
-        role.launch_host_ms.append((time.perf_counter() - before) * 1e3)
+        role.launch_host_ms.append((timers.perf_counter() - before) * 1e3)
     device.synchronize()
-    role.loop_ms.append((time.perf_counter() - started) * 1e3 / calls)
+    role.loop_ms.append((timers.perf_counter() - started) * 1e3 / calls)
 
 
 def _method(device: _Device | _HostClock, options: dict) -> str:

@@ -106,6 +106,7 @@ def test_repeated_runs_agree_within_their_spread(problem, capsys):
         ("SKIP_UNCHANGED_INPUT", "faster_on_repeated_inputs"),
         ("SIDE_STREAM", "side_stream"),
         ("SLOWED_REFERENCE", "reference_slowed"),
+        ("PATCHED_CLOCK", "timer_patched"),
     ],
 )
 def test_cheating_candidates_are_flagged(name, expected, capsys):
@@ -116,6 +117,17 @@ def test_cheating_candidates_are_flagged(name, expected, capsys):
     result = benchmark_kernel(BenchmarkRequest(run_id=accepted.run_id, **FAST))
     _show(capsys, f"cheat {name}", result)
     assert result.verdict == "flagged" and expected in {f.id for f in result.flags}, result.summary
+
+
+def test_a_patched_event_clock_does_not_change_the_candidates_time(capsys):
+    """PATCHED_CLOCK makes every event pair that ends right after its forward read a tenth of its time: the
+    job records and reads its events through the calls bound before any task code ran."""
+    honest = benchmark_kernel(BenchmarkRequest(reference=BIG_RELU, candidate=bench_cheats.HONEST, **FAST))
+    cheat = benchmark_kernel(BenchmarkRequest(reference=BIG_RELU, candidate=bench_cheats.PATCHED_CLOCK, **FAST))
+    _show(capsys, "honest", honest)
+    _show(capsys, "patched clock", cheat)
+    assert "torch.cuda.Event.elapsed_time" in next(f for f in cheat.flags if f.id == "timer_patched").message
+    assert cheat.candidate.median_ms > 0.7 * honest.candidate.median_ms, (honest.summary, cheat.summary)
 
 
 def test_the_honest_big_relu_is_not_flagged_and_near_its_roofline(capsys):

@@ -70,6 +70,20 @@ def beyond_roofline(roofline: Roofline, candidate: TimingStats, speedup: float |
     )
 
 
+def clocks_changed(changed: list[str]) -> Flag | None:
+    """Task code replaced a clock the timing job reads (its own were bound before any task code ran, so the
+    times stand; a candidate that reaches for the clocks is not timed in good faith)."""
+    if not changed:
+        return None
+    return Flag(
+        id="timer_patched",
+        message=f"the candidate's code replaced what the timing reads time with ({', '.join(changed[:6])}): the "
+        "job read its own clocks, bound before any task code ran, but a candidate that patches timers is trying "
+        "to fake its speed",
+        evidence={"replaced": ", ".join(changed)},
+    )
+
+
 def faster_on_repeated_inputs(varied: TimingStats, repeated: TimingStats | None) -> Flag | None:
     if repeated is None or varied.median_ms <= 0:
         return None

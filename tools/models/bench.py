@@ -28,6 +28,7 @@ FlagId = Literal[
     "faster_on_repeated_inputs",
     "side_stream",
     "reference_slowed",
+    "timer_patched",
 ]
 
 
