@@ -7,8 +7,9 @@ job's processes make (private memory, tmpfs, shared files, page cache) to the jo
 process, and the kernel's OOM killer holds the line; pids.max bounds its processes and threads.
 
 Where: cgroup v1 (separate `memory` and `pids` hierarchies, as on this project's VMs): under the
-zygote's own cgroup, `<own memory cgroup>/kernel-eval-<zygote pid>/job-<id>-<pid>`, the same under
-pids. cgroup v2: beside the zygote's own cgroup, `<parent>/kernel-eval-<zygote pid>/job-<id>-<pid>` (a
+zygote's own cgroup, `<own memory cgroup>/<base>/job-<id>-<pid>`, the same under pids, where <base> is
+`kernel-eval-<pid namespace>-<zygote pid>-<random token>`. cgroup v2: beside the zygote's own cgroup,
+`<parent>/<base>/job-<id>-<pid>` (a
 cgroup holding processes cannot give children the memory controller), where the parent gives its
 children the memory controller and root may write there; elsewhere none, and each job's
 isolation report says why. Pages a job charged before it was moved in (the
@@ -22,6 +23,7 @@ removes the directory once the job's processes are gone.
 from __future__ import annotations
 
 import os
+import secrets
 import time
 from dataclasses import dataclass, field
 
@@ -82,15 +84,35 @@ def on_mount(mount: tuple[str, str], path: str) -> str | None:
     return os.path.normpath(os.path.join(point, relative.lstrip("/")))
 
 
+def pid_namespace() -> str:
+    """This process's pid namespace (the inode of /proc/self/ns/pid): a pid means a process only within it."""
+    try:
+        return os.readlink("/proc/self/ns/pid").removeprefix("pid:[").removesuffix("]")
+    except OSError:
+        return "unknown"
+
+
+def base_name() -> str:
+    """`kernel-eval-<pid namespace>-<zygote pid>-<token>`: whose it is, for sweep_dead, and never a name an
+    earlier process of the same pid (in this or another namespace) left behind."""
+    return f"kernel-eval-{pid_namespace()}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
 def sweep_dead(parent: str) -> None:
-    """Remove what zygotes that died without closing left under `parent` (their jobs are gone too)."""
+    """Remove what zygotes of this pid namespace that died without closing left under `parent` (their jobs are
+    gone too). A zygote of another namespace (another container on the same cgroup tree) may be alive under a pid
+    that is dead or another process here: its base is never touched (nor the old `kernel-eval-<pid>` names,
+    whose namespace is unknown)."""
     try:
         names = os.listdir(parent)
     except OSError:
         return
+    ours = pid_namespace()
     for name in names:
-        pid = name.removeprefix("kernel-eval-")
-        if pid == name or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+        parts = name.split("-")  # kernel, eval, namespace, pid, token
+        if len(parts) != 5 or parts[:2] != ["kernel", "eval"] or parts[2] != ours or not parts[3].isdigit():
+            continue
+        if os.path.exists(f"/proc/{parts[3]}"):
             continue
         base = os.path.join(parent, name)
         try:
@@ -105,7 +127,7 @@ def sweep_dead(parent: str) -> None:
 def _make_base(own: str, name: str) -> str:
     sweep_dead(own)
     base = os.path.join(own, name)
-    os.makedirs(base, exist_ok=True)
+    os.mkdir(base)  # a fresh name (base_name): never another process's directory adopted
     return base
 
 
@@ -193,7 +215,7 @@ class JobCgroups:
             own, mounted = own_paths(_read("/proc/self/cgroup")), mounts(_read("/proc/self/mountinfo"))
         except (OSError, ValueError, IndexError) as exc:
             return None, f"the process's cgroups are unreadable: {exc}"
-        name = f"kernel-eval-{os.getpid()}"
+        name = base_name()
         if "memory" in own and "memory" in mounted:
             return cls._open_v1(own, mounted, name)
         if "" in own and "" in mounted:

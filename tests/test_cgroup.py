@@ -44,11 +44,25 @@ def test_v2_paths_are_placed_through_the_mounts_root():
 def test_what_a_dead_zygote_left_is_swept_and_a_live_ones_kept(tmp_path):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    (tmp_path / f"kernel-eval-{dead.pid}" / "job-1").mkdir(parents=True)
-    (tmp_path / f"kernel-eval-{os.getpid()}" / "job-2").mkdir(parents=True)
-    (tmp_path / "someone-else").mkdir()
+    ns = cgroup.pid_namespace()
+    kept = [
+        f"kernel-eval-{ns}-{os.getpid()}-00aa11bb",  # alive
+        f"kernel-eval-4026530000-{dead.pid}-00aa11bb",  # another pid namespace: its pid means nothing here
+        f"kernel-eval-{dead.pid}",  # the old name: whose namespace is unknown
+        "someone-else",
+    ]
+    for name in [f"kernel-eval-{ns}-{dead.pid}-00aa11bb", *kept]:
+        (tmp_path / name / "job-1").mkdir(parents=True)
     cgroup.sweep_dead(str(tmp_path))
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"kernel-eval-{os.getpid()}", "someone-else"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept)
+
+
+def test_a_base_name_is_never_one_a_process_of_the_same_pid_left(tmp_path):
+    names = {cgroup.base_name() for _ in range(20)}
+    assert len(names) == 20 and all(n.startswith(f"kernel-eval-{cgroup.pid_namespace()}-{os.getpid()}-") for n in names)
+    (tmp_path / (name := names.pop())).mkdir()
+    with pytest.raises(FileExistsError):  # made, never adopted
+        cgroup._make_base(str(tmp_path), name)
 
 
 @pytest.fixture
