@@ -16,7 +16,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from pathlib import Path
 
 import pytest
@@ -298,28 +297,21 @@ def test_ctrl_c_in_the_cli_cancels_its_call_in_the_daemon(served):
     (work / "hang.py").write_text(candidate_with("import time\ntime.sleep(600)\nreturn triton_add(x, y)"))
     before = _serving(env, work)
     args = ["run", "--reference", "reference.py", "--candidate", "hang.py", "--backend", "cpu", "--seeds", "5"]
-    # SIGUSR1 makes the CLI print its threads' stacks (to see where a slow exit waits)
-    dumping = "import faulthandler, runpy, signal; faulthandler.register(signal.SIGUSR1, all_threads=True); "
     call = subprocess.Popen(
-        [sys.executable, "-c", dumping + "runpy.run_module('tools.cli', run_name='__main__')", *args],
+        [sys.executable, "-m", "tools.cli", *args],
         env=env,
         cwd=work,
         stderr=subprocess.PIPE,
         text=True,
+        # as in a terminal: a suite started in the background (`pytest &` from a script) ignores SIGINT, and its
+        # children inherit that, so the CLI would never see the Ctrl-C (the cause of this test's two failures)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         _wait_for(lambda: _status(env, work)["active_calls"] == 1, 120, "the call to start in the daemon")
         time.sleep(1.0)  # its sandbox job is under way
         call.send_signal(signal.SIGINT)
-        # alone it exits in about a second; in the whole suite on 2 cores it has taken over 30 s (2026-12-06, twice:
-        # not yet explained, see the issue note): past 10 s its stacks are dumped and shown as a warning, and the
-        # bound is generous: the exit status is what is checked
-        try:  # stderr is read meanwhile (a pipe nobody reads would block the CLI's writes)
-            said = call.communicate(timeout=10)[1]
-        except subprocess.TimeoutExpired:
-            call.send_signal(signal.SIGUSR1)
-            said = call.communicate(timeout=80)[1]
-            warnings.warn(f"the CLI took over 10 s to exit after SIGINT; its stderr and stacks:\n{said}", stacklevel=1)
+        said = call.communicate(timeout=30)[1]  # stderr read meanwhile
         assert call.returncode == 130 and "interrupted" in said, said
     finally:
         call.kill()
