@@ -97,6 +97,57 @@ def test_no_rounding_bias_claimed_from_one_inexact_element():
     assert any(d.pattern == "rounding_mode_bias" for d in explained.diagnoses), explained.diagnoses
 
 
+COUNT_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, ids):
+        return torch.cumsum((ids != 0).to(torch.int64), dim=1)
+
+
+def get_inputs():
+    return [torch.randint(0, 5, (4, 300))]
+
+
+def get_init_inputs():
+    return []
+"""
+
+#: running counts of non-zero ids, one too small: its only casts are of comparisons (0 / 1), so a step toward
+#: zero on every output is its arithmetic, not a float -> int rounding
+COUNT_ONE_LOW = (
+    HEADER
+    + """
+
+@triton.jit
+def count_kernel(ids_ptr, out_ptr, S, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    ids = tl.load(ids_ptr + row * S + offs, mask=offs < S, other=0)
+    tok = (ids != 0).to(tl.int32)
+    c = tl.cumsum(tok, axis=0) - 1
+    tl.store(out_ptr + row * S + offs, c.to(tl.int64), mask=offs < S)
+
+
+class ModelNew(nn.Module):
+    def forward(self, ids):
+        out = torch.empty(ids.shape, device=ids.device, dtype=torch.int64)
+        count_kernel[(ids.shape[0],)](ids, out, ids.shape[1], BLOCK=512)
+        return out
+"""
+)
+
+
+def test_an_integer_kernel_without_a_float_cast_is_not_called_a_rounding_bias():
+    run, explained = _explain(COUNT_REFERENCE, COUNT_ONE_LOW)
+    assert run.verdict == "fail", run.summary
+    assert not any(d.pattern == "rounding_mode_bias" for d in explained.diagnoses), explained.diagnoses
+    top = explained.diagnoses[0]
+    assert top.pattern == "formula_error" and top.location is not None and top.location.line == 14, top
+
+
 # --- a constant factor is scale-free; on a scalar output it shows across seeds -----------------------
 
 NLL_REFERENCE = """

@@ -1223,6 +1223,8 @@ def integer_rounding(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list
     if share < 0.95 or not one_step:
         return []
     casts = _lines(facts.float_to_int_cast)
+    if not casts:  # no float -> int conversion in the kernel: a constant step is its arithmetic, not a rounding
+        return []
     return [
         Diagnosis(
             pattern="rounding_mode_bias",

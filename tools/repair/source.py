@@ -118,7 +118,7 @@ def analyze(source: str) -> SourceFacts:
     _memory_accesses(tree, facts)
     for call in _calls(tree, "to"):
         target = call.args[0] if call.args else _kw(call, "dtype")
-        if target is not None and _attr_name(target).split(".")[-1] in INTEGER_TYPES:
+        if target is not None and _attr_name(target).split(".")[-1] in INTEGER_TYPES and not _boolean(call.func):
             facts.float_to_int_cast.append(call.lineno)
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -477,3 +477,16 @@ def assignment_line(source: str, name: str, line: int) -> int | None:
         and any(isinstance(t, ast.Name) and t.id == name for target in _targets(node) for t in ast.walk(target))
     ]
     return max(found, default=None)
+
+
+def _boolean(method: ast.expr) -> bool:
+    """`(a != b).to(tl.int32)`, `mask.to(...)` of a comparison: the cast's receiver is a comparison or a boolean
+    combination of them, whose values are 0 and 1 (no rounding toward zero can happen there)."""
+    receiver = method.value if isinstance(method, ast.Attribute) else None
+    if isinstance(receiver, ast.Compare | ast.BoolOp):
+        return True
+    return (
+        isinstance(receiver, ast.BinOp)
+        and isinstance(receiver.op, ast.BitAnd | ast.BitOr)
+        and all(isinstance(side, ast.Compare) for side in (receiver.left, receiver.right))
+    )
