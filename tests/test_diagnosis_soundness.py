@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure
 from tools.fixes import suggest_fix
@@ -146,6 +148,18 @@ def test_an_integer_kernel_without_a_float_cast_is_not_called_a_rounding_bias():
     assert not any(d.pattern == "rounding_mode_bias" for d in explained.diagnoses), explained.diagnoses
     top = explained.diagnoses[0]
     assert top.pattern == "formula_error" and top.location is not None and top.location.line == 14, top
+
+
+def test_a_failure_a_shift_of_the_inputs_removes_is_no_cancellation():
+    """heldout16's Lion step with sign(0) taken as +1: its wrong outputs sit where the update should be 0, which
+    looks like results cancelling to ~0; a shift of the inputs (which makes any cancellation worse) removes the
+    failure, since no entry is 0 any more: cancellation is refuted, not left standing."""
+    task = Path(__file__).parent / "heldout16" / "lion_step_bf16grad"
+    run, explained = _explain(str(task / "reference.py"), str(task / "bug_sign_zero_positive.py"))
+    assert run.verdict == "fail", run.summary
+    offset = next(x for x in explained.experiments if x.id == "input_offset")
+    assert "cancellation_error" in offset.refutes, offset
+    assert not any(d.pattern == "cancellation_error" and d.tested != "refuted" for d in explained.diagnoses)
 
 
 # --- a constant factor is scale-free; on a scalar output it shows across seeds -----------------------

@@ -92,12 +92,14 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = 
     fix_s = time.perf_counter() - started - explain_s
     fixed = run(entry["fixed"])
     fixed_explained = explain_failure(ExplainRequest(run_id=fixed.run_id, heatmap=False))
+    # what the diagnosis claims: a refuted hypothesis stays in the list (ranked last) but is no claim
+    claimed = [d for d in explained.diagnoses if d.tested != "refuted"]
     return Outcome(
         name=f"{Path(entry['task']).name}/{entry['buggy']}",
         expected_verdict=entry["verdict"],
         verdict=buggy.verdict,
         expected_pattern=entry["pattern"],
-        pattern=explained.diagnoses[0].pattern if explained.diagnoses else None,
+        pattern=claimed[0].pattern if claimed else None,
         expected_fix=entry["fix"],
         top_fix=fixes.fixes[0].fix if fixes.fixes else None,
         verified_fixes=[f.fix for f in fixes.fixes if f.verified],
@@ -105,7 +107,7 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = 
         fixed_verdict=fixed.verdict,
         false_diagnoses=[d.pattern for d in fixed_explained.diagnoses if d.confidence >= FALSE_DIAGNOSIS_CONFIDENCE],
         expected_lines=bug_lines(entry),
-        cited_lines=cited_lines(explained.diagnoses[:2]),
+        cited_lines=cited_lines(claimed[:2]),
         any_verified=any(f.verified for f in fixes.fixes),
         kind=entry.get("kind") or kind_of(entry["pattern"]),
         explain_s=explain_s,

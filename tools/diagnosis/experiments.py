@@ -1079,7 +1079,11 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         if not (centred.ok and shifted.ok)
         else "no cancellation: the error does not grow with a shift of the inputs beyond the CPU control's"
     )
-    refutes: list[PatternId] = ["cancellation_error"] if centred.ok and shifted.ok and not centred.passed else []
+    # cancellation survives centring and grows with a shift: a failure that centring keeps, or that a shift (which
+    # makes every sum of the inputs' terms larger and nearer equal) removes, is not one
+    refutes: list[PatternId] = (
+        ["cancellation_error"] if centred.ok and shifted.ok and (not centred.passed or shifted.passed) else []
+    )
     return Result(
         ExperimentOutcome(
             id="input_offset", question=_question("input_offset"), trials=summaries, finding=finding, refutes=refutes
