@@ -1169,6 +1169,63 @@ def test_the_operators_added_after_heldout15_find_their_construct(operator, befo
     assert (operator, before, after) in found, sorted(f for f in found if f[0] == operator)
 
 
+SLIPS_16 = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, t_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    row_ptr = x_ptr + row * N
+    x = tl.load(row_ptr + cols, mask=cols < N, other=float("-inf"))
+    t = tl.load(t_ptr + row)
+    x_t = tl.load(x_ptr + t)
+    m = tl.max(x, axis=0)
+    m_safe = tl.where(m == float("-inf"), 0.0, m)
+    s = tl.sum(tl.exp(x - m), axis=0)
+    l_ii = tl.load(x_ptr + row)
+    r = x_t * 0.5
+    y = r * (x_t + s)
+    out = x_t - s / l_ii
+    tl.store(out_ptr + row, out + y + m_safe)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, t, w):
+        out = torch.empty_like(t)
+        k[(x.shape[0],)](x, t, out, x.shape[1], BLOCK=128)
+        return out
+"""
+
+
+@pytest.mark.parametrize(
+    ("operator", "before", "after"),
+    [
+        ("derived_name", "m", "m_safe"),  # the raw max where its guarded form exists
+        ("derived_name", "x_ptr", "row_ptr"),  # the tensor's base where the row's pointer exists
+        ("regroup", "x_t - s / l_ii", "(x_t - s) / l_ii"),  # parentheses left out
+        ("regroup", "r * (x_t + s)", "x_t + r * s"),  # a factor on the whole sum, meant for one term
+        ("alloc_like", "torch.empty_like(t)", "torch.empty_like(w)"),  # allocated like another of forward's tensors
+    ],
+)
+def test_the_edits_added_after_the_sixteenth_blind_set(operator, before, after):
+    found = {(e.operator, e.before, e.after) for e in edits.edits(SLIPS_16)}
+    assert (operator, before, after) in found, sorted(f for f in found if f[0] == operator)
+
+
+def test_a_name_is_not_replaced_by_what_is_made_from_it_in_that_definition_or_before_it():
+    made = [(e.line, e.before, e.after) for e in edits.edits(SLIPS_16) if e.operator == "derived_name"]
+    lines = SLIPS_16.splitlines()
+
+    def defined(name: str) -> int:
+        return next(i for i, text in enumerate(lines, 1) if text.strip().startswith(f"{name} ="))
+
+    assert made and all(line > defined(after) for line, _, after in made), made  # m in m_safe's where() stays
+
+
 def test_a_per_row_factor_rescales_a_two_dimensional_accumulator_broadcast():
     """An online softmax's (BLOCK_M, D) accumulator not rescaled: the per-row factor its row sums are rescaled by,
     broadcast along the rows."""

@@ -35,7 +35,12 @@ LOGIC_PATTERNS = ("formula_error", "layout_mismatch", "boundary_mask_error", "un
 
 
 #: The pattern an edit's fix stands for, where no logic diagnosis names one.
-EDIT_PATTERN = {"fix_layout": "layout_mismatch", "boundary_mask": "boundary_mask_error", "fix_formula": "formula_error"}
+EDIT_PATTERN = {
+    "fix_layout": "layout_mismatch",
+    "boundary_mask": "boundary_mask_error",
+    "fix_formula": "formula_error",
+    "output_dtype": "dtype_mismatch",  # an output allocated like the wrong tensor
+}
 
 
 #: Causes no single-site edit repairs (a precision loss spread over an accumulation, nondeterminism, a run the

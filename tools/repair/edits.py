@@ -153,6 +153,16 @@ def _operands(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [a.value for a in expr.args] if isinstance(expr, cst.Call) else []
 
 
+_ARITHMETIC = cst.Add | cst.Subtract | cst.Multiply | cst.Divide
+
+
+def _arithmetic_leaves(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of a chain of + - * / (`x_ptr + row * stride` -> x_ptr, row, stride), not entering calls."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ARITHMETIC):
+        return _arithmetic_leaves(expr.left) + _arithmetic_leaves(expr.right)
+    return [expr]
+
+
 def _names_in_addresses(fn: cst.FunctionDef) -> set[str]:
     """The names a kernel's address expressions (and the locals they are made of) read."""
     assigned = _assigned_names(fn)
@@ -308,6 +318,7 @@ class _Collector(cst.CSTVisitor):
         self._unused: list[str] = []  # scalar parameters the kernel never reads
         self._unused_loads: dict[str, int] = {}  # values the kernel loads and never reads -> the load's line
         self._twins: dict[str, set[str]] = {}  # a value -> the values first computed by an expression of its shape
+        self._derived: dict[str, list[str]] = {}  # a name -> the locals made from it (its guarded or offset forms)
 
     def _add(self, node: cst.CSTNode, replacements: list, operator: str, fix: str) -> None:
         options = tuple(r for r in replacements if r is not None)
@@ -378,6 +389,7 @@ class _Collector(cst.CSTVisitor):
             self._unused = _unused_scalars(node, self._pointers)
             self._unused_loads = self._loads_never_read(node)
             self._twins = self._value_twins(node)
+            self._derived = self._derived_names(node)
             self._sibling_terms(node)
         elif node.name.value == "forward":
             self._in_forward += 1
@@ -435,6 +447,8 @@ class _Collector(cst.CSTVisitor):
             self._drop_term(node)
         if isinstance(op, cst.BitAnd) and not self._in_mask(node):
             self._power_of_two_mask(node)
+        if not self._address(node) and self._role(node) == "value":
+            self._regroup(node)
         if isinstance(op, cst.Add | cst.Subtract) and m.matches(node.right, m.Integer("1")):
             self._add(node, [node.left], "off_by_one", "boundary_mask")
         if isinstance(op, cst.Multiply):  # x * mask.to(float): NaN * 0 is NaN where tl.where gives 0
@@ -1204,6 +1218,65 @@ class _Collector(cst.CSTVisitor):
                 self._add(node, [cst.Name(other) for other in sorted(group - {node.value})], "name_swap", "fix_formula")
         twins = [t for t in sorted(self._twins.get(node.value, ())) if self._first_line(t) < self._line(node)]
         self._add(node, [cst.Name(t) for t in twins], "value_swap", "fix_formula")
+        self._derived_name(node)
+
+    def _regroup(self, node: cst.BinaryOperation) -> None:
+        """A value's terms grouped otherwise: parentheses left out (`b - s / d` for `(b - s) / d`) or put in where
+        none belong, and a factor applied to a whole sum where one term is meant (`r * (a + b)` for `a + r * b`)."""
+        op, left, right = _code(node.operator).strip(), node.left, node.right
+        sums, products = (cst.Add, cst.Subtract), (cst.Multiply, cst.Divide)
+        found = []
+        if isinstance(node.operator, sums) and isinstance(right, cst.BinaryOperation) and not right.lpar:
+            if isinstance(right.operator, products):  # a - b / c -> (a - b) / c
+                inner = _code(right.operator).strip()
+                found.append(f"({_code(left)} {op} {_code(right.left)}) {inner} {_code(right.right)}")
+        for factor, group, factor_first in ((left, right, True), (right, left, False)):
+            if not isinstance(node.operator, products) or not (
+                isinstance(group, cst.BinaryOperation) and group.lpar and isinstance(group.operator, sums)
+            ):
+                continue
+            inner, a, b, f = (_code(x).strip() for x in (group.operator, _bare(group.left), _bare(group.right), factor))
+            if factor_first:  # r * (a + b) -> a + r * b, r * a + b
+                found += [f"{a} {inner} {f} {op} {b}", *([f"{f} {op} {a} {inner} {b}"] if op == "*" else [])]
+            else:  # (a + b) * r -> a + b * r; (a - b) / c -> a - b / c
+                found.append(f"{a} {inner} {b} {op} {f}")
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        wrap = not isinstance(parent, cst.Assign | cst.Arg | cst.Return)  # inside a larger expression: keep it whole
+        edits = [_parsed(f"({text})" if wrap else text) for text in dict.fromkeys(found)]
+        self._add(node, edits, "regroup", "fix_formula")
+
+    def _derived_name(self, node: cst.Name) -> None:
+        """A name used where the name made from it is meant: the raw value for its guarded or offset form (`m` for
+        `m_safe = tl.where(m == -inf, 0.0, m)`, the tensor's base for the row's pointer `row_ptr = x_ptr + row *
+        stride`), after that name exists and outside its own definition."""
+        made = [
+            w
+            for w in self._derived.get(node.value, ())
+            if self._first_line(w) < self._line(node)
+            and not any(n is node for n in m.findall(self._assigned[w], m.Name(node.value)))
+        ]
+        self._add(node, [cst.Name(w) for w in made], "derived_name", "fix_formula")
+
+    def _derived_names(self, fn: cst.FunctionDef) -> dict[str, list[str]]:
+        """name -> the locals first assigned an arithmetic of it, or a guard of it (tl.where / maximum / minimum
+        with it as an argument), of the same kind (pointer, index, mask or value)."""
+        groups = (self._pointers, self._positions, self._masks)
+
+        def kind(name: str) -> int:
+            return next((i for i, group in enumerate(groups) if name in group), len(groups))
+
+        found: dict[str, list[str]] = {}
+        for w, expr in _assigned_names(fn).items():
+            if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ARITHMETIC):
+                operands = _arithmetic_leaves(expr)
+            elif isinstance(expr, cst.Call) and m.matches(expr.func, _tl("where") | _tl("maximum") | _tl("minimum")):
+                operands = [a.value for a in expr.args]
+            else:
+                continue
+            for v in dict.fromkeys(o.value for o in operands if isinstance(o, cst.Name)):
+                if v != w and kind(v) == kind(w):
+                    found.setdefault(v, []).append(w)
+        return found
 
     def _value_twins(self, fn: cst.FunctionDef) -> dict[str, set[str]]:
         """Values (not indices, masks or pointers) whose first assignments have the same shape but for the names
@@ -1260,6 +1333,21 @@ class _Collector(cst.CSTVisitor):
             # a workspace of partial sums in the input's fp16 / bf16 (`dtype=x.dtype`), where fp32 is meant
             self._add(
                 node, [_replace_arg(node, dtype, cst.parse_expression("torch.float32"))], "dtype", "fp32_accumulator"
+            )
+        likes = m.Name("empty_like") | m.Name("zeros_like") | m.Name("full_like")
+        like = m.Attribute(value=m.Name("torch"), attr=likes)
+        if m.matches(func, like) and node.args and m.matches(node.args[0].value, m.Name()):
+            # an output allocated like another tensor of forward (its dtype, its shape): `empty_like(grad)` for
+            # `empty_like(exp_avg)`
+            first = node.args[0]
+            parent = self.get_metadata(ParentNodeProvider, node, None)
+            target = {_code(t.target) for t in parent.targets} if isinstance(parent, cst.Assign) else set()
+            others = sorted(self._tensors - {first.value.value} - target)  # type: ignore[attr-defined]
+            self._add(
+                node,
+                [_replace_arg(node, first, cst.Name(o)) for o in others],
+                "alloc_like",
+                "output_dtype",
             )
         if m.matches(func, m.Attribute(value=m.Name(), attr=m.Name("numel") | m.Name("size") | m.Name("stride"))):
             name = func.value.value  # type: ignore[attr-defined]
@@ -1486,6 +1574,13 @@ def _mask_names(fn: cst.FunctionDef) -> set[str]:
     return found
 
 
+def _parsed(text: str) -> cst.BaseExpression | None:
+    try:
+        return cst.parse_expression(text)
+    except cst.ParserSyntaxError:
+        return None
+
+
 def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
     """`node` without the parentheses it had as an operand."""
     return node.with_changes(lpar=[], rpar=[]) if isinstance(node, cst.BinaryOperation | cst.Comparison) else node
@@ -1584,6 +1679,8 @@ def edits(source: str) -> list[Edit]:
                 place = _Place(line, site.node, replacement, change, _code(statement), at, site.fix)
                 shapes.setdefault((site.operator, _renamed(place.statement)), []).append(place)
     for (operator, _statement_shape), places in shapes.items():
+        if operator in UNCOPIED_OPERATORS:
+            continue
         for anchor in places:
             copies = [p for p in places if p.line != anchor.line and anchor.copied_as(p)]
             if copies:
@@ -1627,6 +1724,11 @@ def _statement(node: cst.CSTNode, parents) -> cst.CSTNode:
     while node in parents and not isinstance(node, cst.SimpleStatementLine):
         node = parents[node]
     return node
+
+
+#: Edits never made at every statement written the same way: each output's allocation is its own (the outputs
+#: allocated alike are usually meant to be).
+UNCOPIED_OPERATORS = frozenset({"alloc_like"})
 
 
 def _copied(found, seen, spans, module, operator: str, places: list[_Place]) -> None:

