@@ -467,8 +467,11 @@ def _candidate_job(
 
 
 def _inputs_differ(job: JobResult) -> bool:
-    error = job.meta.get("error") if isinstance(job.meta, dict) else None
-    return isinstance(error, dict) and error.get("type") == protocol.INPUTS_DIFFER
+    try:
+        error = reports.parse(reports.JobEnvelope, job.meta).error
+    except reports.ReportError:  # judged as malformed where the report is read
+        return False
+    return error is not None and error.type == protocol.INPUTS_DIFFER
 
 
 def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _CandidateRun:
