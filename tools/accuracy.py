@@ -503,7 +503,7 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
             checks=_checks(report),
             forward_s=[s.forward_s for s in report.seeds],
         )
-        failed = faults.user_error(report.error or reports.UserErrorReport()) if report.status != "ok" else None
+        failed = faults.user_error(report.error) if report.status != "ok" else None
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("candidate", exc)
         return replace(run, stop=_Stop("rejected", f"REJECTED malformed_report: {error.message}", error))

@@ -218,7 +218,7 @@ def _timed(request, task, run_id, seeds, tensors, backend, svc, cancel, report, 
         timed = reports.parse(reports.TimingReport, job.meta, "the timing job's report")
         base["isolation"] = faults.isolation(timed)
         if timed.status != "ok":
-            verdict, error = faults.user_error(timed.error or reports.UserErrorReport())
+            verdict, error = faults.user_error(timed.error)
             verdict = verdict if verdict in ("unsupported", "crashed") else "runtime_error"
             return finish(verdict, faults.user_error_summary(verdict, error), error=error, **base)
         report(0.8, "the reference alone, in a process without the candidate")

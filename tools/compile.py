@@ -124,7 +124,7 @@ def _compile_kernel(request: CompileKernelRequest, progress, cancel: threading.E
     base["isolation"] = faults.isolation(compiled)
     defined = compiled.kernels_defined
     if compiled.status != "ok":
-        verdict, error = faults.user_error(compiled.error or reports.UserErrorReport())
+        verdict, error = faults.user_error(compiled.error)
         return _finish(
             key,
             CompileKernelResult(

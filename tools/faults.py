@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 from typing import Literal, TypeVar
 
 from sandbox import pool as sandbox_pool
@@ -181,7 +180,7 @@ def job_report(job: JobResult, record: type[R], role: str, timeout_s: float) -> 
     except reports.ReportError as exc:
         return "runtime_error", malformed_report(role, exc)
     if report.status != "ok":
-        return user_error(report.error or reports.UserErrorReport())
+        return user_error(report.error)
     return report
 
 
@@ -197,21 +196,20 @@ def malformed_report(role: str, exc: BaseException) -> ErrorInfo:
     )
 
 
-def user_error(info: dict | reports.UserErrorReport) -> tuple[FaultVerdict, ErrorInfo]:
-    """The verdict for an exception the candidate's code raised."""
-    if isinstance(info, reports.UserErrorReport):
-        info = asdict(info)
+def user_error(info: reports.UserErrorReport | None) -> tuple[FaultVerdict, ErrorInfo]:
+    """The verdict for an exception the candidate's code raised (None: a report that says none)."""
+    info = info or reports.UserErrorReport()
     error = ErrorInfo(
-        phase=str(info.get("phase", "run")),
-        type=str(info.get("type", "Exception")),
-        message=str(info.get("message", "")),
-        file=info.get("file"),
-        line=info.get("line"),
-        column=info.get("column"),
-        source_line=info.get("source_line"),
-        traceback=[str(t) for t in info.get("traceback", [])][:8],
+        phase=info.phase,
+        type=info.type,
+        message=info.message,
+        file=info.file,
+        line=info.line,
+        column=info.column,
+        source_line=info.source_line,
+        traceback=info.traceback[:8],
     )
-    error.hint = info.get("hint") or hint_for(f"{error.type}: {error.message}")
+    error.hint = info.hint or hint_for(f"{error.type}: {error.message}")
     if error.type == "unsupported":  # a construct the interpreter cannot run, not the user's bug
         return "unsupported", error
     if error.phase in ("import", "syntax") or error.type.endswith(("CompilationError", "CompileTimeAssertionFailure")):
@@ -227,8 +225,6 @@ def user_error_summary(verdict: str, error: ErrorInfo) -> str:
     return f"{verdict.upper()}{error.where}: {kind}{error.message}".splitlines()[0]
 
 
-def isolation(meta: dict | reports.JobEnvelope) -> dict[str, IsolationItem]:
+def isolation(report: reports.JobEnvelope) -> dict[str, IsolationItem]:
     """The job's report of which isolation mechanisms were active."""
-    if isinstance(meta, reports.JobEnvelope):
-        return {k: IsolationItem(active=v.active, detail=v.detail) for k, v in meta.isolation.items()}
-    return {k: IsolationItem(**v) for k, v in meta.get("isolation", {}).items() if isinstance(v, dict)}
+    return {k: IsolationItem(active=v.active, detail=v.detail) for k, v in report.isolation.items()}

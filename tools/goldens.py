@@ -227,7 +227,7 @@ def _reference_job(
         raise ToolInputError(f"the reference could not run: {fault[1].message}", {"error": fault[1].model_dump()})
     try:  # the report comes from the reference's process: its code may have changed it
         report = reports.parse(reports.ReferenceReport, job.meta, "the reference's report")
-        failed = faults.user_error(report.error or reports.UserErrorReport())[1] if report.status != "ok" else None
+        failed = faults.user_error(report.error)[1] if report.status != "ok" else None
     except faults.MALFORMED_REPORT as exc:
         error = faults.malformed_report("reference", exc)
         raise ToolInputError(f"the reference could not run: {error.message}", {"error": error.model_dump()}) from None

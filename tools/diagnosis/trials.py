@@ -233,7 +233,7 @@ class TrialRunner:
             return None, fault[1].message
         try:  # the report comes from the job's process: its code may have changed it
             report = reports.parse(reports.RECORDS.get(kind, reports.JobEnvelope), job.meta, f"the {kind}'s report")
-            failed = faults.user_error(report.error or reports.UserErrorReport())[1] if report.status != "ok" else None
+            failed = faults.user_error(report.error)[1] if report.status != "ok" else None
         except faults.MALFORMED_REPORT as exc:
             failed = faults.malformed_report(kind, exc)
         if failed is not None:
