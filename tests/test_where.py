@@ -217,6 +217,7 @@ def test_an_online_sum_not_rescaled_to_the_new_max_is_repaired_though_exact_inpu
     line = _line_of("online_lse", "bug_sum_not_rescaled.py", "s = s + tl.sum(")
     assert primary.location is not None and primary.location.line == line, primary
     assert primary.evidence.get("edit_operator") == "carried_factor", primary.evidence
+    assert primary.location.tensor == "output" and "the stored value of the store" in (primary.location.access or "")
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     assert fixed.fixes[0].verified is True, fixed.summary
     assert fixed.fixes[0].patched_source == (KERNELS / "online_lse" / "candidate.py").read_text()
@@ -257,6 +258,7 @@ def test_an_address_missing_its_siblings_row_offset_gets_a_verified_patch():
         "centred_product", "bug_y_row_zero.py", "y = tl.load(y_ptr + cols"
     )
     assert "y_ptr + cols + row * N" in (top.patched_source or "")
+    assert top.location.tensor == "input 1" and "the address of the load" in (top.location.access or "")
 
 
 def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_the_kernel():
@@ -269,6 +271,7 @@ def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_t
     launch = _line_of("row_share", "bug_stride_at_launch.py", "row_share_kernel[(n_rows,)]")
     assert top.location is not None and top.location.line == launch, top.location
     assert "x, out, x.stride(0), n_cols" in (top.patched_source or "")
+    assert top.location.tensor == "input 0", top.location  # the stride is x's
 
 
 @pytest.mark.parametrize(

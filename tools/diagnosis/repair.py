@@ -20,8 +20,8 @@ from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.experiments import Result
 from tools.diagnosis.registry import experiment
 from tools.diagnosis.trials import UNCHANGED_INPUTS, ResizedTrialRunner, TrialBudgetExceeded, TrialRunner
-from tools.models.diagnosis import Diagnosis, ExperimentOutcome
-from tools.repair import search
+from tools.models.diagnosis import Diagnosis, ExperimentOutcome, Location
+from tools.repair import reach, search
 from tools.repair.edits import Edit
 from tools.repair.source import SourceFacts
 from tools.services import services
@@ -306,12 +306,22 @@ def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Out
             "confidence": max(base.confidence, T.FOUND_BY_EXPERIMENT_CONFIDENCE),
             "summary": f"{where}; {base.summary}" if base.summary else where,
             "evidence": {**base.evidence, **evidence},
-            "location": ctx.line_location(edit.line).model_dump(),
+            "location": _edit_location(ctx, edit, leading).model_dump(),
             "suggested_fixes": [edit.fix, *(f for f in base.suggested_fixes if f != edit.fix)],
             "tested": "proven" if base.tested == "proven" else "confirmed",
             "experiment": finding,
         }
     )
+
+
+def _edit_location(ctx: RunContext, edit: Edit, leading: Diagnosis | None) -> Location:
+    """The edit's line, with the tensor its value reaches (tools/repair/reach.py). Where the leading diagnosis's
+    trace named that tensor too, its account of the access (what was read against what was needed) is kept."""
+    traced = leading.location if leading is not None and leading.location is not None else None
+    location = reach.with_tensor(ctx.line_location(edit.line), ctx.source, edit.before)
+    if traced is not None and traced.tensor and location.tensor in (None, traced.tensor):
+        return location.model_copy(update={"tensor": traced.tensor, "access": traced.access, "indices": traced.indices})
+    return location
 
 
 def _guarded(traced: Diagnosis, edit: Edit) -> str:

@@ -23,7 +23,7 @@ from tools.models.diagnosis import (
     Verification,
 )
 from tools.models.task import Timings
-from tools.repair import search
+from tools.repair import reach, search
 from tools.repair.edits import Edit
 from tools.repair.registry import FIXES
 from tools.repair.source import analyze as analyze_source
@@ -44,7 +44,7 @@ def _changed_line(before: str, after: str, name: str) -> Location | None:
     changes = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace" or changes[0][2] - changes[0][1] != 1:
         return None
-    return Location.at_line(name, changes[0][1] + 1, before)
+    return reach.with_tensor(Location.at_line(name, changes[0][1] + 1, before), before)
 
 
 def _metrics(result) -> dict:

@@ -1,0 +1,97 @@
+"""The tensor a line's value reaches (tools/repair/reach.py): read from the source, nothing runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.models.diagnosis import Location
+from tools.repair.reach import reached, with_tensor
+
+KERNEL = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_rows(x_ptr, w_ptr, out_ptr, stats_ptr, N, stride_x, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    base = x_ptr + row * stride_x
+    x = tl.load(base + cols, mask=mask, other=0.0)
+    w = tl.load(w_ptr + cols, mask=mask, other=1.0)
+    y = x * w
+    total = tl.sum(y, axis=0)
+    tl.store(out_ptr + row * N + cols, y, mask=mask)
+    tl.store(stats_ptr + row, total)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, w):
+        out = torch.empty_like(x)
+        stats = torch.empty(x.shape[0], device=x.device)
+        n = x.shape[1]
+        scale_rows[(x.shape[0],)](
+            x, w, out, stats,
+            n, x.stride(0), BLOCK=128,
+        )
+        return out, stats
+"""
+
+
+def _line(text: str) -> int:
+    return next(i + 1 for i, line in enumerate(KERNEL.splitlines()) if text in line)
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "tensor", "role", "access_line"),
+    [
+        # the line's own access: which argument the edited code is in
+        ("x = tl.load(", "base + cols", "input 0", "address", "x = tl.load("),
+        ("x = tl.load(", "mask", "input 0", "mask", "x = tl.load("),
+        ("w = tl.load(", "1.0", "input 1", "padding", "w = tl.load("),
+        # through the names the line assigns: an address first, then a mask, then a stored value
+        ("base = x_ptr", "stride_x", "input 0", "address", "x = tl.load("),
+        ("mask = cols < N", "N", "input 0", "mask", "x = tl.load("),
+        ("y = x * w", "x * w", "output[0]", "value", "tl.store(out_ptr"),
+        ("total = tl.sum", "y", "output[1]", "value", "tl.store(stats_ptr"),
+        # a launch argument: the parameter it fills (here the row stride of x's address)
+        ("n, x.stride(0)", "x.stride(0)", "input 0", "address", "x = tl.load("),
+    ],
+)
+def test_a_line_is_traced_to_the_access_its_value_reaches(text, before, tensor, role, access_line):
+    found = reached(KERNEL, _line(text), before)
+    assert found is not None
+    assert (found.tensor, found.role, found.line) == (tensor, role, _line(access_line)), found
+
+
+def test_the_pointer_is_the_parameter_the_launch_fills_with_a_tensor_not_a_size():
+    """`x_ptr + row * stride_x`: both are parameters; `stride_x` is filled with `x.stride(0)`, so the tensor is x."""
+    found = reached(KERNEL, _line("base = x_ptr"), "row")
+    assert found is not None and (found.pointer, found.argument) == ("x_ptr", "x")
+    assert found.describe() == f"the address of the load at line {_line('x = tl.load(')} from `x_ptr` (forward's `x`)"
+
+
+def test_an_allocation_of_a_returned_tensor_is_that_output():
+    found = reached(KERNEL, _line("stats = torch.empty"))
+    assert found is not None and (found.tensor, found.role) == ("output[1]", "allocation")
+
+
+def test_lines_that_reach_no_tensor_and_unparseable_sources_say_nothing():
+    assert reached(KERNEL, _line("n = x.shape[1]")) is None  # host code no launch takes as written
+    assert reached("def broken(:\n", 1) is None
+    location = Location(description="x", line=_line("n = x.shape[1]"))
+    assert with_tensor(location, KERNEL) == location
+
+
+def test_a_location_gets_the_tensor_and_keeps_one_it_has():
+    location = with_tensor(Location(description="x", line=_line("y = x * w")), KERNEL, "x * w")
+    assert location.tensor == "output[0]"
+    assert (
+        location.access
+        == f"line {_line('y = x * w')} sets the stored value of the store at line "
+        + str(_line("tl.store(out_ptr"))
+        + " to `out_ptr` (forward's `out`)"
+    )
+    named = Location(description="x", line=_line("y = x * w"), tensor="input 1")
+    assert with_tensor(named, KERNEL) == named

@@ -1,0 +1,320 @@
+"""Which tensor a line's value reaches: the memory access a repaired line feeds, read from the source.
+
+A repair found by search names the line and the edit; an agent also wants the tensor that line reads or writes
+wrongly. That follows from the kernel's data flow without running anything: the names the line assigns (or, for
+a launch's argument, the kernel parameter it fills) flow through later assignments into the address, the mask,
+the padding or the stored value of the kernel's loads and stores, and each access's pointer is a kernel parameter
+the launch fills from one of forward's tensors (an input by its position in forward's signature, or a tensor
+forward returns). The first access in this order is the answer: the line's own access, then addresses, masks,
+paddings and stored values. A host line that allocates a returned tensor names that output.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from tools import pyast
+from tools.models.diagnosis import Location
+
+ACCESSES = {"load": "load", "store": "store", "atomic_add": "store", "atomic_max": "store", "atomic_min": "store"}
+ROLES = ("address", "mask", "padding", "value")
+#: Calls and attributes of a launch argument that make it a size, not a tensor (`x.stride(0)`, `x.shape[1]`).
+SCALAR_MAKERS = {"stride", "shape", "size", "numel", "item", "len", "int", "float", "next_power_of_2", "cdiv", "dim"}
+
+
+@dataclass(frozen=True)
+class Reached:
+    """The access a line feeds: the tensor (`input 1`, `output`, `output[0]` of a returned tuple), how, where."""
+
+    tensor: str
+    role: str  # "address", "mask", "padding", "value" (stored) or "allocation"
+    access: str  # "load", "store" or "allocation"
+    line: int  # the access's line
+    pointer: str  # the kernel's pointer parameter ('' for an allocation)
+    argument: str  # forward's name for the tensor
+
+    def describe(self) -> str:
+        """E.g. 'the address of the load at line 40 from `k_ptr` (forward's `k_cache`)'."""
+        if self.role == "allocation":
+            return f"the allocation of forward's `{self.argument}` at line {self.line}"
+        what = {"value": "the stored value"}.get(self.role, f"the {self.role}")
+        whose = f"`{self.pointer}` (forward's `{self.argument}`)" if self.argument else f"`{self.pointer}`"
+        return f"{what} of the {self.access} at line {self.line} {'from' if self.access == 'load' else 'to'} {whose}"
+
+
+def with_tensor(location: Location, source: str, before: str = "") -> Location:
+    """`location` with the tensor its line's value reaches and how (unchanged where it names one or none is found)."""
+    found = reached(source, location.line, before) if location.line and not location.tensor else None
+    if found is None:
+        return location
+    return location.model_copy(
+        update={"tensor": found.tensor, "access": f"line {location.line} sets {found.describe()}"}
+    )
+
+
+@dataclass(frozen=True)
+class _Access:
+    line: int
+    kind: str  # "load" / "store"
+    parts: dict[str, ast.expr]  # role -> the argument
+
+
+def reached(source: str, line: int, before: str = "") -> Reached | None:
+    """The access line `line` of `source` feeds (None: none found, or a source that does not parse). `before`:
+    the edited code, to tell which argument of the line's own access (or launch) it is in."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return None
+    kernel = _enclosing(tree, line, _is_jit)
+    if kernel is not None:
+        return _first_access(source, tree, kernel, line, _assigned_at(kernel, line), before)
+    for kernel, params in _launched_at(source, tree, line, before):
+        found = _first_access(source, tree, kernel, line, params, before="")
+        if found is not None:
+            return found
+    return _allocation(tree, line)
+
+
+def _first_access(source: str, tree: ast.Module, kernel: ast.FunctionDef, line: int, start: set[str], before: str):
+    params = [a.arg for a in kernel.args.args]
+    tainted = _flows_from(kernel, start)
+    accesses = sorted(_accesses(kernel), key=lambda a: (a.line != line, a.line))
+    for role in ROLES:
+        for access in accesses:
+            part = access.parts.get(role)
+            if part is None:
+                continue
+            own = access.line == line and (not before or before in _code(source, part))
+            if own or _names(part) & tainted:
+                pointer = _base(tree, access.parts["address"], kernel, params)
+                if pointer is not None:
+                    argument = _launch_argument(tree, kernel.name, params, pointer)
+                    argument_name = _root_name(argument) if argument is not None else ""
+                    return Reached(_tensor(tree, argument_name), role, access.kind, access.line, pointer, argument_name)
+    return None
+
+
+def _enclosing(tree: ast.Module, line: int, accept) -> ast.FunctionDef | None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and accept(node) and node.lineno <= line <= (node.end_lineno or 0):
+            return node
+    return None
+
+
+def _is_jit(fn: ast.FunctionDef) -> bool:
+    for decorator in fn.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name in ("jit", "autotune", "heuristics"):
+            return True
+    return False
+
+
+def _accesses(kernel: ast.FunctionDef) -> list[_Access]:
+    found = []
+    for call in ast.walk(kernel):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+            continue
+        kind = ACCESSES.get(call.func.attr)
+        if kind is None or not call.args:
+            continue
+        keywords = {k.arg: k.value for k in call.keywords}
+        positional: tuple[str, ...] = ("address", "mask", "padding") if kind == "load" else ("address", "value", "mask")
+        parts: dict[str, ast.expr] = dict(zip(positional, call.args, strict=False))
+        for keyword, role in (("mask", "mask"), ("other", "padding"), ("val", "value"), ("value", "value")):
+            if keyword in keywords:
+                parts[role] = keywords[keyword]
+        found.append(_Access(call.lineno, kind, parts))
+    return found
+
+
+def _code(source: str, node: ast.AST) -> str:
+    return ast.get_source_segment(source, node) or ast.unparse(node)
+
+
+def _names(node: ast.AST | None) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} if node is not None else set()
+
+
+def _assignments(function: ast.FunctionDef) -> list[tuple[int, set[str], ast.AST]]:
+    """(line, names assigned, value) of each assignment in the function, loop targets included."""
+    found = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            found.append((node.lineno, set().union(*(_names(t) for t in node.targets)), node.value))
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            found.append((node.lineno, _names(node.target), node.value))
+        elif isinstance(node, ast.For):
+            found.append((node.lineno, _names(node.target), node.iter))
+    return found
+
+
+def _assigned_at(kernel: ast.FunctionDef, line: int) -> set[str]:
+    return set().union(*(names for at, names, _ in _assignments(kernel) if at == line))
+
+
+def _flows_from(kernel: ast.FunctionDef, start: set[str]) -> set[str]:
+    """The names whose values depend on `start` (every assignment whose value reads one of them, to a fixed
+    point: a loop's carried values included)."""
+    tainted = set(start)
+    assignments = _assignments(kernel)
+    changed = True
+    while changed:
+        changed = False
+        for _, names, value in assignments:
+            if _names(value) & tainted and not names <= tainted:
+                tainted |= names
+                changed = True
+    return tainted
+
+
+def _base(tree: ast.Module, pointer: ast.expr, kernel: ast.FunctionDef, params: list[str]) -> str | None:
+    """The kernel parameter a pointer expression offsets, through the local names it is built from: the first
+    parameter (in source order, depth first) the launch fills with a tensor."""
+    definitions: dict[str, ast.AST] = {}
+    for _, names, value in _assignments(kernel):
+        for name in names:
+            definitions.setdefault(name, value)
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "make_block_ptr":
+            base = next((k.value for k in node.keywords if k.arg == "base"), node.args[0] if node.args else None)
+            node = base if base is not None else node
+        for name in _in_order(node):
+            if name in params and name not in found:
+                found.append(name)
+            elif name in definitions and name not in seen:
+                seen.add(name)
+                visit(definitions[name])
+
+    visit(pointer)
+    tensors = [p for p in found if _is_tensor(tree, _launch_argument(tree, kernel.name, params, p))]
+    return (tensors or found or [None])[0]
+
+
+def _in_order(node: ast.AST) -> list[str]:
+    """The names of an expression in source order (a pointer's base is written first: `x_ptr + offs`)."""
+    names = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
+    return [n.id for n in sorted(names, key=lambda n: (n.lineno, n.col_offset))]
+
+
+def _launches(tree: ast.Module, kernel: str):
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript):
+            if isinstance(call.func.value, ast.Name) and call.func.value.id == kernel:
+                yield call
+
+
+def _launch_argument(tree: ast.Module, kernel: str, params: list[str], param: str) -> ast.expr | None:
+    """What the first launch `kernel[grid](...)` passes for `param` (None where none is found)."""
+    index = params.index(param)
+    for call in _launches(tree, kernel):
+        keyword = next((k.value for k in call.keywords if k.arg == param), None)
+        if keyword is not None:
+            return keyword
+        positional = call.args[: index + 1]
+        if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in positional):
+            return call.args[index]
+    return None
+
+
+def _launched_at(source: str, tree: ast.Module, line: int, before: str) -> list[tuple[ast.FunctionDef, set[str]]]:
+    """The kernels whose launch has an argument on `line` (the one holding `before` where one does), each with the
+    parameters those arguments fill."""
+    found = []
+    for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
+        params = [a.arg for a in kernel.args.args]
+        for call in _launches(tree, kernel.name):
+            filled = {p: _launch_argument_of(call, params, p) for p in params}
+            on_line = {p: a for p, a in filled.items() if a is not None and a.lineno <= line <= (a.end_lineno or 0)}
+            holding = {p for p, a in on_line.items() if before and before in _code(source, a)}
+            if on_line:
+                found.append((kernel, holding or set(on_line)))
+    return found
+
+
+def _launch_argument_of(call: ast.Call, params: list[str], param: str) -> ast.expr | None:
+    keyword = next((k.value for k in call.keywords if k.arg == param), None)
+    index = params.index(param)
+    if keyword is None and index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index]):
+        return call.args[index]
+    return keyword
+
+
+def _root_name(node: ast.expr) -> str:
+    names = _in_order(node)
+    return names[0] if names else ""
+
+
+def _is_tensor(tree: ast.Module, argument: ast.expr | None) -> bool:
+    """A launch argument that is a tensor, not a size: no `.stride()` / `.shape` / `int()` in it, and a name not
+    assigned from such a size or a number."""
+    if argument is None:
+        return True  # unknown: do not rule it out
+    if _makes_scalar(argument):
+        return False
+    name = argument.id if isinstance(argument, ast.Name) else None
+    if name is None:
+        return True
+    values = [
+        v
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if name in _names(t)
+        for v in [n.value]
+    ]
+    return not values or not all(_makes_scalar(v) or isinstance(v, ast.Constant | ast.BinOp) for v in values)
+
+
+def _makes_scalar(node: ast.AST) -> bool:
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in SCALAR_MAKERS:
+            return True
+        if isinstance(inner, ast.Name) and inner.id in SCALAR_MAKERS:
+            return True
+        if isinstance(inner, ast.Constant) and isinstance(inner.value, int | float) and node is inner:
+            return True
+    return False
+
+
+def _tensor(tree: ast.Module, argument: str) -> str:
+    """`input k` where forward takes `argument` as its k-th argument, `output` (`output[k]` in a returned tuple)
+    where forward returns it, else the name as written."""
+    forward = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    if forward is None or not argument:
+        return f"`{argument}`" if argument else "a tensor"
+    inputs = [a.arg for a in forward.args.args if a.arg != "self"]
+    if argument in inputs:
+        return f"input {inputs.index(argument)}"
+    return _returned(forward, argument) or f"`{argument}`"
+
+
+def _returned(forward: ast.FunctionDef, name: str) -> str | None:
+    for node in ast.walk(forward):
+        if isinstance(node, ast.Return) and node.value is not None:
+            if isinstance(node.value, ast.Tuple):
+                for k, element in enumerate(node.value.elts):
+                    if name in _names(element):
+                        return f"output[{k}]"
+            elif name in _names(node.value):
+                return "output"
+    return None
+
+
+def _allocation(tree: ast.Module, line: int) -> Reached | None:
+    """A line of forward that assigns a tensor forward returns: that output's allocation."""
+    forward = _enclosing(tree, line, lambda fn: fn.name == "forward")
+    if forward is None:
+        return None
+    for at, names, _ in _assignments(forward):
+        if at == line:
+            for name in sorted(names):
+                output = _returned(forward, name)
+                if output is not None:
+                    return Reached(output, "allocation", "allocation", line, "", name)
+    return None
