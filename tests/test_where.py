@@ -20,7 +20,7 @@ from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
-from tools.repair import edits, search
+from tools.repair import edits, prior, search
 
 KERNELS = Path(__file__).parent / "where_kernels"
 
@@ -348,6 +348,17 @@ def test_literals_are_read_as_python_reads_them():
     found = {(e.operator, e.before, e.after) for e in edits.edits(source)}
     assert ("size_off_by_one", "0x85EBCA6B", str(0x85EBCA6B + 1)) in found, found
     assert ("program_axis", "tl.program_id(0x0)", "tl.program_id(1)") in found, found
+
+
+def test_the_operator_order_is_the_measured_one():
+    """The plan orders operators by their measured undo rate per edit (tools/repair/prior.py): every counted
+    operator is one the edits module has (a renamed one must be re-measured), and the plan follows the rank."""
+    text = Path(edits.__file__).read_text()
+    assert all(f'"{op}"' in text for op in prior.COUNTS), [op for op in prior.COUNTS if f'"{op}"' not in text]
+    assert search.RANK["grid_cdiv"] < search.RANK["name_swap"]  # 16 undone in 152 edits vs 36 in 86721
+    assert search.UNSEEN_RANK < search.RANK["name_swap"]  # an operator not measured yet is tried before it
+    ranks = [search.RANK.get(e.operator, search.UNSEEN_RANK) for e in search.plan(SLIPS, [])]
+    assert ranks == sorted(ranks)
 
 
 def test_the_plan_puts_the_located_line_and_where_its_values_come_from_first():

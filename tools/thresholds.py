@@ -408,6 +408,12 @@ REPAIR_SEARCH_BUDGET_S = {"cpu": 60.0, "cuda": 20.0, "npu": 20.0}
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"cpu": 12.0, "cuda": 8.0, "npu": 8.0}
 REPAIR_BATCH_PER_SLOT = 4
+#: The search's operator order: (bugs undone + this) / (edits proposed + REPAIR_PRIOR_EDITS) per operator over
+#: the held-out corpora (benchmarks/repair_prior.py). Checked leave-one-corpus-out on heldout2-16 (595 bugs, 263
+#: undone exactly): first undo within 16 / 32 / 64 edits for 133 / 165 / 198 bugs, against 80 / 117 / 156 with
+#: the hand-set order it replaced; 0.25/10, 1/40 and 0.5/40 give 131-136 / 165-167 / 194-201 (not sensitive).
+REPAIR_PRIOR_UNDONE = 0.5
+REPAIR_PRIOR_EDITS = 20
 #: The search's plan gives each located line (and each line its values come from) its first this-many edits
 #: before any line's further ones, so that a located load's long address line (95 edits on heldout11's resize
 #: kernel) does not use the budget before the index line it reads through. With the bug's own line located, 4

@@ -16,95 +16,25 @@ from dataclasses import dataclass
 
 from tools import thresholds as T
 from tools.models.diagnosis import Diagnosis
+from tools.repair import prior
 from tools.repair.edits import Edit, edits, launch_arguments, value_lines
 
-#: Operators tried first where several edit the same line: the slips agents make most, then the rest.
-PRIOR = (
-    "transpose_index",
-    "floordiv_mod",
-    # added after heldout13, this early because it has a site only where a loop rescales one carried value and
-    # adds to another without the factor (an online softmax's accumulator): one or two edits a kernel
-    "carried_factor",
-    # added after heldout14's misses, this early because their sites are rare: a constant standing for an
-    # infinity (-1e4 as a max's start), a host scalar set to one module constant where a ratio is meant
-    "infinite_sentinel",
-    "host_ratio",
-    # added after heldout15's first sight, early for the same reason: a tile's fill value, a load from the pointer
-    # the kernel writes, a stride set to one size where a product of two is meant
-    "fill_value",
-    "load_from_output",
-    "stride_factor",
-    "grid_cdiv",
-    "bound",
-    "off_by_one",
-    "drop_conjunct",
-    "loop_bound",
-    "add_mod",
-    "pad_reduction",
-    "padding",
-    "mask_where",
-    "dimension",
-    "host_tensor",
-    "program_axis",
-    "swap_values",
-    "broadcast_axis",
-    "sign",
-    "operands",
-    "launch_order",
-    # an int32 product widened before the declared type (the wrap happens in the product; added after heldout14)
-    "int_upcast",
-    "dtype",
-    "name_swap",
-    # added after the corpora the order above was set on (heldout2-7): after them, so as not to delay them
-    "pad_accumulate",
-    "upcast",
-    "move_stride",
-    "size_off_by_one",
-    "abs_value",
-    # added after heldout9 (formula slips no operator above undoes): last, so as not to delay the others
-    "negate",
-    "divide_index",
-    "drop_factor",
-    "scale_param",
-    # added after heldout10 (a value one index off; see also edits._same_kind and the renamed copies)
-    "shift_index",
-    # added after heldout11 (slips of a carried value, of a quotient's rounding, of a block's stride, a mask's
-    # lower bound): last, so as not to delay the others
-    "accumulate",
-    "statement_order",
-    "ceil_div",
-    "program_stride",
-    "lower_bound",
-    "unused_param",
-    "drop_term",
-    "power_of_two_mask",
-    # added after heldout12 (an address without the row offset its siblings add)
-    "sibling_term",
-    # added after heldout13 (a loaded value left unused: see EVIDENT_OPERATORS; a part chosen by the neighbouring
-    # constant; one of two values computed alike used for the other)
-    "unused_value",
-    "compare_constant",
-    "value_swap",
-    # added after heldout14's first sight (a 2-D tile reduced along the other axis; a quotient truncated to an
-    # integer where its floor is meant)
-    "reduce_axis",
-    "floor_cast",
-    # added after heldout14's remaining misses (a block's lane numbers for the element's index; the row stride
-    # of a packed [a | b] tensor taken as one part's width)
-    "global_index",
-    "packed_stride",
-    # added after heldout15's first sight (an address that is a sibling's but for one term or in another order; a
-    # block size fixed in the host code below the size it must cover; a launch argument for one of forward's sizes)
-    "sibling_offset",
-    "fixed_block",
-    "launch_size",
-    # added after heldout16's first sight (a name used where the local made from it is meant: the raw max for the
-    # guarded one, a tensor's base for the row's pointer; a value's terms grouped otherwise; an output allocated like
-    # another of forward's tensors)
-    "derived_name",
-    "regroup",
-    "alloc_like",
-)
+
+def rank_of(counts: dict[str, tuple[int, float]]) -> dict[str, float]:
+    """Per operator its sort key in the plan (lower first): minus its likelihood of undoing the bug per edit re-run,
+    (undone + REPAIR_PRIOR_UNDONE) / (edits + REPAIR_PRIOR_EDITS) over the held-out corpora (tools/repair/prior.py,
+    measured by benchmarks/repair_prior.py). An operator with few sites is cheap to try, so one that has undone
+    nothing yet still goes before one that undid a few bugs in thousands of edits."""
+    return {
+        op: -(undone + T.REPAIR_PRIOR_UNDONE) / (proposed + T.REPAIR_PRIOR_EDITS)
+        for op, (proposed, undone) in counts.items()
+    }
+
+
+#: The plan's order of operators (lower first); an operator the counts do not have yet ranks as one never seen.
+RANK = rank_of(prior.COUNTS)
+UNSEEN_RANK = rank_of({"": (0, 0.0)})[""]
+
 
 #: Edits whose site is evidence of a defect by itself (a loaded value nothing reads): the first EVIDENT_FIRST of
 #: them (top to bottom, each value's nearest uses first) go before every other edit.
@@ -148,10 +78,10 @@ NUMERIC_SCOPE = PADDING_OPERATORS | WIDENING_OPERATORS | {"carried_factor"}
 
 def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[str] | None = None) -> list[Edit]:
     """Every edit: first those at the located lines and at the lines their values come from (nearest
-    first), then the rest; within each, likelier slips first (PRIOR), then top to bottom. `scaled`: the
+    first), then the rest; within each, likelier slips first (RANK), then top to bottom. `scaled`: the
     output is the golden scaled by a constant, so the edits of factors in products and quotients go first.
     `only`: the edits of these operators alone."""
-    prior = {op: i for i, op in enumerate(PRIOR)}
+    order = dict(RANK)
     rank: dict[int, int] = {}
     for line in lines:
         for at in value_lines(source, line):
@@ -164,17 +94,17 @@ def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[st
         factors = [e for e in candidates if e.operator in SCALE_OPERATORS and _in_product(text[e.line - 1], e.before)]
         scalings = [e for e in candidates if e.operator in SCALED_ONLY]  # then the stored value scaled, in their order
         candidates = factors + scalings + [e for e in candidates if e not in factors and e not in scalings]
-        prior = {op: 0 for op in SCALE_OPERATORS} | {
-            op: i + 1 for i, op in enumerate(PRIOR) if op not in SCALE_OPERATORS
-        }
+        order |= {op: -1.0 for op in SCALE_OPERATORS}  # before every measured rank (each is above -1)
     # a value the kernel loads and never reads is a defect whatever the diagnosis located: its nearest uses first
     evident = [e for e in candidates if e.operator in EVIDENT_OPERATORS][:EVIDENT_FIRST]
     candidates = [e for e in candidates if e not in evident]
-    located = sorted((e for e in candidates if e.line in rank), key=lambda e: (rank[e.line], prior.get(e.operator, 99)))
+    located = sorted(
+        (e for e in candidates if e.line in rank), key=lambda e: (rank[e.line], order.get(e.operator, UNSEEN_RANK))
+    )
     located = _each_line_first(located, T.REPAIR_EDITS_PER_LINE_FIRST)
     rest = [e for e in candidates if e.line not in rank]
     if not scaled:
-        rest.sort(key=lambda e: (prior.get(e.operator, 99), e.line))
+        rest.sort(key=lambda e: (order.get(e.operator, UNSEEN_RANK), e.line))
     return evident + located + rest
 
 
