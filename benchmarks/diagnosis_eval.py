@@ -45,7 +45,8 @@ def _cited(o) -> str:
     if not o.expected_lines:
         return "-"
     mark = "" if o.localized else " **x**"
-    return f"{','.join(map(str, o.cited_lines)) or 'none'} ({','.join(map(str, o.expected_lines))}){mark}"
+    tensor = f" {o.tensor}" if o.tensor else ""
+    return f"{','.join(map(str, o.cited_lines)) or 'none'} ({','.join(map(str, o.expected_lines))}){mark}{tensor}"
 
 
 def labelled(backend: str) -> dict:
@@ -88,7 +89,8 @@ def labelled(backend: str) -> dict:
     )
     if m["lined_cases"]:
         print(
-            f"where (the {m['lined_cases']} cases with the bug's lines): localized {_pct(m['localized'])}, a verified "
+            f"where (the {m['lined_cases']} cases with the bug's lines): localized {_pct(m['localized'])} (naming "
+            f"the tensor {_pct(m['localized_with_tensor'])}), a verified "
             f"fix {_pct(m['any_verified'])}; logic/indexing ({m['logic_cases']}): localized "
             f"{_pct(m['logic_localized'])}, a verified fix {_pct(m['logic_any_verified'])}; slowest explain "
             f"{m['explain_s_max']:.1f} s, fix {m['fix_s_max']:.1f} s"

@@ -29,6 +29,7 @@ class Outcome:
     false_diagnoses: list[str]
     expected_lines: list[int] = field(default_factory=list)  # the bug's lines in the buggy file (manifest "lines")
     cited_lines: list[int] = field(default_factory=list)  # the lines the top two diagnoses cite
+    tensor: str | None = None  # the tensor the first located claim names (location.tensor)
     any_verified: bool = False  # some fix came back verified (whichever it is)
     kind: str | None = None  # the manifest's "logic" / "numeric"
     explain_s: float = 0.0
@@ -108,6 +109,7 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = 
         false_diagnoses=[d.pattern for d in fixed_explained.diagnoses if d.confidence >= FALSE_DIAGNOSIS_CONFIDENCE],
         expected_lines=bug_lines(entry),
         cited_lines=cited_lines(claimed[:2]),
+        tensor=next((d.location.tensor for d in claimed[:2] if d.location is not None and d.location.line), None),
         any_verified=any(f.verified for f in fixes.fixes),
         kind=entry.get("kind") or kind_of(entry["pattern"]),
         explain_s=explain_s,
@@ -175,6 +177,7 @@ def _where_metrics(outcomes: list[Outcome]) -> dict:
     return {
         "lined_cases": len(lined),
         "localized": share(lined, lambda o: o.localized),
+        "localized_with_tensor": share(lined, lambda o: o.localized and o.tensor is not None),
         "any_verified": share(lined, lambda o: o.any_verified),
         "logic_cases": len(logic),
         "logic_localized": share(logic, lambda o: o.localized),
