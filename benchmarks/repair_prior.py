@@ -63,12 +63,12 @@ def measure(skip: list[str]) -> list[dict]:
 
 def counts(cases: list[dict]) -> dict[str, tuple[int, float]]:
     proposed: Counter[str] = Counter()
-    undone: Counter[str] = Counter()
+    undone: dict[str, float] = {}
     for case in cases:
         proposed.update(op for op, _ in case["edits"])
         for op in case["undo"]:
-            undone[op] += 1 / len(case["undo"])
-    return {op: (proposed[op], round(undone[op], 3)) for op in sorted(set(proposed) | set(undone))}
+            undone[op] = undone.get(op, 0.0) + 1 / len(case["undo"])
+    return {op: (proposed[op], round(undone.get(op, 0.0), 3)) for op in sorted(set(proposed) | set(undone))}
 
 
 def _position(case: dict, rank: dict[str, float]) -> int | None:
@@ -112,7 +112,7 @@ def write(table: dict[str, tuple[int, float]], cases: int, corpora: list[str]) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only the leave-one-corpus-out check")
     parser.add_argument("--skip", nargs="*", default=[], help="corpora to leave out (a blind set not yet measured)")
     options = parser.parse_args()
