@@ -43,16 +43,7 @@ ZYGOTE_START_TIMEOUT = 180.0
 GPU_SLOTS_MAX = 16  # per GPU, by default (each job holds a CUDA context: ~0.5 GiB of the GPU's memory)
 CORES_PER_GPU_SLOT = 4
 #: Environment passed to the zygote: nothing of the server's own (tokens, keys, paths).
-PASSTHROUGH_ENV = (
-    "CUDA_VISIBLE_DEVICES",
-    "ASCEND_RT_VISIBLE_DEVICES",
-    "ASCEND_HOME_PATH",
-    "LD_LIBRARY_PATH",
-    "ASCEND_OPP_PATH",
-    "NCCL_NVLS_ENABLE",
-    "TORCH_SYMM_MEM_DISABLE_MULTICAST",
-    "NVSHMEM_DISABLE_NVLS",
-)
+PASSTHROUGH_ENV = ("LD_LIBRARY_PATH", *backends.passthrough_env())
 
 
 class PoolBusy(KernelEvalError, RuntimeError):

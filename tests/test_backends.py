@@ -4,9 +4,12 @@ in each module: a new backend is one entry here."""
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 
-from sandbox import backends
+from sandbox import backends, pool
+from tools import code_version
+from tools.models.task import BackendName, ReportedBackend
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,5 +34,20 @@ def test_the_tools_ask_capabilities_instead_of_comparing_backend_names():
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if compared.search(line)
     ]
-    allowed = {"tools/batch/local.py", "tools/batch/ray_engine.py"}  # CUDA's device count and Ray's "GPU" resource
-    assert [o for o in offenders if o.split(":")[0] not in allowed] == []
+    assert offenders == []
+    # nor a threshold keyed by a backend's name (a new backend would silently get another's value)
+    keyed = re.compile(r"""[{,]\s*["'](cpu|cuda|npu)["']\s*:""")
+    lines = (ROOT / "tools" / "thresholds.py").read_text().splitlines()
+    assert [line for line in lines if keyed.search(line)] == []
+
+
+def test_a_backend_is_one_entry_the_schema_and_the_sandbox_follow():
+    """The request schema's names are the selectable backends; the sandbox's kept variables and the daemon's
+    fingerprint come from each backend's own lists; `auto` takes the first available in AUTO_ORDER."""
+    assert typing.get_args(BackendName) == ("auto", *backends.BACKENDS)
+    assert typing.get_args(ReportedBackend) == backends.BACKENDS
+    for backend in backends.SELECTABLE:
+        assert set(backend.passthrough_env) <= set(pool.PASSTHROUGH_ENV)
+        assert set(backend.env_prefixes) <= set(code_version.ENV_PREFIXES)
+    assert backends.resolve("auto") == next(b for b in backends.AUTO_ORDER if b.available())
+    assert backends.CUDA.torch_cuda and not backends.NPU.torch_cuda and backends.CPU.golden_device == "cpu"

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from sandbox import backends
+
 try:  # the built-in SHA-256: hashlib would load OpenSSL first, ~5 ms of every CLI start
     from _sha256 import sha256  # pyright: ignore[reportMissingImports]  (Python <= 3.11)
 except ImportError:  # pragma: no cover - Python 3.12+ (or a build without it)
@@ -25,7 +27,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 CODE_DIRS = ("tools", "sandbox", "mcp_server")
 #: Variables that change what a tool does (or what the sandbox passes on); the daemon's own
 #: switches are left out so that `KERNEL_EVAL_NO_DAEMON=0` still finds the same daemon.
-ENV_PREFIXES = ("KERNEL_EVAL_", "CUDA_", "ASCEND_", "TRITON_", "NCCL_", "TORCH_", "NVSHMEM_", "OMP_", "MKL_")
+ENV_PREFIXES = ("KERNEL_EVAL_", "TRITON_", "TORCH_", "OMP_", "MKL_", *backends.env_prefixes())
 ENV_NAMES = ("PATH", "LD_LIBRARY_PATH", "XDG_CACHE_HOME", "HOME")  # PYTHONPATH: the daemon gets the package root first
 DAEMON_SWITCHES = ("KERNEL_EVAL_NO_DAEMON", "KERNEL_EVAL_DAEMON_IDLE_S")
 #: The home is the daemon's place (its socket lives there), not part of its code version: the CLI

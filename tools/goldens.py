@@ -95,8 +95,7 @@ def inputs_device(backend: backends.Backend) -> str:
 
 
 def key_for(reference_text: str, options: dict, backend: backends.Backend) -> str:
-    golden_device = "cuda" if backend.golden_on_device else "cpu"
-    return task_key(reference_text, options | {"inputs_device": inputs_device(backend)}, golden_device)
+    return task_key(reference_text, options | {"inputs_device": inputs_device(backend)}, backend.golden_device)
 
 
 def ensure(
@@ -114,7 +113,7 @@ def ensure(
     key = task.key
     per_seed = {s: v for s in seeds if (v := services.goldens.get(key, s)) is not None}
     missing = [s for s in seeds if s not in per_seed]
-    golden_device = "cuda" if task.backend.golden_on_device else "cpu"
+    golden_device = task.backend.golden_device
     if not missing:
         return _goldens(key, seeds, per_seed, 0.0, True, golden_device)
     with services.goldens.computing(key, missing, cancel):  # across processes: each golden once

@@ -403,10 +403,10 @@ ACCESS_LANE_RIGHT_AGREE = 0.75
 #: suggest_fix's repair search (verify=true, when no fix verified): its default budget per backend (the
 #: interpreter runs a small kernel in ~1 s, a GPU in ms plus a compile), and how many edits one batch gives each
 #: sandbox slot (a batch stops at the first edit that passes; progress is reported per batch).
-REPAIR_SEARCH_BUDGET_S = {"cpu": 60.0, "cuda": 20.0, "npu": 20.0}
+REPAIR_SEARCH_BUDGET_S = {"interpreter": 60.0, "compiled": 20.0}
 #: explain_failure's share of that search (its repair_search experiment, once a logic error is shown): enough for
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
-EXPLAIN_SEARCH_BUDGET_S = {"cpu": 12.0, "cuda": 8.0, "npu": 8.0}
+EXPLAIN_SEARCH_BUDGET_S = {"interpreter": 12.0, "compiled": 8.0}
 REPAIR_BATCH_PER_SLOT = 4
 #: The search's operator order: (bugs undone + this) / (edits proposed + REPAIR_PRIOR_EDITS) per operator over
 #: the held-out corpora (benchmarks/repair_prior.py). Checked leave-one-corpus-out on heldout2-16 (595 bugs, 263

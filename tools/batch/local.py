@@ -165,7 +165,7 @@ def local_workers(backend: str, devices: list[str] | None) -> list:
     pinning = (backends.by_name(backend).visible_devices_env if backend in backends.BACKENDS else None) or (
         "CUDA_VISIBLE_DEVICES"
     )
-    if devices is None and backend == "cuda":  # torch.cuda counts the devices; npu's count is not tested
+    if devices is None and backends.by_name(backend).torch_cuda:  # torch.cuda counts them; npu's count is untested
         found = visible_gpus()
         devices = found if len(found) > 1 else None
     if not devices:

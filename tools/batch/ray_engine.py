@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 
+from sandbox import backends
 from sandbox.pool import Pool
 from tools.batch.jobs import Job, failure_reply, run_payload
 from tools.batch.scheduler import Done, Outcome, outcome_of
@@ -156,7 +157,7 @@ class RaySession:
                 ) from None
             self.started = True
         resources = ray.cluster_resources()
-        gpu = backend == "cuda"
+        gpu = backends.by_name(backend).torch_cuda  # Ray's GPU resource
         count = actors or int(resources.get("GPU" if gpu else "CPU", 0))
         if count < 1:
             raise ToolInputError(f"the Ray cluster has no {'GPU' if gpu else 'CPU'} to run actors on: {resources}")

@@ -369,7 +369,7 @@ def repair_search(
     # padding lanes count depends on the data) and the widening ones (the repair of a precision or range cause)
     numeric = numeric_cause_shown(diagnoses, target.name) or _rounding(ctx)
     only = search.NUMERIC_SCOPE if numeric else None
-    budget = T.EXPLAIN_SEARCH_BUDGET_S.get(runner.backend.name, T.EXPLAIN_SEARCH_BUDGET_S["cuda"])
+    budget = T.EXPLAIN_SEARCH_BUDGET_S["interpreter" if runner.backend.interpreter else "compiled"]
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
     found = search_edits(

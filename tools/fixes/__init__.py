@@ -163,8 +163,8 @@ def _repair(
     ctx = context.load(request.run_id)
     if not ctx.tensors_kept or not ctx.source:
         return None
-    backend = task.backend_resolved
-    budget = request.search_budget_s or T.REPAIR_SEARCH_BUDGET_S.get(backend, T.REPAIR_SEARCH_BUDGET_S["cuda"])
+    interpreted = backends.by_name(task.backend_resolved).interpreter
+    budget = request.search_budget_s or T.REPAIR_SEARCH_BUDGET_S["interpreter" if interpreted else "compiled"]
     runner = TrialRunner(ctx, budget, cancel)
     accepted: dict[str, Verification] = {}
 
