@@ -95,3 +95,10 @@ def test_a_location_gets_the_tensor_and_keeps_one_it_has():
     )
     named = Location(description="x", line=_line("y = x * w"), tensor="input 1")
     assert with_tensor(named, KERNEL) == named
+
+
+def test_a_line_that_is_an_access_is_said_to_be_one_when_the_edit_is_not_known():
+    found = reached(KERNEL, _line("w = tl.load("))
+    assert found is not None and (found.tensor, found.role) == ("input 1", "access")
+    line = _line("w = tl.load(")
+    assert found.said_of(line) == f"line {line} is the load at line {line} from `w_ptr` (forward's `w`)"

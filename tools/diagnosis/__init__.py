@@ -32,7 +32,7 @@ from tools.errors import ToolInputError
 from tools.models.accuracy import ShapeCheck, ShapeRun
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, ExplainRequest, ExplainResult
 from tools.models.task import Timings
-from tools.repair import source
+from tools.repair import reach, source
 from tools.services import progress_reporter, services
 
 HEATMAP_NAME = "heatmap.png"
@@ -282,6 +282,15 @@ def explain_failure(request: ExplainRequest, progress=None, cancel=None) -> Expl
     return result
 
 
+def _with_tensor(ctx: context.RunContext, diagnosis: Diagnosis) -> Diagnosis:
+    """A diagnosis located at a candidate line names the tensor that line's value reaches (tools/repair/reach.py)
+    where its own evidence named none."""
+    location = diagnosis.location
+    if location is None or not location.line or location.tensor or location.file != ctx.task.candidate_name:
+        return diagnosis
+    return diagnosis.model_copy(update={"location": reach.with_tensor(location, ctx.source)})
+
+
 def _explain(request: ExplainRequest, progress=None, cancel=None) -> ExplainResult:
     report = progress_reporter(progress)
     started = time.perf_counter()
@@ -304,7 +313,7 @@ def _explain(request: ExplainRequest, progress=None, cancel=None) -> ExplainResu
         outcomes = run_experiments(ctx, facts, diagnoses, request.experiment_budget_s, report, cancel, skip)
         repair.reconcile(diagnoses)
     applicable.apply(ctx, facts, diagnoses, outcomes)
-    diagnoses = _rank(diagnoses)
+    diagnoses = [_with_tensor(ctx, d) for d in _rank(diagnoses)]
 
     heatmap_ref, error_map = None, None
     outputs = [

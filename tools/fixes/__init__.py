@@ -38,13 +38,14 @@ def _diff(before: str, after: str, name: str) -> str:
     )
 
 
-def _changed_line(before: str, after: str, name: str) -> Location | None:
-    """The one line of `before` a patch rewrites, when it rewrites one line only."""
+def _changed_line(before: str, after: str, name: str, edited: str = "") -> Location | None:
+    """The one line of `before` a patch rewrites, when it rewrites one line only (`edited`: the code it changes
+    there, where known)."""
     old, new = before.splitlines(), after.splitlines()
     changes = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace" or changes[0][2] - changes[0][1] != 1:
         return None
-    return reach.with_tensor(Location.at_line(name, changes[0][1] + 1, before), before)
+    return reach.with_tensor(Location.at_line(name, changes[0][1] + 1, before), before, edited)
 
 
 def _metrics(result) -> dict:
@@ -129,7 +130,8 @@ def _suggestion(
     if patched is not None:
         suggestion.patch = _diff(source, patched, name)
         suggestion.patched_source = patched
-        suggestion.location = _changed_line(source, patched, name)
+        edited = diagnosis.evidence.get("edit_before")  # the code the repair search changed, where it found this
+        suggestion.location = _changed_line(source, patched, name, edited if isinstance(edited, str) else "")
     if not verify:
         return suggestion
     report(0.2 + 0.7 * index / max(1, count), f"verifying {fix}")
@@ -204,7 +206,7 @@ def _repair(
         patched_source=edit.source,
         verified=True,
         verification=accepted[edit.source],
-        location=_changed_line(ctx.source, edit.source, name),
+        location=_changed_line(ctx.source, edit.source, name, edit.before),
     )
 
 

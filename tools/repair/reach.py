@@ -28,7 +28,7 @@ class Reached:
     """The access a line feeds: the tensor (`input 1`, `output`, `output[0]` of a returned tuple), how, where."""
 
     tensor: str
-    role: str  # "address", "mask", "padding", "value" (stored) or "allocation"
+    role: str  # "address", "mask", "padding", "value" (stored), "allocation", or "access" (the line is one)
     access: str  # "load", "store" or "allocation"
     line: int  # the access's line
     pointer: str  # the kernel's pointer parameter ('' for an allocation)
@@ -37,20 +37,26 @@ class Reached:
     def describe(self) -> str:
         """E.g. 'the address of the load at line 40 from `k_ptr` (forward's `k_cache`)'."""
         if self.role == "allocation":
-            return f"the allocation of forward's `{self.argument}` at line {self.line}"
-        what = {"value": "the stored value"}.get(self.role, f"the {self.role}")
+            return f"the allocation of forward's `{self.argument}`"
         whose = f"`{self.pointer}` (forward's `{self.argument}`)" if self.argument else f"`{self.pointer}`"
-        return f"{what} of the {self.access} at line {self.line} {'from' if self.access == 'load' else 'to'} {whose}"
+        access = f"the {self.access} at line {self.line} {'from' if self.access == 'load' else 'to'} {whose}"
+        if self.role == "access":
+            return access
+        what = "the stored value" if self.role == "value" else f"the {self.role}"
+        return f"{what} of {access}"
+
+    def said_of(self, line: int) -> str:
+        """E.g. 'line 34 sets the mask of the load at line 40 from ...', 'line 40 is the load from ...'."""
+        return f"line {line} {'is' if self.role in ('access', 'allocation') else 'sets'} {self.describe()}"
 
 
 def with_tensor(location: Location, source: str, before: str = "") -> Location:
     """`location` with the tensor its line's value reaches and how (unchanged where it names one or none is found)."""
-    found = reached(source, location.line, before) if location.line and not location.tensor else None
-    if found is None:
+    line = location.line
+    found = reached(source, line, before) if line and not location.tensor else None
+    if found is None or not line:
         return location
-    return location.model_copy(
-        update={"tensor": found.tensor, "access": f"line {location.line} sets {found.describe()}"}
-    )
+    return location.model_copy(update={"tensor": found.tensor, "access": found.said_of(line)})
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,10 @@ def _first_access(source: str, tree: ast.Module, kernel: ast.FunctionDef, line: 
     params = [a.arg for a in kernel.args.args]
     tainted = _flows_from(kernel, start)
     accesses = sorted(_accesses(kernel), key=lambda a: (a.line != line, a.line))
-    for role in ROLES:
+    roles = ("access",) if not before and accesses and accesses[0].line == line else ROLES  # the line is one
+    for role in roles:
         for access in accesses:
-            part = access.parts.get(role)
+            part = access.parts.get("address" if role == "access" else role)
             if part is None:
                 continue
             own = access.line == line and (not before or before in _code(source, part))
