@@ -291,7 +291,9 @@ def _batch_arguments(batch: argparse.ArgumentParser) -> None:
 
 
 def _passed(result, ns: argparse.Namespace) -> bool:
-    return getattr(result, "verdict", None) in ("pass", "ok")
+    """Exit 0 on a passing verdict, and for a tool whose result has no verdict (nothing failed)."""
+    verdict = getattr(result, "verdict", None)
+    return verdict is None or verdict in ("pass", "ok")
 
 
 def _print_summary(result) -> None:
