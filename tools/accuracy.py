@@ -32,7 +32,7 @@ from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
 from tools import background, faults, goldens, shapes, sources
 from tools import thresholds as T
-from tools.compare import CompareInputError, compare_outputs
+from tools.compare import STANDARDS, CompareInputError, compare_outputs
 from tools.compare.options import options_from
 from tools.errors import ToolInputError
 from tools.models.accuracy import (
@@ -837,7 +837,7 @@ def _to(tree, device: str):
 def _headline(summary: str) -> str:
     """A seed's summary without its 'FAIL three_dim float16 output: ' prefix (kept for structural errors)."""
     text = summary.removeprefix("PASS ").removeprefix("FAIL ")
-    if text.startswith(("three_dim ", "catlass ", "assert_close ", "exact ")):
+    if text.startswith(tuple(f"{standard} " for standard in (*STANDARDS, "exact"))):  # exact: integer outputs
         return text.split(": ", 1)[-1]
     return text
 
