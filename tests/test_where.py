@@ -985,6 +985,23 @@ def test_a_trial_that_compared_no_output_passes_nothing():
     assert not Trial("nothing compared", ok=True).passed and not Trial("nothing compared", ok=True).clean
 
 
+def test_a_trial_that_fails_the_runs_own_standard_repairs_nothing():
+    """A run judged by a stricter standard than three_dim (here custom thresholds) can fail while three_dim passes:
+    the unchanged candidate, and so every edit, passes three_dim there, so a repair must pass the run's standard."""
+    from tools.compare import compare_tensors
+    from tools.compare.options import CompareOptions
+    from tools.diagnosis.trials import Trial
+
+    golden = torch.linspace(1.0, 2.0, 64, dtype=torch.float64)
+    actual = golden.to(torch.float32) * (1 + 2**-20)
+    neutral = compare_tensors(actual, golden, actual)
+    own = compare_tensors(actual, golden, actual, options=CompareOptions(thresholds={"float32": 1e-12}))
+    assert neutral.passed and not own.passed
+    judged = Trial("an edit", ok=True, outputs={"output": own}, neutral={"output": neutral})
+    assert judged.passed and not judged.clean
+    assert Trial("an edit", ok=True, outputs={"output": neutral}, neutral={"output": neutral}).clean
+
+
 def test_an_edit_is_claimed_only_where_it_passes_on_another_seed_of_the_run_too():
     """explain's search confirms an edit that passes on the failing seed on a second seed before it claims the
     edit's line: the repair of bias_rows passes there, an edit that does not repair it does not."""

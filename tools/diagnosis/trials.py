@@ -73,9 +73,11 @@ class Trial:
 
     @property
     def clean(self) -> bool:
-        """Passes, and no load read outside the tensors: what a repair must do (a patch that passes only by
-        reading past an end is no repair)."""
-        return self.passed and not self.out_of_bounds_reads
+        """Passes three_dim and the run's own standard (what the run's verdict asks: a candidate that fails only a
+        stricter standard passes three_dim as it is, and every edit would), and no load read outside the
+        tensors: what a repair must do (a patch that passes only by reading past an end is no repair)."""
+        own = self.outputs.values()
+        return self.passed and all(o.passed for o in own) and not self.out_of_bounds_reads
 
     def nan_where_golden_finite(self, name: str) -> torch.Tensor | None:
         a, g = self.actual.get(name), self.golden.get(name)
