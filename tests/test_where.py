@@ -985,6 +985,24 @@ def test_a_trial_that_compared_no_output_passes_nothing():
     assert not Trial("nothing compared", ok=True).passed and not Trial("nothing compared", ok=True).clean
 
 
+def test_when_nothing_matched_and_the_budget_ended_the_search_next_step_is_to_go_on(monkeypatch):
+    """adaln's mean divided by the block, not D (heldout17): no detector claims it and explain's search ends on its
+    budget (here made tiny): the next step is suggest_fix, whose search goes on, not "inspect the elements"."""
+    monkeypatch.setattr(T, "EXPLAIN_SEARCH_BUDGET_S", {"interpreter": 0.01, "compiled": 0.01})
+    folder = Path(__file__).parent / "heldout17" / "adaln_modulate_bf16"
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / "bug_mean_over_block.py"),
+            backend="cpu",
+            seeds=[11, 12],
+        )
+    )
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert not [d for d in explained.diagnoses if d.tested != "refuted"], explained.summary
+    assert explained.next_step.startswith(f"call suggest_fix(run_id='{run.run_id}', verify=true): its repair search")
+
+
 def test_a_trial_that_fails_the_runs_own_standard_repairs_nothing():
     """A run judged by a stricter standard than three_dim (here custom thresholds) can fail while three_dim passes:
     the unchanged candidate, and so every edit, passes three_dim there, so a repair must pass the run's standard."""

@@ -356,7 +356,13 @@ def _explain(request: ExplainRequest, progress=None, cancel=None) -> ExplainResu
         next_step = "nothing to fix; optimise for speed"
     else:
         summary = f"{ctx.result.verdict}: no known failure pattern matched; see the per-seed comparator results"
-        next_step = "inspect the worst elements of the run's seeds"
+        searched = next((o for o in outcomes if o.id == repair.ID and o.edits_tried is not None), None)
+        next_step = (
+            f"call suggest_fix(run_id='{request.run_id}', verify=true): its repair search goes on from the "
+            f"{searched.edits_tried} edits re-run here ({searched.finding})"
+            if searched is not None and repair.BUDGET_ENDED in searched.finding
+            else "inspect the worst elements of the run's seeds"
+        )
     report(1.0, "done")
     result = ExplainResult(
         run_id=request.run_id,

@@ -59,6 +59,10 @@ UNEDITABLE = (
 )
 
 
+#: What the search's finding says when its budget, not its plan, ended it (suggest_fix can go on).
+BUDGET_ENDED = "the budget ended the search"
+
+
 def numeric_cause_shown(diagnoses: list[Diagnosis], output: str | None = None) -> bool:
     """A cause no single-site edit repairs is established (for this output; None: any)."""
     return any(
@@ -387,7 +391,7 @@ def repair_search(
         finding = (
             f"no single-site edit passes ({found.tried} of {found.candidates} re-run"
             f"{', the located lines first' if lines else ''}; "
-            f"{'the budget ended the search' if found.stopped == 'budget' else 'none left'})"
+            f"{BUDGET_ENDED if found.stopped == 'budget' else 'none left'})"
         )
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
     edit = found.found
