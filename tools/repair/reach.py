@@ -218,15 +218,7 @@ def _launches(tree: ast.Module, kernel: str):
 
 def _launch_argument(tree: ast.Module, kernel: str, params: list[str], param: str) -> ast.expr | None:
     """What the first launch `kernel[grid](...)` passes for `param` (None where none is found)."""
-    index = params.index(param)
-    for call in _launches(tree, kernel):
-        keyword = next((k.value for k in call.keywords if k.arg == param), None)
-        if keyword is not None:
-            return keyword
-        positional = call.args[: index + 1]
-        if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in positional):
-            return call.args[index]
-    return None
+    return next((a for c in _launches(tree, kernel) if (a := _launch_argument_of(c, params, param)) is not None), None)
 
 
 def _launched_at(source: str, tree: ast.Module, line: int, before: str) -> list[tuple[ast.FunctionDef, set[str]]]:
@@ -245,6 +237,7 @@ def _launched_at(source: str, tree: ast.Module, line: int, before: str) -> list[
 
 
 def _launch_argument_of(call: ast.Call, params: list[str], param: str) -> ast.expr | None:
+    """What one launch passes for `param`: by keyword, or by position where no `*args` comes before it."""
     keyword = next((k.value for k in call.keywords if k.arg == param), None)
     index = params.index(param)
     if keyword is None and index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index]):
@@ -268,12 +261,7 @@ def _is_tensor(tree: ast.Module, argument: ast.expr | None) -> bool:
     if name is None:
         return True
     values = [
-        v
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign)
-        for t in n.targets
-        if name in _names(t)
-        for v in [n.value]
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(name in _names(t) for t in n.targets)
     ]
     return not values or not all(_makes_scalar(v) or isinstance(v, ast.Constant | ast.BinOp) for v in values)
 
