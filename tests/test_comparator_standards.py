@@ -124,3 +124,13 @@ def test_every_standard_returns_the_same_model(standard):
     r = judge(g.half(), g, g.half(), standard=standard, compute_num=4)
     assert r.standard == standard and r.passed and r.total_count == 50 and r.summary.startswith("PASS")
     assert r.cpu_control is not None
+
+
+def test_the_schema_names_every_registered_standard():
+    """A standard is registered once (tools/compare STANDARDS); the request schema's names must be those."""
+    from typing import get_args
+
+    from tools.compare import STANDARDS
+    from tools.models.compare import StandardName
+
+    assert set(get_args(StandardName)) == set(STANDARDS)
