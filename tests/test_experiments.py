@@ -406,8 +406,9 @@ def test_a_kernel_reading_the_tail_less_often_than_the_reference_is_no_boundary_
     )
     assert run.verdict == "fail", run.summary
     # what is checked is the last experiment's finding: a budget no loaded machine spends before it (alone the
-    # experiments take ~20 s; beside a whole-suite worker once past the default 60 s, which cut unread_tail)
-    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiment_budget_s=300))
+    # experiments take ~20 s; beside a whole-suite worker once past the default 60 s, which cut unread_tail), and
+    # without the repair search (not what is tested; in one whole-suite run unread_tail was missing, cause unknown)
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiment_budget_s=300, search=False))
     unread = next(e for e in explained.experiments if e.id == "unread_tail")
     assert not unread.confirms and "for fewer outputs than the reference" in unread.finding, unread.finding
     assert all(d.pattern != "boundary_mask_error" for d in explained.diagnoses), explained.summary

@@ -70,6 +70,9 @@ DECOMPOSITION = {
     "broadcast_axis",
     "divide_index",
     "sibling_term",
+    # an address made a sibling's but for one term or order (its strides, its coordinates): the four bugs of
+    # heldout2-17 it undoes are all labelled layout_mismatch / fix_layout
+    "sibling_offset",
 }
 
 
