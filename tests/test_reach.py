@@ -102,3 +102,66 @@ def test_a_line_that_is_an_access_is_said_to_be_one_when_the_edit_is_not_known()
     assert found is not None and (found.tensor, found.role) == ("input 1", "access")
     line = _line("w = tl.load(")
     assert found.said_of(line) == f"line {line} is the load at line {line} from `w_ptr` (forward's `w`)"
+
+
+TWO_LAUNCHES = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, a, b):
+        o1, o2 = torch.empty_like(a), torch.empty_like(b)
+        copy[(1,)](a, o1, a.numel(), BLOCK=64)
+        copy[(1,)](b, o2, b.numel(), BLOCK=64)
+        return o1, o2
+"""
+
+
+def test_a_launch_line_names_its_own_launch_and_the_models_forward():
+    """(review) The second launch names b and o2, not the first launch's tensors; an autograd Function's
+    forward(ctx, ...) is not the model's; a kernel line of a kernel launched on different tensors names none."""
+    lines = TWO_LAUNCHES.splitlines()
+    second = next(i + 1 for i, text in enumerate(lines) if "copy[(1,)](b" in text)
+    found = reached(TWO_LAUNCHES, second, "b")
+    assert found is not None and (found.tensor, found.argument) == ("input 1", "b")
+    stored = reached(TWO_LAUNCHES, second, "o2")
+    assert stored is not None and stored.tensor == "output[1]"
+    offsets = next(i + 1 for i, text in enumerate(lines) if "offs = tl.arange" in text)
+    assert reached(TWO_LAUNCHES, offsets) is None
+
+
+def test_launch_arguments_follow_positional_only_parameters_and_stop_at_star_args():
+    source = KERNEL.replace(
+        "def scale_rows(x_ptr, w_ptr, out_ptr, stats_ptr, N, stride_x, BLOCK: tl.constexpr):",
+        "def scale_rows(x_ptr, /, w_ptr, out_ptr, stats_ptr, N, stride_x, BLOCK: tl.constexpr):",
+    )
+    found = reached(source, _line("tl.store(out_ptr"))
+    assert found is not None and found.tensor == "output[0]"
+    starred = KERNEL.replace("x, w, out, stats,", "*(x, w), out, stats,")
+    assert reached(starred, _line("x = tl.load(")) is None  # x_ptr is filled by *args: unknown
+
+
+def test_a_launch_in_a_helper_names_the_helpers_variables_not_forwards():
+    helper = KERNEL.replace(
+        "    def forward(self, x, w):",
+        "    def forward(self, x, w):\n        return launch(w, x)\n\n    def old(self, x, w):",
+    )
+    helper = helper.replace(
+        "class ModelNew(torch.nn.Module):",
+        "def launch(x, w):\n    return ModelNew().old(x, w)\n\n\nclass ModelNew(torch.nn.Module):",
+    )
+    found = reached(helper, next(i + 1 for i, t in enumerate(helper.splitlines()) if "w = tl.load(" in t))
+    assert found is not None and found.tensor == "`w`", found

@@ -317,7 +317,8 @@ def _mutate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list-operators", action="store_true", help="list the mutation operators and exit")
 
 
-#: By tool name (tools/catalogue.py); a tool without an entry prints its summary and exits 0 on pass / ok.
+#: By tool name (tools/catalogue.py); a tool without an entry prints its summary and exits 0 on pass / ok or
+#: when its result has no verdict.
 OUTPUTS: dict[str, CommandOutput] = {
     "compile_kernel": CommandOutput(_print_compile, lambda r, ns: r.ok),
     "run_accuracy": CommandOutput(_print_run),

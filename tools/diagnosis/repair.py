@@ -323,7 +323,12 @@ def _edit_location(ctx: RunContext, edit: Edit, leading: Diagnosis | None) -> Lo
     trace named that tensor too, its account of the access (what was read against what was needed) is kept."""
     traced = leading.location if leading is not None and leading.location is not None else None
     location = reach.with_tensor(ctx.line_location(edit.line), ctx.source, edit.before)
-    if traced is not None and traced.tensor and location.tensor in (None, traced.tensor):
+    same_line = traced is not None and traced.line == edit.line
+    if (
+        traced is not None
+        and traced.tensor
+        and (location.tensor == traced.tensor or (not location.tensor and same_line))
+    ):
         return location.model_copy(update={"tensor": traced.tensor, "access": traced.access, "indices": traced.indices})
     return location
 

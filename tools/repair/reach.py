@@ -76,15 +76,29 @@ def reached(source: str, line: int, before: str = "") -> Reached | None:
     kernel = _enclosing(tree, line, _is_jit)
     if kernel is not None:
         return _first_access(source, tree, kernel, line, _assigned_at(kernel, line), before)
-    for kernel, params in _launched_at(source, tree, line, before):
-        found = _first_access(source, tree, kernel, line, params, before="")
+    for kernel, params, call in _launched_at(source, tree, line, before):
+        found = _first_access(source, tree, kernel, line, params, before="", launch=call)
         if found is not None:
             return found
     return _allocation(tree, line)
 
 
-def _first_access(source: str, tree: ast.Module, kernel: ast.FunctionDef, line: int, start: set[str], before: str):
-    params = [a.arg for a in kernel.args.args]
+def _params(kernel: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*kernel.args.posonlyargs, *kernel.args.args)]
+
+
+def _first_access(
+    source: str,
+    tree: ast.Module,
+    kernel: ast.FunctionDef,
+    line: int,
+    start: set[str],
+    before: str,
+    launch: ast.Call | None = None,
+):
+    """`launch`: the launch whose arguments to name the tensors by (default: every launch of the kernel, which must
+    agree: a kernel launched on different tensors names none)."""
+    params = _params(kernel)
     tainted = _flows_from(kernel, start)
     accesses = sorted(_accesses(kernel), key=lambda a: (a.line != line, a.line))
     roles = ("access",) if not before and accesses and accesses[0].line == line else ROLES  # the line is one
@@ -96,10 +110,15 @@ def _first_access(source: str, tree: ast.Module, kernel: ast.FunctionDef, line: 
             own = access.line == line and (not before or before in _code(source, part))
             if own or _names(part) & tainted:
                 pointer = _base(tree, access.parts["address"], kernel, params)
-                if pointer is not None:
-                    argument = _launch_argument(tree, kernel.name, params, pointer)
-                    argument_name = _root_name(argument) if argument is not None else ""
-                    return Reached(_tensor(tree, argument_name), role, access.kind, access.line, pointer, argument_name)
+                if pointer is None:
+                    return None  # only scalar parameters in the address (a tensor descriptor's): no claim
+                calls = [launch] if launch is not None else list(_launches(tree, kernel.name))
+                names = {_root_name(a) for c in calls if (a := _launch_argument_of(c, params, pointer)) is not None}
+                if len(names) != 1:
+                    return None  # launches that pass different tensors (or none found): no claim
+                argument = names.pop()
+                tensor = _tensor(tree, argument, calls[0])
+                return Reached(tensor, role, access.kind, access.line, pointer, argument) if tensor else None
     return None
 
 
@@ -200,7 +219,7 @@ def _base(tree: ast.Module, pointer: ast.expr, kernel: ast.FunctionDef, params: 
 
     visit(pointer)
     tensors = [p for p in found if _is_tensor(tree, _launch_argument(tree, kernel.name, params, p))]
-    return (tensors or found or [None])[0]
+    return tensors[0] if tensors else None  # only scalar parameters (a tensor descriptor's sizes): no pointer
 
 
 def _in_order(node: ast.AST) -> list[str]:
@@ -221,18 +240,20 @@ def _launch_argument(tree: ast.Module, kernel: str, params: list[str], param: st
     return next((a for c in _launches(tree, kernel) if (a := _launch_argument_of(c, params, param)) is not None), None)
 
 
-def _launched_at(source: str, tree: ast.Module, line: int, before: str) -> list[tuple[ast.FunctionDef, set[str]]]:
-    """The kernels whose launch has an argument on `line` (the one holding `before` where one does), each with the
-    parameters those arguments fill."""
+def _launched_at(
+    source: str, tree: ast.Module, line: int, before: str
+) -> list[tuple[ast.FunctionDef, set[str], ast.Call]]:
+    """The launches with an argument on `line` (the one holding `before` where one does): each kernel, the
+    parameters those arguments fill, and the launch."""
     found = []
     for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
-        params = [a.arg for a in kernel.args.args]
+        params = _params(kernel)
         for call in _launches(tree, kernel.name):
             filled = {p: _launch_argument_of(call, params, p) for p in params}
             on_line = {p: a for p, a in filled.items() if a is not None and a.lineno <= line <= (a.end_lineno or 0)}
             holding = {p for p, a in on_line.items() if before and before in _code(source, a)}
             if on_line:
-                found.append((kernel, holding or set(on_line)))
+                found.append((kernel, holding or set(on_line), call))
     return found
 
 
@@ -240,7 +261,11 @@ def _launch_argument_of(call: ast.Call, params: list[str], param: str) -> ast.ex
     """What one launch passes for `param`: by keyword, or by position where no `*args` comes before it."""
     keyword = next((k.value for k in call.keywords if k.arg == param), None)
     index = params.index(param)
-    if keyword is None and index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index]):
+    if (
+        keyword is None
+        and index < len(call.args)
+        and not any(isinstance(a, ast.Starred) for a in call.args[: index + 1])
+    ):
         return call.args[index]
     return keyword
 
@@ -263,30 +288,53 @@ def _is_tensor(tree: ast.Module, argument: ast.expr | None) -> bool:
     values = [
         n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(name in _names(t) for t in n.targets)
     ]
-    return not values or not all(_makes_scalar(v) or isinstance(v, ast.Constant | ast.BinOp) for v in values)
+    return not values or not all(_makes_scalar(v) for v in values)
 
 
 def _makes_scalar(node: ast.AST) -> bool:
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Attribute) and inner.attr in SCALAR_MAKERS:
-            return True
-        if isinstance(inner, ast.Name) and inner.id in SCALAR_MAKERS:
-            return True
-        if isinstance(inner, ast.Constant) and isinstance(inner.value, int | float) and node is inner:
-            return True
+    """An expression whose value is a size, not a tensor, judged by its outermost operation: a number, `x.shape[i]`,
+    `x.stride(i)` / `.size()` / `.numel()` / `.item()`, `int(...)`, `triton.cdiv(...)`, or arithmetic of such."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int | float)
+    if isinstance(node, ast.BinOp):
+        return _makes_scalar(node.left) or _makes_scalar(node.right)
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.Attribute):
+        return node.attr == "shape"
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in SCALAR_MAKERS
     return False
 
 
-def _tensor(tree: ast.Module, argument: str) -> str:
-    """`input k` where forward takes `argument` as its k-th argument, `output` (`output[k]` in a returned tuple)
-    where forward returns it, else the name as written."""
-    forward = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
-    if forward is None or not argument:
-        return f"`{argument}`" if argument else "a tensor"
-    inputs = [a.arg for a in forward.args.args if a.arg != "self"]
+def _tensor(tree: ast.Module, argument: str, launch: ast.Call) -> str | None:
+    """`input k` where the launch is in the model's forward and forward takes `argument` as its k-th argument,
+    `output` (`output[k]` in a returned tuple) where forward returns it, else the name as written (a launch in a
+    helper function names that function's variables: not matched to forward's)."""
+    if not argument:
+        return None
+    forward = _model_forward(tree)
+    if forward is None or not forward.lineno <= launch.lineno <= (forward.end_lineno or 0):
+        return f"`{argument}`"
+    inputs = [a.arg for a in (*forward.args.posonlyargs, *forward.args.args)][1:]  # after self
     if argument in inputs:
         return f"input {inputs.index(argument)}"
     return _returned(forward, argument) or f"`{argument}`"
+
+
+def _model_forward(tree: ast.Module) -> ast.FunctionDef | None:
+    """The forward of the candidate's model (ModelNew, else the first class method `forward(self, ...)`; an
+    autograd Function's `forward(ctx, ...)` is not it)."""
+    methods = [
+        (cls.name, fn)
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for fn in cls.body
+        if isinstance(fn, ast.FunctionDef) and fn.name == "forward" and fn.args.args and fn.args.args[0].arg == "self"
+    ]
+    return next((fn for name, fn in methods if name == "ModelNew"), methods[0][1] if methods else None)
 
 
 def _returned(forward: ast.FunctionDef, name: str) -> str | None:
@@ -303,8 +351,8 @@ def _returned(forward: ast.FunctionDef, name: str) -> str | None:
 
 def _allocation(tree: ast.Module, line: int) -> Reached | None:
     """A line of forward that assigns a tensor forward returns: that output's allocation."""
-    forward = _enclosing(tree, line, lambda fn: fn.name == "forward")
-    if forward is None:
+    forward = _model_forward(tree)
+    if forward is None or not forward.lineno <= line <= (forward.end_lineno or 0):
         return None
     for at, names, _ in _assignments(forward):
         if at == line:
