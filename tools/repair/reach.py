@@ -73,7 +73,7 @@ def reached(source: str, line: int, before: str = "") -> Reached | None:
         tree = pyast.parse(source)
     except SyntaxError:
         return None
-    kernel = _enclosing(tree, line, _is_jit)
+    kernel = _kernel_at(tree, line)
     if kernel is not None:
         return _first_access(source, tree, kernel, line, _assigned_at(kernel, line), before)
     for kernel, params, call in _launched_at(source, tree, line, before):
@@ -122,9 +122,10 @@ def _first_access(
     return None
 
 
-def _enclosing(tree: ast.Module, line: int, accept) -> ast.FunctionDef | None:
+def _kernel_at(tree: ast.Module, line: int) -> ast.FunctionDef | None:
+    """The @triton.jit function whose body holds `line`."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and accept(node) and node.lineno <= line <= (node.end_lineno or 0):
+        if isinstance(node, ast.FunctionDef) and _is_jit(node) and node.lineno <= line <= (node.end_lineno or 0):
             return node
     return None
 
