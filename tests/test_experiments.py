@@ -401,13 +401,15 @@ def test_a_kernel_reading_the_tail_less_often_than_the_reference_is_no_boundary_
             reference=RESAMPLE_REFERENCE,
             candidate=RESAMPLE_CANDIDATE.replace("SCALE", "(n_in - 1) / (n_out - 1)"),
             backend="cpu",
-            num_seeds=1,
+            # a seed pinned: on about one seed in four the access trace's sampled wrong elements all read another
+            # element (`lo`, line 14, holds it), a confirmed layout_mismatch that settles the run before unread_tail
+            seeds=[388032],
         )
     )
     assert run.verdict == "fail", run.summary
     # what is checked is the last experiment's finding: a budget no loaded machine spends before it (alone the
     # experiments take ~20 s; beside a whole-suite worker once past the default 60 s, which cut unread_tail), and
-    # without the repair search (not what is tested; in one whole-suite run unread_tail was missing, cause unknown)
+    # without the repair search (not what is tested)
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, experiment_budget_s=300, search=False))
     unread = next(e for e in explained.experiments if e.id == "unread_tail")
     assert not unread.confirms and "for fewer outputs than the reference" in unread.finding, unread.finding
