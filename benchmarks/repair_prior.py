@@ -23,6 +23,7 @@ import ast
 import json
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,10 +72,19 @@ def counts(cases: list[dict]) -> dict[str, tuple[int, float]]:
     return {op: (proposed[op], round(undone.get(op, 0.0), 3)) for op in sorted(set(proposed) | set(undone))}
 
 
-def _position(case: dict, rank: dict[str, float]) -> int | None:
-    """Where the first undo comes in the plan ordered by `rank` (the search's own ordering, no located line)."""
-    order = sorted(range(len(case["edits"])), key=lambda i: (rank.get(case["edits"][i][0], 0.0), case["edits"][i][1]))
-    return next((k for k, i in enumerate(order) if case["edits"][i][0] in case["undo"]), None)
+@dataclass(frozen=True)
+class _Planned:
+    operator: str
+    line: int
+    index: int  # in the case's edit list
+
+
+def _position(case: dict, rank: dict[str, float] | None) -> int | None:
+    """Where the first undo comes in the search's own plan (search.arrange, no located line) ordered by `rank`;
+    None: top to bottom."""
+    planned = [_Planned(op, line, i) for i, (op, line) in enumerate(case["edits"])]
+    order = search.arrange(planned, {}, rank) if rank is not None else sorted(planned, key=lambda e: (e.line, e.index))
+    return next((k for k, e in enumerate(order) if e.operator in case["undo"]), None)
 
 
 def check(cases: list[dict]) -> None:
@@ -86,7 +96,7 @@ def check(cases: list[dict]) -> None:
     for corpus in corpora:
         held = [c for c in undone if c["corpus"] == corpus]
         rank = search.rank_of(counts([c for c in cases if c["corpus"] != corpus]))
-        for name, ranking in (("top to bottom", {}), ("measured on the other corpora", rank)):
+        for name, ranking in (("top to bottom", None), ("measured on the other corpora", rank)):
             for case in held:
                 at = _position(case, ranking)
                 rows[name].update(k for k in WITHIN if at is not None and at < k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tools.models.diagnosis import Location
-from tools.repair.reach import reached, with_tensor
+from tools.repair.reach import launch_arguments, reached, with_tensor
 
 KERNEL = """import torch
 import triton
@@ -152,6 +152,16 @@ def test_launch_arguments_follow_positional_only_parameters_and_stop_at_star_arg
     assert found is not None and found.tensor == "output[0]"
     starred = KERNEL.replace("x, w, out, stats,", "*(x, w), out, stats,")
     assert reached(starred, _line("x = tl.load(")) is None  # x_ptr is filled by *args: unknown
+
+
+def test_launch_arguments_are_each_parameters_code_and_line_by_position_or_keyword():
+    at = _line("n, x.stride(0), BLOCK=128,")
+    found = launch_arguments(KERNEL)
+    assert found["stride_x"] == [(at, "x.stride(0)")] and found["BLOCK"] == [(at, "128")]
+    assert found["x_ptr"] == [(_line("x, w, out, stats,"), "x")]
+    starred = launch_arguments(KERNEL.replace("x, w, out, stats,", "*(x, w), out, stats,"))
+    assert "x_ptr" not in starred and "out_ptr" not in starred and starred["BLOCK"] == [(at, "128")]
+    assert launch_arguments("def (:") == {}
 
 
 def test_a_launch_in_a_helper_names_the_helpers_variables_not_forwards():

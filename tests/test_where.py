@@ -261,6 +261,32 @@ def test_an_address_missing_its_siblings_row_offset_gets_a_verified_patch():
     assert top.location.tensor == "input 1" and "the address of the load" in (top.location.access or "")
 
 
+@pytest.mark.parametrize(
+    ("task", "candidate", "line_text", "relation", "after"),
+    [
+        ("gated_residual", "bug_dropped_residual.py", "out = s * h", "golden - actual = `x`", "out = s * h + x"),
+        ("rms_rows", "bug_no_sqrt.py", "y = x / ms", "golden = actual * sqrt(`ms`)", "y = x / ms * tl.sqrt(ms)"),
+    ],
+)
+def test_a_term_or_factor_the_stored_value_lacks_is_read_from_the_kernels_locals_and_verified(
+    task, candidate, line_text, relation, after
+):
+    """No single-site edit writes a dropped `+ x` or `tl.sqrt(...)`: the error of the stored value, related to the
+    kernel's locals at the store's lanes, says what is missing; written in at the line that assigns the stored
+    variable it passes, and that line is the bug's."""
+    run = _run(task, candidate)
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of(task, candidate, line_text)
+    assert primary.pattern == "formula_error" and primary.evidence["experiment"] == "stored_value", primary
+    assert primary.location is not None and primary.location.line == line, primary
+    assert relation in primary.summary and primary.location.tensor == "output", primary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
+    assert f"    {after}\n" in (top.patched_source or "")
+
+
 def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_the_kernel():
     """row_share passes `x.stride(1)` for the row stride. In the kernel, `stride_x` -> `n_cols` passes too (the input
     is contiguous), but the wrong value comes from the launch: the edit of the argument is the one returned."""
@@ -1033,7 +1059,7 @@ def test_an_edit_is_claimed_only_where_it_passes_on_another_seed_of_the_run_too(
     run = _run("bias_rows", "bug_col_div.py")
     ctx = context.load(run.run_id)
     runner = TrialRunner(ctx, 120)
-    accept = repair_experiment._on_another_seed(runner, time.monotonic() + 120)
+    accept = repair_experiment.on_another_seed(runner, time.monotonic() + 120)
     buggy = (KERNELS / "bias_rows" / "bug_col_div.py").read_text()
     fixed = (KERNELS / "bias_rows" / "candidate.py").read_text()
     candidates = edits.edits(buggy)

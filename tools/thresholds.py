@@ -407,6 +407,17 @@ REPAIR_SEARCH_BUDGET_S = {"interpreter": 60.0, "compiled": 20.0}
 #: explain_failure's share of that search (its repair_search experiment, once a logic error is shown): enough for
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"interpreter": 12.0, "compiled": 8.0}
+
+#: Diagnosis, stored_value: a relation of the stored value to a kernel local (a term or factor it lacks) is tried
+#: as a repair where it holds on every sampled element to max(STORED_VALUE_TOLERANCE, 4 eps of the output dtype)
+#: of |golden| + |actual| (+ STORED_VALUE_FLOOR of the median |golden|, for elements near zero), on at least
+#: STORED_VALUE_MIN_WRONG wrong ones, with a local whose sampled values spread over more than
+#: STORED_VALUE_MIN_SPREAD of their largest (a constant is the scale-factor detectors'). A fit is a hypothesis
+#: only: the re-run of the kernel with the relation written in decides.
+STORED_VALUE_TOLERANCE = 1e-3
+STORED_VALUE_FLOOR = 1e-3
+STORED_VALUE_MIN_WRONG = 6
+STORED_VALUE_MIN_SPREAD = 1e-3
 REPAIR_BATCH_PER_SLOT = 4
 #: The search's operator order: (bugs undone + this) / (edits proposed + REPAIR_PRIOR_EDITS) per operator over
 #: the held-out corpora (benchmarks/repair_prior.py). Checked leave-one-corpus-out on heldout2-16 (595 bugs, 263

@@ -23,7 +23,9 @@ load of that line before the store). And per load line, which kernel variables h
 each dimension of what it read (sandbox.harness.index_names). explain_failure compares them
 with the reference's (autograd in float64, sandbox.harness.reference): an element the reference
 needs that the writing program never read is a read at the wrong address, with the line that read
-instead. The trace is evidence for the diagnosis only; verdicts never depend on it.
+instead. And at the store of each sampled output element, the kernel's floating locals at the lane that
+stored it (what tools/diagnosis/stored_value.py relates the error to: a term or factor the stored value lacks).
+The trace is evidence for the diagnosis only; verdicts never depend on it.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ MAX_CLOSURE_PROGRAMS = 4096
 MAX_ALIGNED_LINES = 8
 #: Written tensors up to this many elements keep, per load line, the element each of theirs was aligned with.
 MAX_ALIGNED_ELEMENTS = 4_000_000
+#: Floating locals of the kernel's frame kept per store of a sampled element (the first ones, in frame order).
+MAX_STORE_LOCALS = 64
 #: The interpreter's floating operations whose result can be Inf or NaN from finite operands.
 VALUE_OPS = (
     "create_fadd",
@@ -91,6 +95,8 @@ class _Region:
     line: np.ndarray | None = None
     #: (input, load line) -> per element: the element of that input its storing lane's load read (-1: none)
     aligned: dict[tuple[int, int], np.ndarray] | None = None
+    #: the sampled elements of the tensors launches were given in it (sampled flat index + storage offset)
+    wanted: np.ndarray | None = None
 
     def written(self) -> tuple[np.ndarray, np.ndarray]:
         if self.writer is None or self.line is None:
@@ -126,6 +132,10 @@ class AccessTrace:
         self._loaded: dict[int, tuple[int, np.ndarray]] = {}
         #: (load line, input) -> the variables that hold the index of each dimension it read
         self.index_names: dict[tuple[int, int], index_names.IndexNames] = {}
+        #: the sampled flat indices (an output's element is its storage's when it starts at the storage)
+        self._sampled = np.unique(np.array([flat for _, flat in samples], dtype=np.int64))
+        #: (region, element) -> the kernel's floating locals at the lane that last stored that element
+        self.at_store: dict[tuple[int, int], dict[str, float]] = {}
 
     # -- regions ----------------------------------------------------------------------------------
     def add_input(self, tensor: torch.Tensor, index: int) -> None:
@@ -140,6 +150,17 @@ class AccessTrace:
         for value in (*args, *kwargs.values()):
             if isinstance(value, torch.Tensor) and value.device.type == "cpu":
                 self._add(value, None)
+                self._want(value)
+
+    def _want(self, tensor: torch.Tensor) -> None:
+        """A tensor a kernel may write: its sampled elements, by where they sit in its storage (an output
+        allocated with guard margins starts past its storage's start)."""
+        region = self._find(tensor.untyped_storage().data_ptr())
+        if region is None or region.input_index is not None or not self._sampled.size:
+            return
+        offset = int(tensor.storage_offset())
+        wanted = self._sampled + offset
+        region.wanted = wanted if region.wanted is None else np.union1d(region.wanted, wanted)
 
     def _add(self, tensor: torch.Tensor, input_index: int | None) -> None:
         storage = tensor.untyped_storage()
@@ -304,6 +325,36 @@ class AccessTrace:
             lines[elements] = line
         if not accumulate:
             self._align(ptrs, mask)
+            self._keep_locals(ptrs, mask)
+
+    def _keep_locals(self, ptrs, mask) -> None:
+        """A store of sampled elements: the kernel's floating locals (those that broadcast to the stored tile) at
+        the lanes that stored them."""
+        tile = self._tile(ptrs, mask)
+        wanted = tile[0].wanted if tile is not None and tile[0].input_index is None else None
+        if tile is None or wanted is None:
+            return
+        region, stored = tile[0], np.atleast_1d(tile[1])  # a scalar store's one lane too
+        hit = (stored >= 0) & np.isin(stored, wanted)
+        if not hit.any():
+            return
+        frame = common.candidate_frame(self.source_path, depth=2)
+        if frame is None:
+            return
+        arrays = {}
+        for name, local in frame.f_locals.items():
+            data = getattr(getattr(local, "handle", None), "data", None)
+            if not isinstance(data, np.ndarray) or data.dtype.kind != "f":
+                continue
+            try:
+                arrays[name] = np.broadcast_to(data, stored.shape)
+            except ValueError:
+                continue  # another tile's (a reduction's operand)
+            if len(arrays) >= MAX_STORE_LOCALS:
+                break
+        for lane in zip(*np.nonzero(hit), strict=True):
+            values = {name: float(a[lane]) for name, a in arrays.items()}
+            self.at_store[(region.key, int(stored[lane]))] = {k: v for k, v in values.items() if np.isfinite(v)}
 
     def value(self, operation: str, operands: tuple, result) -> None:
         """After a floating operation: record where this program first made Inf / NaN of finite operands."""
@@ -381,6 +432,16 @@ class AccessTrace:
             for (index, line), read in sorted(region.aligned.items())
             if read[element] >= 0
         ]
+
+    def locals_at_store(self, tensor: torch.Tensor, flat_index: int) -> dict[str, float]:
+        """The kernel's floating locals at the lane that last stored this element of a contiguous output."""
+        if not tensor.is_contiguous() or tensor.device.type != "cpu":
+            return {}
+        address = tensor.data_ptr() + flat_index * tensor.element_size()
+        region = self._find(address)
+        if region is None:
+            return {}
+        return self.at_store.get((region.key, (address - region.start) // region.element_size), {})
 
     def sources(self, program: int) -> tuple[dict[tuple[int, int], np.ndarray], bool]:
         """The input elements `program` and the programs it read from read, per (input, line), and
@@ -498,6 +559,7 @@ def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[
             "reads": [],
             "nonfinite": trace.nonfinite_origin(program),
             "aligned": trace.aligned_of(outputs[position], flat),
+            "at_store": trace.locals_at_store(outputs[position], flat),
         }
         for (input_index, line_read), elements in sorted(reads.items()):
             name = f"trace/{number}/{input_index}/{line_read}"

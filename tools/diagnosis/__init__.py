@@ -25,6 +25,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
     fingerprint,
     heatmap,
     repair,
+    stored_value,
 )
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner

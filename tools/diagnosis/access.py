@@ -490,6 +490,7 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     if isinstance(traced, str):
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=f"not traced: {traced}"))
     samples, names = traced
+    ctx.traced = samples
     origin = _nonfinite_origin(ctx, target, samples, diagnoses)
     if origin is not None:
         located, finding = origin

@@ -137,6 +137,8 @@ class RunContext:
     fingerprint_seed: int | None = None
     #: what the experiments run so far found, by experiment id (a later experiment may start from it)
     outcomes: dict[str, ExperimentOutcome] = field(default_factory=dict)
+    #: the access trace's sampled output elements (tools.diagnosis.traced.TracedSample), once it ran
+    traced: list = field(default_factory=list)
 
     @property
     def source(self) -> str:

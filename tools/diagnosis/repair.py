@@ -131,7 +131,7 @@ def _answered(diagnoses: list[Diagnosis], output: str, edit: Edit) -> Diagnosis 
     )
 
 
-def _logic(diagnoses: list[Diagnosis], output: str) -> Diagnosis | None:
+def leading_logic(diagnoses: list[Diagnosis], output: str) -> Diagnosis | None:
     """The logic diagnosis of this output an edit would locate: a confirmed or proven one first (a specific
     cause before the generic formula_error, one that already says where before one that does not), else the
     most confident untested one."""
@@ -146,7 +146,7 @@ def _logic(diagnoses: list[Diagnosis], output: str) -> Diagnosis | None:
     )
 
 
-def _failing(ctx: RunContext) -> OutputData | None:
+def failing_output(ctx: RunContext) -> OutputData | None:
     return next(
         (
             o
@@ -157,7 +157,7 @@ def _failing(ctx: RunContext) -> OutputData | None:
     )
 
 
-def _rounding(ctx: RunContext) -> bool:
+def rounding_shown(ctx: RunContext) -> bool:
     """exact_inputs found that exact arithmetic removes the failure: rounding or range, no logic to edit."""
     exact = ctx.outcomes.get("exact_inputs")
     return exact is not None and exact.rounding_shown
@@ -238,7 +238,7 @@ def _screened(runner: TrialRunner, smaller: ResizedTrialRunner, deadline: float)
     return run_batch
 
 
-def _on_another_seed(runner: TrialRunner, deadline: float):
+def on_another_seed(runner: TrialRunner, deadline: float):
     """An edit that passes on the failing seed, re-run on another seed of the run before it is claimed as the bug's
     line: one that passes by coincidence (lost and double-counted terms that balance on those inputs) fails there.
     Accepted unconfirmed where the run kept no other seed's inputs or no time is left (suggest_fix verifies every
@@ -265,7 +265,7 @@ def batch_size(runner: TrialRunner) -> int:
     return max(1, services().pool(runner.backend).slots) * T.REPAIR_BATCH_PER_SLOT
 
 
-def _located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: OutputData, finding: str) -> Diagnosis:
+def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: OutputData, finding: str) -> Diagnosis:
     """The leading logic diagnosis with the edit's line as its location (a proof stays a proof), or a new one
     of the edit's kind (by the role of the code it changes) where none names a specific cause."""
     lines = f"lines {', '.join(map(str, (edit.line, *edit.also)))} (written the same way)" if edit.also else ""
@@ -371,12 +371,12 @@ def reconcile(diagnoses: list[Diagnosis]) -> None:
 def repair_search(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
-    target = _failing(ctx)  # a proven cause still leaves its line open: the search runs there too
+    target = failing_output(ctx)  # a proven cause still leaves its line open: the search runs there too
     if target is None or not ctx.source or _dtype_located(diagnoses, target.name):
         return None
     # A numeric cause (or rounding) shown by changing the inputs' distribution leaves open the padding edits (whether
     # padding lanes count depends on the data) and the widening ones (the repair of a precision or range cause)
-    numeric = numeric_cause_shown(diagnoses, target.name) or _rounding(ctx)
+    numeric = numeric_cause_shown(diagnoses, target.name) or rounding_shown(ctx)
     only = search.NUMERIC_SCOPE if numeric else None
     budget = T.EXPLAIN_SEARCH_BUDGET_S["interpreter" if runner.backend.interpreter else "compiled"]
     deadline = time.monotonic() + min(budget, runner.remaining_s)
@@ -388,7 +388,7 @@ def repair_search(
         lines,
         scaled_output=search.scaled(diagnoses),
         only=only,
-        accept=_on_another_seed(runner, deadline),
+        accept=on_another_seed(runner, deadline),
     )
     if found.found is None and only is not None and found.candidates == 0:
         return None  # nothing of the numeric scope to edit (no padding, no narrow dtype): the numeric cause stands
@@ -401,9 +401,9 @@ def repair_search(
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
     edit = found.found
     widened = _numeric_cause(diagnoses, target, edit) if edit.operator in search.WIDENING_OPERATORS else None
-    leading = widened or _answered(diagnoses, target.name, edit) or _logic(diagnoses, target.name)
+    leading = widened or _answered(diagnoses, target.name, edit) or leading_logic(diagnoses, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
-    diagnosis = _located(leading, edit, ctx, target, finding)
+    diagnosis = located(leading, edit, ctx, target, finding)
     outcome = ExperimentOutcome(
         id=ID,
         question=QUESTION,

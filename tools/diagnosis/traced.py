@@ -6,6 +6,8 @@ gradient, or perturbation for integer inputs) and the candidate's trace (per pro
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 
@@ -28,6 +30,13 @@ class TracedSample:
         self.aligned: dict[tuple[int, int], int] = {
             (int(e["input"]), int(e["line"])): int(e["element"]) for e in trace.get("aligned") or []
         }
+        #: the kernel's floating locals at the lane that stored this element (names checked to be identifiers)
+        stored = trace.get("at_store")
+        self.at_store: dict[str, float] = (
+            {k: float(v) for k, v in stored.items() if isinstance(k, str) and k.isidentifier() and _number(v)}
+            if isinstance(stored, dict)
+            else {}
+        )
         self.capped: set[int] = set()
         for e in trace.get("reads", []):
             t = values.get(e["key"])
@@ -44,6 +53,10 @@ class TracedSample:
         read = self.reads.get(index, {})
         everything = torch.cat(list(read.values())) if read else torch.zeros(0, dtype=torch.int64)
         return needed[~torch.isin(needed, everything)]
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 #: (load line, input) -> dimension -> the kernel variables that held its index at that load

@@ -1626,30 +1626,6 @@ def _replace_arg(call: cst.Call, old: cst.Arg, value: cst.BaseExpression) -> cst
     return call.with_changes(args=[a.with_changes(value=value) if a is old else a for a in call.args])
 
 
-def launch_arguments(source: str) -> dict[str, list[tuple[int, str]]]:
-    """A kernel parameter -> (line, code) of each argument the module's launches (`kernel[grid](...)`) pass
-    for it, by position or by keyword."""
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError:
-        return {}
-    kernels = {k.name.value: [p.name.value for p in k.params.params] for k in _kernels(module)}
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    found: dict[str, list[tuple[int, str]]] = {}
-    for call in m.findall(wrapper.module, m.Call(func=m.Subscript(value=m.Name()))):
-        params = kernels.get(call.func.value.value) if isinstance(call, cst.Call) else None  # type: ignore[attr-defined]
-        if not params:
-            continue
-        for index, arg in enumerate(call.args):  # type: ignore[attr-defined]
-            if arg.star:  # *args: the positions after it are not known
-                break
-            name = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
-            if name is not None:
-                found.setdefault(name, []).append((positions[arg.value].start.line, _code(arg.value)))
-    return found
-
-
 def edits(source: str) -> list[Edit]:
     """Every single-site edit of the operators, each with its edited source (unparseable sources give none),
     then each change made at several sites written the same way, made at all of them at once."""

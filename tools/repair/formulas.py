@@ -320,3 +320,19 @@ __all__ = [
     "streamed_variance",
     "xlogy_at_zero",
 ]
+
+
+def from_evidence(source: str, evidence: dict) -> str | None:
+    """The relation tools/diagnosis/stored_value.py re-ran and saw pass, written in again: `edit_before` ->
+    `edit_after` at `line`, where that text occurs once on the line (None otherwise)."""
+    if evidence.get("edit_operator") != "stored_value":
+        return None
+    line, before, after = evidence.get("line"), evidence.get("edit_before"), evidence.get("edit_after")
+    lines = source.splitlines(keepends=True)
+    if not isinstance(line, int | float) or not isinstance(before, str) or not isinstance(after, str) or not before:
+        return None
+    number = int(line)
+    if not 1 <= number <= len(lines) or lines[number - 1].count(before) != 1:
+        return None
+    lines[number - 1] = lines[number - 1].replace(before, after)
+    return "".join(lines)

@@ -236,6 +236,24 @@ def _launches(tree: ast.Module, kernel: str):
                 yield call
 
 
+def launch_arguments(source: str) -> dict[str, list[tuple[int, str]]]:
+    """A kernel parameter -> (line, code) of each argument the module's launches (`kernel[grid](...)`) pass for
+    it, by position (up to a `*args`) or by keyword."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    found: dict[str, list[tuple[int, str]]] = {}
+    for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
+        params = _params(kernel)
+        for call in _launches(tree, kernel.name):
+            for param in params:
+                argument = _launch_argument_of(call, params, param)
+                if argument is not None:
+                    found.setdefault(param, []).append((argument.lineno, _code(source, argument)))
+    return found
+
+
 def _launch_argument(tree: ast.Module, kernel: str, params: list[str], param: str) -> ast.expr | None:
     """What the first launch `kernel[grid](...)` passes for `param` (None where none is found)."""
     return next((a for c in _launches(tree, kernel) if (a := _launch_argument_of(c, params, param)) is not None), None)

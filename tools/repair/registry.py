@@ -56,6 +56,7 @@ DIRECTED: dict[str, Callable[[str, dict], str | None]] = {
     "boundary_mask": padding.from_evidence,
     "fix_layout": layout.from_evidence,
     "output_dtype": allocation.from_evidence,
+    "fix_formula": formulas.from_evidence,
 }
 
 #: Every fix, once: its id, title, what to do per DSL, and the patchers that apply it (tried in order).

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from tools import thresholds as T
 from tools.models.diagnosis import Diagnosis
-from tools.repair import prior
-from tools.repair.edits import Edit, edits, launch_arguments, value_lines
+from tools.repair import prior, reach
+from tools.repair.edits import Edit, edits, value_lines
 
 
 def rank_of(counts: dict[str, tuple[int, float]]) -> dict[str, float]:
@@ -95,6 +96,27 @@ def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[st
         scalings = [e for e in candidates if e.operator in SCALED_ONLY]  # then the stored value scaled, in their order
         candidates = factors + scalings + [e for e in candidates if e not in factors and e not in scalings]
         order |= {op: -1.0 for op in SCALE_OPERATORS}  # before every measured rank (each is above -1)
+    return arrange(candidates, rank, order, keep_rest=scaled)
+
+
+class Planned(Protocol):
+    """What the plan's order reads of an edit."""
+
+    @property
+    def operator(self) -> str: ...
+
+    @property
+    def line(self) -> int: ...
+
+
+P = TypeVar("P", bound=Planned)
+
+
+def arrange(candidates: list[P], rank: dict[int, int], order: dict[str, float], keep_rest: bool = False) -> list[P]:
+    """The plan's order: the first EVIDENT_FIRST evident edits, then those at the ranked lines (`rank`: line ->
+    place; each line's first REPAIR_EDITS_PER_LINE_FIRST first), then the rest by `order` (operator -> key, lower
+    first; UNSEEN_RANK for one it lacks) and line, or as given with `keep_rest`. benchmarks/repair_prior.py
+    measures this very order."""
     # a value the kernel loads and never reads is a defect whatever the diagnosis located: its nearest uses first
     evident = [e for e in candidates if e.operator in EVIDENT_OPERATORS][:EVIDENT_FIRST]
     candidates = [e for e in candidates if e not in evident]
@@ -103,12 +125,12 @@ def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[st
     )
     located = _each_line_first(located, T.REPAIR_EDITS_PER_LINE_FIRST)
     rest = [e for e in candidates if e.line not in rank]
-    if not scaled:
+    if not keep_rest:
         rest.sort(key=lambda e: (order.get(e.operator, UNSEEN_RANK), e.line))
     return evident + located + rest
 
 
-def _each_line_first(planned: list[Edit], share: int) -> list[Edit]:
+def _each_line_first(planned: list[P], share: int) -> list[P]:
     """Each line's first `share` edits (in the plan's order), then the rest."""
     first, later, seen = [], [], {}
     for e in planned:
@@ -156,7 +178,7 @@ def _at_the_launch(
     """Where the passing edit gives a kernel parameter's use another parameter (`stride_x` -> `n_cols`), the value
     passed for it may be what is wrong (`x.stride(1)` for `x.stride(0)` at the launch): an edit of that argument
     that passes too is the repair at the value's origin, and is preferred. (that edit or None, edits re-run)"""
-    arguments = launch_arguments(source).get(found.before, []) if found.operator == "name_swap" else []
+    arguments = reach.launch_arguments(source).get(found.before, []) if found.operator == "name_swap" else []
     at_launch = [
         e for e in candidates if e is not found and any(e.line == line and e.before == code for line, code in arguments)
     ]
