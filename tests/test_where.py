@@ -527,6 +527,31 @@ def test_each_operator_finds_its_construct():
     assert not any(op == "sign" and after.startswith("x_ptr - ") for op, _, after, _ in found)
 
 
+def test_a_guard_of_padding_where_it_is_reduced_gives_way_to_the_padding_where_it_is_loaded():
+    """The search's passing edit keeps padding lanes out of a max; the masked load its values come from, padded
+    with the max's identity, passes too: that edit, at the origin, is the one returned (and one that does not pass
+    is not)."""
+    source = KERNEL_HEAD + (
+        "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    c = tl.arange(0, B)\n    inside = c < N\n"
+        "    x = tl.load(x_ptr + c, mask=inside, other=0.0)\n    tl.store(o_ptr, tl.max(x, axis=0))\n"
+    )
+    planned = search.plan(source, [])
+    guard = next(e for e in planned if e.operator == "pad_reduction")
+    at_load = [e for e in planned if e.operator == "padding"]
+    assert at_load and all(e.line == 9 for e in at_load) and guard.line == 10
+
+    def run_batch(batch):
+        return [e == guard or "float('-inf')" in e.after or '"-inf"' in e.after for e in batch]
+
+    located = search.plan(source, [10])  # the located reduction's edits come first
+    assert located.index(guard) < min(located.index(e) for e in at_load)
+    found = search.search(source, [10], run_batch, batch_size=1)
+    assert found.found is not None and found.found.operator == "padding" and found.found.line == 9, found
+    assert "-inf" in found.found.after
+    only_guard = search.search(source, [10], lambda batch: [e == guard for e in batch], batch_size=1)
+    assert only_guard.found == guard
+
+
 def test_padding_lanes_in_a_running_min_are_searched_after_a_distribution_changing_experiment():
     """Exact -1/0/+1 inputs cannot judge this kernel (they make the 0 padding harmless, and the reference's output is
     the constant 2 there: exact_inputs is inconclusive); the padding edits are re-run, and the one that keeps the
@@ -537,8 +562,10 @@ def test_padding_lanes_in_a_running_min_are_searched_after_a_distribution_changi
     primary = explained.diagnoses[0]
     lines = {_line_of("row_range", "bug_min_padding.py", text) for text in ("low = tl.minimum(low, x)", "x = tl.load(")}
     assert primary.pattern == "boundary_mask_error" and primary.location is not None, explained.summary
-    # either keeps the padding out of the minimum: +inf padding on the load, or tl.where in the running minimum
-    assert primary.location.line in lines and primary.evidence["edit_operator"] in ("padding", "pad_accumulate")
+    # either keeps the padding out of the minimum (+inf padding on the load, or tl.where in the running minimum):
+    # the padding where it is made is preferred to its guard where it is used
+    load = _line_of("row_range", "bug_min_padding.py", "x = tl.load(")
+    assert load in lines and primary.location.line == load and primary.evidence["edit_operator"] == "padding"
     assert not any(d.pattern == "cancellation_error" and d.tested == "confirmed" for d in explained.diagnoses)
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     assert fixed.fixes[0].verified and fixed.fixes[0].fix == "boundary_mask", fixed.summary

@@ -167,25 +167,39 @@ def search(
         tried += len(batch)
         for edit, ok in zip(batch, passed, strict=False):
             if ok and accept(edit):
-                origin, ran = _at_the_launch(source, edit, candidates, run_batch, accept)
+                origin, ran = _at_the_origin(source, edit, candidates, run_batch, accept)
                 return Searched(origin or edit, tried + ran, len(candidates), "found")
     return Searched(None, tried, len(candidates), "exhausted")
 
 
-def _at_the_launch(
+#: Edits that keep padding lanes out where they are reduced or accumulated: the padding itself comes from the
+#: masked loads' `other=`, a change of which is the repair at the value's origin.
+KEPT_OUT = frozenset({"pad_reduction", "pad_accumulate"})
+
+
+def _at_the_origin(
     source: str, found: Edit, candidates: list[Edit], run_batch: RunBatch, accept: Callable[[Edit], bool]
 ) -> tuple[Edit | None, int]:
-    """Where the passing edit gives a kernel parameter's use another parameter (`stride_x` -> `n_cols`), the value
-    passed for it may be what is wrong (`x.stride(1)` for `x.stride(0)` at the launch): an edit of that argument
-    that passes too is the repair at the value's origin, and is preferred. (that edit or None, edits re-run)"""
-    arguments = reach.launch_arguments(source).get(found.before, []) if found.operator == "name_swap" else []
-    at_launch = [
-        e for e in candidates if e is not found and any(e.line == line and e.before == code for line, code in arguments)
-    ]
-    if not at_launch:
+    """An edit where the wrong value is made that passes too, preferred to the passing edit where it is used:
+    - where the passing edit gives a kernel parameter's use another parameter (`stride_x` -> `n_cols`), the value
+      passed for it may be what is wrong (`x.stride(1)` for `x.stride(0)` at the launch): that argument's edits;
+    - where it keeps padding lanes out of a reduction (`tl.sum(tl.where(mask, x, 0))`), the padding the masked
+      loads its values come from give them (`other=0.0` for `other=float("-inf")` under a max): their paddings.
+    (that edit or None, edits re-run)"""
+    if found.operator == "name_swap":
+        arguments = reach.launch_arguments(source).get(found.before, [])
+        origin = [
+            e for e in candidates if e is not found and any(e.line == at and e.before == code for at, code in arguments)
+        ]
+    elif found.operator in KEPT_OUT:
+        feeding = set(value_lines(source, found.line)) - {found.line}
+        origin = [e for e in candidates if e.operator == "padding" and e.line in feeding]
+    else:
+        origin = []
+    if not origin:
         return None, 0
-    passed = run_batch(at_launch) or []
-    return next((e for e, ok in zip(at_launch, passed, strict=False) if ok and accept(e)), None), len(at_launch)
+    passed = run_batch(origin) or []
+    return next((e for e, ok in zip(origin, passed, strict=False) if ok and accept(e)), None), len(origin)
 
 
 def scaled(diagnoses: list[Diagnosis]) -> bool:
