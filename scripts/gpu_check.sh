@@ -31,8 +31,10 @@ cat "$OUT/device.txt"
 PARTS=${PARTS:-tests bench diag}
 tests_rc=0; bench_rc=0; diag_rc=0
 if [[ " $PARTS " == *" tests "* ]]; then
-  timeout ${TEST_TIMEOUT:-500} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA 2>&1 | tail -60 > "$OUT/gpu_tests.txt"
-  tests_rc=${PIPESTATUS[0]}
+  # written as it goes (a call cut short by its time limit still leaves what ran), then its tail kept
+  timeout ${TEST_TIMEOUT:-500} python3 -m pytest -q -m gpu tests/gpu -p no:cacheprovider -rA > "$OUT/gpu_tests_full.txt" 2>&1
+  tests_rc=$?
+  tail -60 "$OUT/gpu_tests_full.txt" > "$OUT/gpu_tests.txt"
   tail -25 "$OUT/gpu_tests.txt"
 fi
 

@@ -408,6 +408,9 @@ REPAIR_SEARCH_BUDGET_S = {"interpreter": 60.0, "compiled": 20.0}
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"interpreter": 12.0, "compiled": 8.0}
 
+#: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
+REFUTED_FACTOR = 0.3
+
 #: Diagnosis, stored_value: a relation of the stored value to a kernel local (a term or factor it lacks) is tried
 #: as a repair where it holds on every sampled element to max(STORED_VALUE_TOLERANCE, 4 eps of the output dtype)
 #: of |golden| + |actual| (+ STORED_VALUE_FLOOR of the median |golden|, for elements near zero), on at least

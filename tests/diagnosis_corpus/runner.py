@@ -62,9 +62,12 @@ def entries(backend: str) -> list[dict]:
     return [e for e in MANIFEST if backend == "cuda" or not e["gpu_only"]]
 
 
-def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = False) -> Outcome:
+def run_entry(
+    entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = False, search_budget_s: float | None = None
+) -> Outcome:
     """`verify_all`: re-run every case's fixes (and search edits where none passes), as an agent calling
-    suggest_fix(verify=true) would; else only the cases the manifest calls patchable."""
+    suggest_fix(verify=true) would; else only the cases the manifest calls patchable. `search_budget_s`:
+    suggest_fix's repair-search budget (None: its default)."""
     from tools.accuracy import run_accuracy
     from tools.diagnosis import explain_failure
     from tools.fixes import suggest_fix
@@ -89,7 +92,9 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = 
     started = time.perf_counter()
     explained = explain_failure(ExplainRequest(run_id=buggy.run_id, heatmap=False))
     explain_s = time.perf_counter() - started
-    fixes = suggest_fix(FixRequest(run_id=buggy.run_id, verify=verify_all or entry["patchable"]))
+    fixes = suggest_fix(
+        FixRequest(run_id=buggy.run_id, verify=verify_all or entry["patchable"], search_budget_s=search_budget_s)
+    )
     fix_s = time.perf_counter() - started - explain_s
     fixed = run(entry["fixed"])
     fixed_explained = explain_failure(ExplainRequest(run_id=fixed.run_id, heatmap=False))
@@ -118,8 +123,15 @@ def run_entry(entry: dict, backend: str, num_seeds: int = 2, verify_all: bool = 
 
 
 NUMERIC_PATTERNS = {
-    "large_k_accumulation_drift", "low_precision_accumulation", "reduced_precision_dot", "small_value_outliers",
-    "cancellation_error", "nan_mismatch", "inf_overflow", "rounding_mode_bias", "nondeterminism",
+    "large_k_accumulation_drift",
+    "low_precision_accumulation",
+    "reduced_precision_dot",
+    "small_value_outliers",
+    "cancellation_error",
+    "nan_mismatch",
+    "inf_overflow",
+    "rounding_mode_bias",
+    "nondeterminism",
 }
 
 

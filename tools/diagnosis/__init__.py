@@ -41,8 +41,6 @@ HEATMAP_NAME = "heatmap.png"
 #: experiment again): valid for the code that made it (tools.code_version).
 EXPLANATION_NAME = "explanation.json"
 NOT_RUN = "not run:"
-#: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
-REFUTED_FACTOR = 0.3
 CONFIRMED_CONFIDENCE = 0.95
 
 
@@ -155,7 +153,7 @@ def _apply(diagnoses: list[Diagnosis], outcome: ExperimentOutcome, found: Sequen
             d.confidence = max(d.confidence, CONFIRMED_CONFIDENCE)
         elif d.pattern in outcome.refutes and d.tested != "confirmed":
             d.tested, d.experiment = "refuted", outcome.finding
-            d.confidence = round(d.confidence * REFUTED_FACTOR, 3)
+            d.confidence = round(d.confidence * T.REFUTED_FACTOR, 3)
 
 
 def run_experiments(

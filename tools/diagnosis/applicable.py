@@ -21,8 +21,6 @@ from tools.repair.source import SourceFacts
 
 #: Hypotheses that blame the precision of an accumulation or intermediate.
 ACCUMULATION_HYPOTHESES = ("low_precision_accumulation", "small_value_outliers")
-#: A refuted diagnosis keeps this share of its confidence, as diagnosis.REFUTED_FACTOR.
-REFUTED_SHARE = 0.3
 
 
 def _low_precision_data(ctx: RunContext) -> bool:
@@ -96,7 +94,7 @@ def apply(
                         added.append(_logic_instead(d, ratio_text))
                     d.tested = "refuted"
                     d.experiment = "the source: the kernel already accumulates in fp32, as the CPU control does"
-                    d.confidence = round(d.confidence * REFUTED_SHARE, 3)
+                    d.confidence = round(d.confidence * T.REFUTED_FACTOR, 3)
                     d.summary += "; but the kernel already accumulates in fp32, so this does not explain the failure"
                 else:
                     d.summary += "; but the kernel already accumulates in fp32, so look for a formula or logic error"

@@ -289,7 +289,7 @@ def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Outp
         leading is not None
         and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
         and kind != leading.pattern
-        and (leading.pattern == "formula_error" or leading.tested == "untested")
+        and (leading.pattern == "formula_error" or leading.tested == "untested" or unmasked_by(edit, leading))
     ):  # a symptom (never written, all zero) stays: the edit says why it shows
         leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
     if leading is None and widening:
@@ -315,6 +315,24 @@ def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Outp
             "tested": "proven" if base.tested == "proven" else "confirmed",
             "experiment": finding,
         }
+    )
+
+
+#: Evidence of a boundary diagnosis that shows only that something was read or written out of range (reads past an
+#: input's end or beyond what an output needs, elements never written): a wrong address shows it as well as a
+#: missing mask. (A tail handled wrong, an error confined to the last block, is a boundary cause by itself.)
+OUT_OF_RANGE_EVIDENCE = ("out_of_bounds_reads", "over_read_dimensions", "unwritten_elements")
+
+
+def unmasked_by(edit: Edit, diagnosis: Diagnosis) -> bool:
+    """A boundary diagnosis shown only by out-of-range accesses that an edit of no mask or bound repairs: the
+    addresses or the formula were wrong, not the masks (the candidate then passes reading nothing out of bounds),
+    so the boundary cause gives way to the edit's."""
+    return (
+        diagnosis.pattern == "boundary_mask_error"
+        and any(key in diagnosis.evidence for key in OUT_OF_RANGE_EVIDENCE)
+        and edit.fix != "boundary_mask"
+        and edit.operator not in search.WIDENING_OPERATORS
     )
 
 
@@ -404,6 +422,11 @@ def repair_search(
     leading = widened or _answered(diagnoses, target.name, edit) or leading_logic(diagnoses, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
     diagnosis = located(leading, edit, ctx, target, finding)
+    if diagnosis.pattern != "boundary_mask_error":
+        for d in diagnoses:  # what the boundary evidence showed stays in its summary; as the cause it is refuted
+            if d.output in (target.name, None) and d.tested != "refuted" and unmasked_by(edit, d):
+                d.tested, d.experiment = "refuted", f"{finding}: the edit changes no mask or bound"
+                d.confidence = round(d.confidence * T.REFUTED_FACTOR, 3)
     outcome = ExperimentOutcome(
         id=ID,
         question=QUESTION,

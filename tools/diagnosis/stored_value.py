@@ -8,11 +8,13 @@ to rounding,
 - golden = c actual L^p     (a factor or divisor dropped: `x / n` for `x / sqrt(n)`),
 - golden = c L              (another local holds the answer: the wrong variable stored),
 
-for a local L that varies over the samples (a constant offset or factor is the detectors' to name), the
-relation written into the stored value is a repair to try: at the line that assigns the stored variable
-where the local's value there is the one at the store, else in the store itself. The re-run decides: a
-relation that fits the sampled elements by coincidence fails it. Where it passes on the failing seed and on
-another seed of the run, that line is where the formula is wrong, and the patch says what it lacks.
+for a local L that varies over the samples (a constant offset or factor is the detectors' to name), once a
+logic error is shown (a relation fitted to a precision failure could match the inputs' scale instead: log(1 + x)
+is x to 1e-3 for tiny x), the relation written into the stored value is a repair to try: at the line that
+assigns the stored variable where the local's value there is the one at the store, else in the store itself.
+The re-run decides: a relation that fits the sampled elements by coincidence fails it. Where it passes on the
+failing seed and on another seed of the run, that line is where the formula is wrong, and the patch says what
+it lacks.
 """
 
 from __future__ import annotations
@@ -317,7 +319,10 @@ def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
     )
     if settled or repair.numeric_cause_shown(diagnoses, target.name) or repair.rounding_shown(ctx):
         return None
-    return target
+    # a logic error shown (exact arithmetic keeps it, or a proof): where precision may be the cause, a relation can
+    # fit to the inputs' scale (log(1 + x) is x to 1e-3 for tiny x) and "repair" the kernel into another function
+    logic = repair.leading_logic(diagnoses, target.name)
+    return target if logic is not None and logic.tested in ("confirmed", "proven") else None
 
 
 @experiment(ID, QUESTION, tests=("formula_error",), before="input_layout")
