@@ -287,6 +287,23 @@ def test_a_term_or_factor_the_stored_value_lacks_is_read_from_the_kernels_locals
     assert f"    {after}\n" in (top.patched_source or "")
 
 
+def test_reads_past_an_input_that_an_address_edit_repairs_are_no_missing_mask():
+    """row_double reads rows at a pitch of C + 1: the last rows read past the input (NaN from its margins, an
+    out-of-bounds read), which alone would say "mask the tail". The edit that passes changes the address, no mask
+    or bound: the boundary cause is refuted, and the proof that the outputs hold values from elsewhere gets the
+    line."""
+    run = _run("row_double", "bug_row_pitch.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("row_double", "bug_row_pitch.py", "x = tl.load(")
+    assert primary.pattern == "layout_mismatch" and primary.location is not None, explained.summary
+    assert primary.location.line == line and primary.evidence["edit_operator"], primary
+    boundary = [d for d in explained.diagnoses if d.pattern == "boundary_mask_error"]
+    assert boundary and all(d.tested == "refuted" for d in boundary), boundary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified and "row * C + cols" in (fixed.fixes[0].patched_source or ""), fixed.fixes
+
+
 def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_the_kernel():
     """row_share passes `x.stride(1)` for the row stride. In the kernel, `stride_x` -> `n_cols` passes too (the input
     is contiguous), but the wrong value comes from the launch: the edit of the argument is the one returned."""

@@ -321,7 +321,12 @@ def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Outp
 #: Evidence of a boundary diagnosis that shows only that something was read or written out of range (reads past an
 #: input's end or beyond what an output needs, elements never written): a wrong address shows it as well as a
 #: missing mask. (A tail handled wrong, an error confined to the last block, is a boundary cause by itself.)
-OUT_OF_RANGE_EVIDENCE = ("out_of_bounds_reads", "over_read_dimensions", "unwritten_elements")
+OUT_OF_RANGE_EVIDENCE = (
+    "out_of_bounds_reads",
+    "over_read_dimensions",
+    "unwritten_elements",
+    "nonfinite_with_nan_margins",
+)
 
 
 def unmasked_by(edit: Edit, diagnosis: Diagnosis) -> bool:
@@ -419,7 +424,8 @@ def repair_search(
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding, edits_tried=found.tried))
     edit = found.found
     widened = _numeric_cause(diagnoses, target, edit) if edit.operator in search.WIDENING_OPERATORS else None
-    leading = widened or _answered(diagnoses, target.name, edit) or leading_logic(diagnoses, target.name)
+    standing = [d for d in diagnoses if not unmasked_by(edit, d)]  # a boundary cause the edit disproves: not it
+    leading = widened or _answered(standing, target.name, edit) or leading_logic(standing, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
     diagnosis = located(leading, edit, ctx, target, finding)
     if diagnosis.pattern != "boundary_mask_error":
