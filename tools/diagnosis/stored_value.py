@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import torch
 
+from tools import pyast
 from tools import thresholds as T
 from tools.diagnosis import repair
 from tools.diagnosis.context import OutputData, RunContext
@@ -279,7 +280,7 @@ def _bodies(node: ast.AST) -> list[list[ast.stmt]]:
 def edits(source: str, store_line: int, relation: Relation) -> list[Edit]:
     """The relation written into the candidate: at the stored variable's assignment first, then at the store."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return []
     found = _store_call(tree, store_line)

@@ -240,7 +240,7 @@ def launch_arguments(source: str) -> dict[str, list[tuple[int, str]]]:
     """A kernel parameter -> (line, code) of each argument the module's launches (`kernel[grid](...)`) pass for
     it, by position (up to a `*args`) or by keyword."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return {}
     found: dict[str, list[tuple[int, str]]] = {}
