@@ -304,6 +304,18 @@ def test_reads_past_an_input_that_an_address_edit_repairs_are_no_missing_mask():
     assert fixed.fixes[0].verified and "row * C + cols" in (fixed.fixes[0].patched_source or ""), fixed.fixes
 
 
+def test_nan_from_an_inputs_margins_establishes_no_boundary_cause_for_the_trace():
+    """channel_gain's channel index lacks `% C`: the gain is read past its end (NaN from the margins, which
+    margin_fill confirms as out-of-range reads). That shows where the reads went, not why: the access trace's own
+    reading, a load whose lanes read the wrong elements, names the cause (layout_mismatch at the index's line)."""
+    run = _run("channel_gain", "bug_channel_unwrapped.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False, search=False))
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "layout_mismatch" and primary.evidence["experiment"] == "access_trace", primary
+    assert primary.location is not None
+    assert primary.location.line == _line_of("channel_gain", "bug_channel_unwrapped.py", "channel = offs // L")
+
+
 def test_a_wrong_value_passed_for_a_parameter_is_repaired_at_the_launch_not_in_the_kernel():
     """row_share passes `x.stride(1)` for the row stride. In the kernel, `stride_x` -> `n_cols` passes too (the input
     is contiguous), but the wrong value comes from the launch: the edit of the argument is the one returned."""

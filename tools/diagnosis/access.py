@@ -22,7 +22,7 @@ import torch
 
 from sandbox import reports
 from tools import thresholds as T
-from tools.diagnosis import lanes
+from tools.diagnosis import lanes, repair
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors import flat_index
 from tools.diagnosis.experiments import Result
@@ -459,7 +459,8 @@ def _invalid_operation(origin: dict) -> str | None:
 
 
 def _established(diagnoses: list[Diagnosis], output: str) -> PatternId | None:
-    """A specific logic cause of this output that a proof or an experiment already established."""
+    """A specific logic cause of this output that a proof or an experiment already established (reads out of range,
+    NaN from an input's margins, establish none: a wrong address shows them as well as a missing mask)."""
     return next(
         (
             d.pattern
@@ -467,6 +468,7 @@ def _established(diagnoses: list[Diagnosis], output: str) -> PatternId | None:
             if d.pattern in ("layout_mismatch", "boundary_mask_error", "unwritten_output")
             and d.tested in ("proven", "confirmed")
             and d.output in (output, None)
+            and not repair.out_of_range_only(d)
         ),
         None,
     )

@@ -329,15 +329,18 @@ OUT_OF_RANGE_EVIDENCE = (
 )
 
 
+def out_of_range_only(diagnosis: Diagnosis) -> bool:
+    """A boundary diagnosis whose evidence is only that something was read or written out of range."""
+    evidence = diagnosis.evidence
+    return diagnosis.pattern == "boundary_mask_error" and any(key in evidence for key in OUT_OF_RANGE_EVIDENCE)
+
+
 def unmasked_by(edit: Edit, diagnosis: Diagnosis) -> bool:
     """A boundary diagnosis shown only by out-of-range accesses that an edit of no mask or bound repairs: the
     addresses or the formula were wrong, not the masks (the candidate then passes reading nothing out of bounds),
     so the boundary cause gives way to the edit's."""
     return (
-        diagnosis.pattern == "boundary_mask_error"
-        and any(key in diagnosis.evidence for key in OUT_OF_RANGE_EVIDENCE)
-        and edit.fix != "boundary_mask"
-        and edit.operator not in search.WIDENING_OPERATORS
+        out_of_range_only(diagnosis) and edit.fix != "boundary_mask" and edit.operator not in search.WIDENING_OPERATORS
     )
 
 
