@@ -118,10 +118,20 @@ def test_a_run_directory_killed_mid_write_is_whole_or_absent(tmp_path):
 
     def read(path: Path) -> int:
         try:
-            names = sorted(os.listdir(path))
-            contents = [(path / n).read_bytes() for n in names]
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
         except FileNotFoundError:  # not there yet, or moved out by the next writer meanwhile
             return 0
+        try:
+            names = sorted(os.listdir(fd))
+            contents = [(path / n).read_bytes() for n in names]
+            # the directory listed was moved out (and is being removed) while it was read: what the path names now
+            # is another one, so this listing says nothing of what a reader of the path sees
+            if os.stat(path).st_ino != os.fstat(fd).st_ino:
+                return 0
+        except FileNotFoundError:
+            return 0
+        finally:
+            os.close(fd)
         assert names == ["result.json", "task.json", "tensors.bin"], f"a partial run was visible: {names}"
         assert all(_whole(c) for c in contents), "a run with a torn file was visible"
         return 1
