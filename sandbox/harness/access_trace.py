@@ -285,10 +285,9 @@ class AccessTrace:
         if line in self._loaded or len(self._loaded) < MAX_ALIGNED_LINES:
             self._loaded[line] = (index, elements)
 
-    def _align(self, ptrs, mask) -> None:
-        """A store: each stored element gets, per load line of this program whose tile broadcasts to the store's,
-        the element the same lane of that load read."""
-        tile = self._tile(ptrs, mask)
+    def _align(self, tile: tuple[_Region, np.ndarray] | None) -> None:
+        """A store (its tile: _tile): each stored element gets, per load line of this program whose tile broadcasts
+        to the store's, the element the same lane of that load read."""
         if tile is None or tile[0].input_index is not None:
             return
         region, stored = tile
@@ -324,13 +323,13 @@ class AccessTrace:
             writer[elements] = program
             lines[elements] = line
         if not accumulate:
-            self._align(ptrs, mask)
-            self._keep_locals(ptrs, mask)
+            tile = self._tile(ptrs, mask)
+            self._align(tile)
+            self._keep_locals(tile)
 
-    def _keep_locals(self, ptrs, mask) -> None:
-        """A store of sampled elements: the kernel's floating locals (those that broadcast to the stored tile) at
-        the lanes that stored them."""
-        tile = self._tile(ptrs, mask)
+    def _keep_locals(self, tile: tuple[_Region, np.ndarray] | None) -> None:
+        """A store (its tile) of sampled elements: the kernel's floating locals (those that broadcast to the stored
+        tile) at the lanes that stored them."""
         wanted = tile[0].wanted if tile is not None and tile[0].input_index is None else None
         if tile is None or wanted is None:
             return
