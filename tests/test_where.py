@@ -265,15 +265,14 @@ def test_an_address_missing_its_siblings_row_offset_gets_a_verified_patch():
     ("task", "candidate", "line_text", "relation", "after"),
     [
         ("gated_residual", "bug_dropped_residual.py", "out = s * h", "golden - actual = `x`", "out = s * h + x"),
-        ("rms_rows", "bug_no_sqrt.py", "y = x / ms", "golden = actual * sqrt(`ms`)", "y = x / ms * tl.sqrt(ms)"),
     ],
 )
 def test_a_term_or_factor_the_stored_value_lacks_is_read_from_the_kernels_locals_and_verified(
     task, candidate, line_text, relation, after
 ):
-    """No single-site edit writes a dropped `+ x` or `tl.sqrt(...)`: the error of the stored value, related to the
-    kernel's locals at the store's lanes, says what is missing; written in at the line that assigns the stored
-    variable it passes, and that line is the bug's."""
+    """No single-site edit writes a dropped `+ x`: the error of the stored value, related to the kernel's locals at
+    the store's lanes, says what is missing; written in at the line that assigns the stored variable it passes, and
+    that line is the bug's. (A dropped root, `x / ms` for `x / tl.sqrt(ms)`, is the search's now: see below.)"""
     run = _run(task, candidate)
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     primary = explained.diagnoses[0]
@@ -285,6 +284,20 @@ def test_a_term_or_factor_the_stored_value_lacks_is_read_from_the_kernels_locals
     top = fixed.fixes[0]
     assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
     assert f"    {after}\n" in (top.patched_source or "")
+
+
+def test_a_root_left_out_is_found_by_the_search_at_its_line_before_the_stored_values_relation():
+    """`y = x / ms` for `x / tl.sqrt(ms)`: the search's root of an operand passes at the bug's line (the stored
+    value's relation, golden = actual * sqrt(ms), would write the same in a longer way, after it)."""
+    run = _run("rms_rows", "bug_no_sqrt.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("rms_rows", "bug_no_sqrt.py", "y = x / ms")
+    assert primary.pattern == "formula_error" and primary.evidence["experiment"] == "repair_search", primary
+    assert primary.location is not None and primary.location.line == line, primary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and "    y = x / tl.sqrt(ms)\n" in (top.patched_source or ""), fixed.fixes
 
 
 def test_reads_past_an_input_that_an_address_edit_repairs_are_no_missing_mask():
@@ -1404,3 +1417,79 @@ def test_a_dropped_clamp_that_makes_nan_is_the_nan_handling_repaired_where_the_c
     assert primary.location.line == line and "tl.maximum(var, EPS)" in primary.summary, primary.summary
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     assert fixed.fixes and fixed.fixes[0].verified, fixed.summary
+
+
+SLIPS_18 = """
+import torch
+import triton
+import triton.language as tl
+
+MU = 256.0
+
+
+@triton.jit
+def k(x_ptr, v_ptr, t_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    v = tl.load(v_ptr + offs, mask=mask, other=0.0)
+    tt = tl.load(t_ptr + offs, mask=mask, other=1.0)
+    w = tl.exp(x)
+    sig = v * tt
+    d = (x + v * v) * tt / sig
+    r = tl.where(x >= 0.0, d, 1.0 - d)
+    h = (offs ^ (offs >> 3)) & 7
+    ang = 3.141592653589793 * offs.to(tl.float32) / N
+    tl.store(out_ptr + offs, w + r + ang + h * MU, mask=mask)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, v, t):
+        out = torch.empty_like(x)
+        k[(1,)](x, v, t, out, x.numel(), BLOCK=128)
+        return out
+"""
+
+
+@pytest.mark.parametrize(
+    ("operator", "before", "after"),
+    [
+        ("wrap_value", "tl.exp(x)", "-tl.exp(x)"),  # a dropped minus (a decay that amplifies)
+        ("wrap_value", "v * tt", "tl.exp(v * tt)"),  # a log-parameter used as is
+        ("wrap_value", "w + r + ang + h * MU", "tl.sqrt(w + r + ang + h * MU)"),  # the stored value's root
+        ("root_operand", "tt", "tl.sqrt(tt)"),  # `v * t` for `v * sqrt(t)`
+        ("scale_value", "v * v", "0.5 * v * v"),  # a half dropped from a summand
+        ("scale_value", "v * tt", "2.0 * v * tt"),  # a double dropped from a value
+        ("scale_constant", "1.0", "2.0"),  # `1.0 - d` for `2.0 - d`
+        ("scale_constant", "3.141592653589793", "6.283185307179586"),  # pi for 2 pi (a position made a value)
+        ("size_off_by_one", "256.0", "255.0"),  # a module's float constant off by one
+    ],
+)
+def test_the_edits_added_after_the_eighteenth_blind_set(operator, before, after):
+    found = {(e.operator, e.before, e.after) for e in edits.edits(SLIPS_18)}
+    assert (operator, before, after) in found, sorted(f for f in found if f[0] == operator)
+
+
+def test_a_lost_function_or_factor_is_never_offered_for_indices_masks_or_integer_arithmetic():
+    made = [e for e in edits.edits(SLIPS_18) if e.operator in ("wrap_value", "scale_value", "root_operand")]
+    edited = {e.before for e in made}
+    assert made and not edited & {"pid * BLOCK + tl.arange(0, BLOCK)", "offs < N", "(offs ^ (offs >> 3)) & 7"}
+    assert not any("tl.arange" in e.before or e.before.startswith("x_ptr") for e in made), sorted(edited)
+
+
+def test_an_exponential_left_out_is_found_by_the_search_located_and_verified():
+    """`scale = tl.load(ls_ptr + row)` for `tl.exp(...)`: each row is off by a factor of its own (exp(s) / s), so no
+    constant scale, no index relation and no single relation of a local to the stored value says it; the search's
+    wrap of the loaded value in tl.exp passes on every seed, and its line is the bug's."""
+    run = _run("log_scale_rows", "bug_no_exp.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("log_scale_rows", "bug_no_exp.py", "scale = tl.load")
+    assert primary.pattern == "formula_error" and primary.location is not None, explained.summary
+    assert primary.location.line == line, primary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
+    assert "    scale = tl.exp(tl.load(ls_ptr + row))\n" in (top.patched_source or "")

@@ -10,7 +10,9 @@ index term, a size or integral constant +-1 in a
 formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`, a sign
 put on or taken off a math function's argument, a constant factor dropped, an index divided by a size before its
 `%`, the stored value divided or multiplied by a scalar parameter (only where the output is the golden scaled),
-and an edit of code written the same way on several lines made on all of them at once (a slip copied).
+a value that lost a minus, a root, an exponential or a factor of two (tools/repair/formula_edits.py), a module's
+float constant +-1, and an edit of code written the same way on several lines made on all of them at once (a slip
+copied).
 Nothing here decides which edit is right:
 the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 """
@@ -25,6 +27,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
 
+from tools.repair import formula_edits
 from tools.repair.syntax import code as _code
 from tools.repair.syntax import kwarg as _kwarg
 from tools.repair.syntax import tl_attr as _tl
@@ -336,9 +339,10 @@ class _Collector(cst.CSTVisitor):
                 _Site(node, options, operator, _fix_for(operator, self._role(node)) if role_based else fix)
             )
 
-    def _role(self, node: cst.CSTNode) -> str:
+    def _role(self, node: cst.CSTNode, positions_are_indices: bool = True) -> str:
         """What the edited code does in the kernel: a bound (a mask's comparison, a loop's range, the grid), an
-        address (a load's or store's pointer, an index it is made of), or a value. It names the edit's fix."""
+        address (a load's or store's pointer, an index it is made of), or a value. It names the edit's fix.
+        `positions_are_indices=False`: a local computed from positions (an angle from `tl.arange`) is a value."""
         child, parent = None, node
         while parent is not None and not isinstance(parent, cst.SimpleStatementLine | cst.FunctionDef):
             if isinstance(parent, cst.Arg) and parent.keyword is not None and parent.keyword.value == "mask":
@@ -353,7 +357,7 @@ class _Collector(cst.CSTVisitor):
                     return "address"
             if isinstance(parent, cst.Assign) and m.matches(parent.targets[0].target, m.Name()):
                 name = parent.targets[0].target.value  # type: ignore[attr-defined]
-                if any(name in g for g in self._roles[:1]) and name not in self._params():
+                if positions_are_indices and any(name in g for g in self._roles[:1]) and name not in self._params():
                     return "address"
             child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
         if isinstance(node, cst.For):
@@ -452,6 +456,7 @@ class _Collector(cst.CSTVisitor):
             self._power_of_two_mask(node)
         if not self._address(node) and self._role(node) == "value":
             self._regroup(node)
+            self._lost_factor_or_root(node)
         if isinstance(op, cst.Add | cst.Subtract) and m.matches(node.right, m.Integer("1")):
             self._add(node, [node.left], "off_by_one", "boundary_mask")
         if isinstance(op, cst.Multiply):  # x * mask.to(float): NaN * 0 is NaN where tl.where gives 0
@@ -535,6 +540,53 @@ class _Collector(cst.CSTVisitor):
         left = node.left
         self._add(node, [_paren(left) if isinstance(left, cst.BinaryOperation) else left], "drop_term", "fix_formula")
 
+    def _index_like(self) -> set[str]:
+        """The kernel's names that hold indices, masks or pointers (never a formula's value): those made by integer
+        arithmetic alone or read by an address (a position cast to float, an angle or a phase, is a value)."""
+        return self._integers | self._masks | self._pointers | self._address_names | self._narrow_ints
+
+    def _formula_value(self, node: cst.CSTNode) -> bool:
+        """`node` computes a value (not a bound, an address or a mask) with no integer-only operator in it."""
+        if self._role(node, positions_are_indices=False) != "value" or self._in_mask(node):
+            return False
+        assigned = self._assigned_target(node)
+        if assigned is not None and assigned in self._index_like():
+            return False
+        operations = m.findall(node, m.BinaryOperation())
+        return not any(isinstance(b.operator, _INTEGER_ONLY) for b in operations)  # type: ignore[attr-defined]
+
+    def _assigned_target(self, node: cst.CSTNode) -> str | None:
+        """The name the statement `node` is part of assigns, if it assigns one."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, cst.SimpleStatementLine | cst.FunctionDef):
+            if isinstance(parent, cst.Assign | cst.AugAssign):
+                target = parent.targets[0].target if isinstance(parent, cst.Assign) else parent.target
+                return target.value if isinstance(target, cst.Name) else None
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        return None
+
+    def _lost_construct(self, value: cst.BaseExpression) -> None:
+        """An assigned or stored value that lost a sign, a root or an exponential, or a factor of two
+        (tools/repair/formula_edits.py)."""
+        if formula_edits.structural(value) or not self._formula_value(value):
+            return
+        self._add(value, formula_edits.wrapped(value), "wrap_value", "fix_formula")
+        self._add(value, formula_edits.scaled(value), "scale_value", "fix_formula")
+
+    def _lost_factor_or_root(self, node: cst.BinaryOperation) -> None:
+        """A summand that lost a factor of two (`rate + v * v` for `rate + 0.5 * v * v`); an operand of a product
+        or quotient that lost its root (`v * t` for `v * tl.sqrt(t)`)."""
+        if not self._formula_value(node):
+            return
+        if isinstance(node.operator, cst.Add | cst.Subtract):
+            first = [] if _is(node.left, cst.Add) or _is(node.left, cst.Subtract) else [node.left]
+            for summand in (*first, node.right):
+                if not isinstance(summand, cst.Float | cst.Integer):
+                    self._add(summand, formula_edits.scaled(summand), "scale_value", "fix_formula")
+        elif isinstance(node.operator, cst.Multiply | cst.Divide):
+            for operand in (node.left, node.right):
+                self._add(operand, formula_edits.rooted(operand), "root_operand", "fix_formula")
+
     def _power_of_two_mask(self, node: cst.BinaryOperation) -> None:
         """`h & (N - 1)`, the power-of-two shortcut, for `h % N` where N need not be a power of two."""
         right = _bare(node.right)
@@ -557,9 +609,7 @@ class _Collector(cst.CSTVisitor):
         """The stored value divided or multiplied by a scalar parameter (a dropped `/ beta`): where the values the
         stored one is made of are computed, then where it is, then at the store; offered only where the output is
         the golden times one constant (search.plan)."""
-        value = _kwarg(store, "value") or (
-            store.args[1] if len(store.args) > 1 and store.args[1].keyword is None else None
-        )
+        value = _stored_value(store)
         if value is None or self._kernel is None:
             return
         params = self._params()
@@ -692,6 +742,10 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._constants = _numeric_constants(node)
+        for statement in node.body:  # `MU = 256.0` for 255.0: a float constant of the module off by one
+            assign = _single_assign(statement)
+            if assign is not None and isinstance(assign.value, cst.Float):
+                self._size_off_by_one(assign.value)
 
     def _host_ratio(self, node: cst.Assign) -> None:
         """A host scalar set to one module constant where a ratio or product of two is meant (`scale = ALPHA` for
@@ -719,6 +773,7 @@ class _Collector(cst.CSTVisitor):
         self._unused_term(node)
         self._unused_value(node)
         self._carried_factor(node, node.targets[0].target.value, node.value)  # type: ignore[attr-defined]
+        self._lost_construct(node.value)
 
     def _sibling_terms(self, fn: cst.FunctionDef) -> None:
         """An address missing terms every other address with its terms has (`y_ptr + cols` beside
@@ -978,6 +1033,8 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Float(self, node: cst.Float) -> None:
         self._finite_sentinel(node)
+        if self._in_kernel and abs(float(node.evaluated_value)) < _SENTINEL_MAGNITUDE and self._formula_value(node):
+            self._add(node, formula_edits.scaled_literal(node), "scale_constant", "fix_formula")
 
     def visit_Integer(self, node: cst.Integer) -> None:
         self._finite_sentinel(node)
@@ -1090,6 +1147,9 @@ class _Collector(cst.CSTVisitor):
                 self._add(node, [_replace_arg(node, node.args[0], negated)], "negate", "fix_formula")
         if m.matches(func, _tl("store")):
             self._scale_stored(node)
+            stored = _stored_value(node)
+            if stored is not None:
+                self._lost_construct(stored.value)
         if m.matches(func, _tl("max")) and node.args:
             self._abs_edits(node, node.args[:1])
         self._reduce_axis(node)
@@ -1377,6 +1437,15 @@ class _Collector(cst.CSTVisitor):
                 options = [_replace_arg(node, arg, cst.Integer(str(o))) for o in range(4) if o != d]
                 options += [_replace_arg(node, arg, cst.parse_expression(o)) for o in ("-1",) if d != -1]
                 self._add(node, options, "dimension", "fix_layout")
+
+
+#: Operators of integer arithmetic alone (bits, shifts, floor division, modulo): no root or factor of two applies.
+_INTEGER_ONLY = cst.BitAnd | cst.BitOr | cst.BitXor | cst.LeftShift | cst.RightShift | cst.FloorDivide | cst.Modulo
+
+
+def _stored_value(store: cst.Call) -> cst.Arg | None:
+    """The value argument of a `tl.store` call."""
+    return _kwarg(store, "value") or (store.args[1] if len(store.args) > 1 and store.args[1].keyword is None else None)
 
 
 def _number(node: cst.BaseExpression) -> bool:
