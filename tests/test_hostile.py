@@ -773,7 +773,7 @@ def test_a_gpu_jobs_data_limit_holds_private_and_shared_memory(tmp_path_factory)
     isolation a cuda job gets, applied here to a forked process. Bounded: at most 512 MiB is taken
     if the limit failed."""
 
-    from sandbox.isolation import JobLimits, make_plan
+    from sandbox.isolation import JobLimits, make_plan, seccomp
 
     plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False, data_limit=True)
 
@@ -791,17 +791,42 @@ def test_a_gpu_jobs_data_limit_holds_private_and_shared_memory(tmp_path_factory)
             seen["shared"] = "mapped"
         except OSError as exc:
             seen["shared"] = exc.errno
+        seen["refused_said"] = seccomp.refuses_shared_mappings()  # what the timing job asks before cuda_graphs
         return seen
 
     seen = _in_isolated_child(plan, JobLimits(tmp_mb=8, uid=61998, gid=61998, data_budget=128 << 20), probe)
     assert "error" not in seen, seen
     assert seen["private"] == "refused" and seen["small"] == 16 << 20, seen
-    assert seen["shared"] == 1 and not seen["dev_zero"], seen  # EPERM
+    assert seen["shared"] == 1 and not seen["dev_zero"] and seen["refused_said"], seen  # EPERM
     report = seen["report"]
     assert report["rlimit_data"]["active"] and "rlimit_address_space" not in report, report
     assert report["memory_limit"]["active"], report
     assert "data 128 MiB" in report["memory_limit"]["detail"], report
     assert "no /dev/zero" in report["memory_limit"]["detail"], report
+
+
+@needs_root
+def test_shared_anonymous_mappings_are_allowed_only_where_the_jobs_cgroup_counts_them(tmp_path_factory):
+    """The CUDA driver maps shared anonymous host memory for a graph (scripts/gpu_graph_probe.py on an H100: capture
+    fails as "out of memory" under the strict filter, passes without its mmap rule). Those pages escape the data
+    limit, not a job's cgroup: where the cgroup is in force the filter allows them and says so (here the state the
+    zygote hands the job says it is; the mapping is 1 MiB)."""
+    import mmap
+
+    from sandbox.isolation import CgroupState, JobLimits, make_plan, seccomp
+
+    plan = make_plan(str(tmp_path_factory.mktemp("state")), [], False, data_limit=True)
+
+    def probe(report) -> dict:
+        mmap.mmap(-1, 1 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS).close()
+        return {"report": report.items, "refused_said": seccomp.refuses_shared_mappings()}
+
+    counted = CgroupState(True, "memory 512 MiB (the job's cgroup)")
+    limits = JobLimits(tmp_mb=8, uid=61997, gid=61997, data_budget=128 << 20, cgroup=counted)
+    seen = _in_isolated_child(plan, limits, probe)
+    assert "error" not in seen and seen["refused_said"] is False, seen
+    assert "shared anonymous mmap" not in seen["report"]["seccomp"]["detail"], seen["report"]["seccomp"]
+    assert "shared anonymous" not in seen["report"]["memory_limit"]["detail"], seen["report"]["memory_limit"]
 
 
 @needs_root

@@ -33,6 +33,7 @@ import torch
 
 from sandbox import protocol
 from sandbox.harness import common, errors, timers
+from sandbox.isolation import seccomp
 
 FLUSH_MIN_BYTES = 256 << 20  # Triton's do_bench flush size
 SPIN_CYCLES = 200_000  # ~0.1 ms at ~2 GHz: the spin before calibration, and its shortest
@@ -43,6 +44,13 @@ SYNCED_REPS_MAX = 20
 #: The launch phase: rounds of back-to-back eager calls, each at most LAUNCH_CALLS calls or
 #: LAUNCH_ROUND_MS; skipped for a forward whose device time is past LAUNCH_SKIP_MS (the launch is noise).
 LAUNCH_ROUNDS, LAUNCH_CALLS, LAUNCH_ROUND_MS, LAUNCH_SKIP_MS = 5, 20, 100.0, 5.0
+#: Why cuda_graphs is refused where the job's filter refuses shared anonymous mmap (no cgroup counts those pages,
+#: so the filter keeps them out of the job's memory bound): the CUDA driver maps host memory so for a graph.
+GRAPHS_NEED_SHARED_MAPPINGS = (
+    "cuda_graphs needs shared anonymous memory for the CUDA driver, which this sandbox refuses where no cgroup "
+    "memory limit is in force (those pages would escape the job's memory bound): time with cuda_graphs=false, or "
+    "run the server where cgroup v2 is delegated to it (README: isolation)"
+)
 
 
 class _Device:
@@ -372,6 +380,8 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         raise common.UserCodeError(
             errors.error_info("setup", "unsupported", f"cuda_graphs needs backend cuda, not {device.kind}")
         )
+    if options.get("cuda_graphs") and seccomp.refuses_shared_mappings():
+        raise common.UserCodeError(errors.error_info("setup", "unsupported", GRAPHS_NEED_SHARED_MAPPINGS))
     dtype = getattr(torch, options["dtype"]) if options.get("dtype") else None
     watch = _StreamWatch(device)
     watch.install()

@@ -52,6 +52,8 @@ class Plan:
     base_devices: list[str]
     newroot: str  # an empty host directory each job mounts its tmpfs root over (privately)
     seccomp_program: bytes | None
+    #: the same filter with shared anonymous mmap allowed: for a job whose cgroup counts those pages
+    seccomp_shared_program: bytes | None
 
 
 class CgroupState(NamedTuple):
@@ -115,6 +117,7 @@ def make_plan(state_dir: str, device_patterns: list[str], bind_sys: bool, data_l
         base_devices=[d for d in BASE_DEVICES if not (data_limit and d == "/dev/zero")],
         newroot=newroot,
         seccomp_program=seccomp.build_filter(),
+        seccomp_shared_program=seccomp.build_filter(shared_mappings=True),
     )
 
 
@@ -275,7 +278,8 @@ def report_memory_limit(limits: JobLimits, report: Report) -> None:
         budget = limits.data_budget >> 20
         parts.append(f"data {budget} MiB per process beyond what the warm job held (private allocations)")
     if seccomp_filter:
-        parts.append("memfd_create, SysV shmget and shared anonymous mmap refused")
+        refused = "memfd_create, SysV shmget" + ("" if cgroup.get("active") else " and shared anonymous mmap")
+        parts.append(f"{refused} refused")
     if isolated_fs:
         parts.append(f"/tmp {limits.tmp_mb} MiB and /dev/shm {SHM_MB} MiB tmpfs" + (", no /dev/zero" if data else ""))
     if cgroup.get("active"):  # every page the job's processes make from the job's start on, whatever the process
@@ -375,14 +379,20 @@ def complete(prepared: Prepared, plan: Plan, limits: JobLimits, files: dict[str,
         report.ok("no_new_privs")
     except OSError as exc:
         report.no("no_new_privs", str(exc))
-    if plan.seccomp_program is None:
+    # the shared anonymous mmap rule only keeps pages the data limit does not count out: a job's cgroup counts them
+    shared = limits.cgroup.active
+    program = plan.seccomp_shared_program if shared else plan.seccomp_program
+    if program is None:
         report.no("seccomp", "no filter for this architecture")
     else:
         try:
-            scope = seccomp.load_filter(plan.seccomp_program)
+            scope = seccomp.load_filter(program)
+            seccomp.loaded(refuses_shared_mappings=not shared)
+            mappings = "" if shared else ", shared anonymous mmap"
             report.ok(
                 "seccomp",
-                f"sockets but AF_UNIX, memfd/SysV shared memory, ptrace, namespaces, mounts, bpf, ... denied ({scope})",
+                f"sockets but AF_UNIX, memfd/SysV shared memory{mappings}, ptrace, namespaces, mounts, bpf, ... denied "
+                f"({scope})",
             )
         except OSError as exc:
             report.no("seccomp", str(exc))

@@ -176,8 +176,10 @@ class _Assembler:
         return delta
 
 
-def build_filter() -> bytes | None:
-    """The filter for this machine's architecture, or None where it is unknown."""
+def build_filter(shared_mappings: bool = False) -> bytes | None:
+    """The filter for this machine's architecture, or None where it is unknown. `shared_mappings`: shared anonymous
+    mmap allowed, for a job whose cgroup counts those pages (the CUDA driver maps host memory so for CUDA graphs:
+    with the rule, capture fails with "out of memory", scripts/gpu_graph_probe.py)."""
     arch = _ARCH.get(platform.machine())
     if arch is None:
         return None
@@ -195,7 +197,8 @@ def build_filter() -> bytes | None:
     a.op(_JEQ, nr["socket"], jt="socket")
     a.op(_JEQ, nr["clone"], jt="clone")
     a.op(_JEQ, nr["clone3"], jt="enosys")
-    a.op(_JEQ, nr["mmap"], jt="mmap")
+    if not shared_mappings:
+        a.op(_JEQ, nr["mmap"], jt="mmap")
     a.op(_RET, _RET_ALLOW)
     a.label("mmap")
     a.op(_LD_ABS_W, _OFF_ARG3)
@@ -232,3 +235,18 @@ def load_filter(program: bytes) -> str:
         return "every thread"
     linux.prctl(linux.PR_SET_SECCOMP, linux.SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
     return "this thread and its children"
+
+
+#: Whether the filter this process loaded refuses shared anonymous mmap (None: no filter loaded here).
+_refuses_shared_mappings: bool | None = None
+
+
+def loaded(refuses_shared_mappings: bool) -> None:
+    """Records what the filter loaded in this process refuses (sandbox/isolation sets it as it loads one)."""
+    global _refuses_shared_mappings
+    _refuses_shared_mappings = refuses_shared_mappings
+
+
+def refuses_shared_mappings() -> bool:
+    """The filter in force here refuses shared anonymous mmap (what CUDA graphs need)."""
+    return bool(_refuses_shared_mappings)
