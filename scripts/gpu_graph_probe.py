@@ -51,7 +51,8 @@ def main() -> None:
     probes = ("none", "data", "seccomp", "data+seccomp", "seccomp+no_shared_mmap_rule", "seccomp+no_memfd_rule")
     for bounds in sys.argv[1:] or probes:
         done = subprocess.run([sys.executable, "-c", PROBE, bounds], capture_output=True, text=True, timeout=120)
-        said = done.stdout.strip() or next(iter(done.stderr.strip().splitlines()[-1:]), "?")
+        errors = [line for line in done.stderr.splitlines() if "Error" in line] or done.stderr.splitlines()[-1:]
+        said = done.stdout.strip() or next(iter(errors[-1:]), "?")
         print(f"{bounds:14s} rc={done.returncode} {said}", flush=True)
 
 
