@@ -28,8 +28,11 @@ import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from tools.repair import formula_edits
+from tools.repair.syntax import bare as _bare
 from tools.repair.syntax import code as _code
 from tools.repair.syntax import kwarg as _kwarg
+from tools.repair.syntax import operand as _operand
+from tools.repair.syntax import simple as _simple
 from tools.repair.syntax import tl_attr as _tl
 
 
@@ -1653,17 +1656,6 @@ def _parsed(text: str) -> cst.BaseExpression | None:
         return None
 
 
-def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
-    """`node` without the parentheses it had as an operand."""
-    return node.with_changes(lpar=[], rpar=[]) if isinstance(node, cst.BinaryOperation | cst.Comparison) else node
-
-
-def _operand(expr: cst.BaseExpression) -> str:
-    """`expr` as code that can be any operator's operand: parenthesized unless a name, attribute, call or subscript."""
-    bare = _bare(expr)
-    return _code(bare) if _simple(bare) else f"({_code(bare)})"
-
-
 def _summand(expr: cst.BaseExpression) -> str:
     """`expr` as code that can be the left operand of `+`: parenthesized only where it binds less tightly."""
     bare = _bare(expr)
@@ -1685,10 +1677,6 @@ def _plus(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
     return cst.parse_expression(
         f"({_code(expr)}) {op} {abs(delta)}" if not _simple(expr) else f"{_code(expr)} {op} {abs(delta)}"
     )
-
-
-def _simple(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name | cst.Attribute | cst.Call | cst.Subscript)
 
 
 def _replace_arg(call: cst.Call, old: cst.Arg, value: cst.BaseExpression) -> cst.Call:

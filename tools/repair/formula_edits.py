@@ -12,7 +12,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tools.repair.syntax import code, tl_attr
+from tools.repair.syntax import bare, code, operand, tl_attr
 
 #: The functions a value may have lost: `tl.sqrt(x)` (a norm, a standard deviation), `tl.exp(x)` (a log-scale).
 LOST_FUNCTIONS = ("sqrt", "exp")
@@ -23,14 +23,14 @@ _STRUCTURAL = ("zeros", "full", "arange", "program_id", "num_programs", "zeros_l
 
 
 def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.with_changes(lpar=[], rpar=[]) if isinstance(expr, cst.BinaryOperation | cst.UnaryOperation) else expr
+    """`expr` without its parentheses (a negated value's too: `(-x)`)."""
+    return expr.with_changes(lpar=[], rpar=[]) if isinstance(expr, cst.UnaryOperation) else bare(expr)
 
 
 def _atom(expr: cst.BaseExpression) -> str:
-    """`expr` as code any operator can take as its operand."""
-    bare = _bare(expr)
-    simple = isinstance(bare, cst.Name | cst.Attribute | cst.Call | cst.Subscript | cst.Float | cst.Integer)
-    return code(bare) if simple else f"({code(bare)})"
+    """`expr` as code any operator can take as its operand (a literal unparenthesized)."""
+    stripped = _bare(expr)
+    return code(stripped) if isinstance(stripped, cst.Float | cst.Integer) else operand(stripped)
 
 
 def structural(expr: cst.BaseExpression) -> bool:

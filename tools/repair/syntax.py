@@ -21,3 +21,19 @@ def code(node: cst.CSTNode) -> str:
 def kwarg(call: cst.Call, name: str) -> cst.Arg | None:
     """The keyword argument `name` of a call, if given."""
     return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def bare(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node` without the parentheses it had as an operand."""
+    return node.with_changes(lpar=[], rpar=[]) if isinstance(node, cst.BinaryOperation | cst.Comparison) else node
+
+
+def simple(expr: cst.BaseExpression) -> bool:
+    """A name, attribute, call or subscript: code any operator takes as its operand without parentheses."""
+    return isinstance(expr, cst.Name | cst.Attribute | cst.Call | cst.Subscript)
+
+
+def operand(expr: cst.BaseExpression) -> str:
+    """`expr` as code that can be any operator's operand: parenthesized unless a name, attribute, call or subscript."""
+    stripped = bare(expr)
+    return code(stripped) if simple(stripped) else f"({code(stripped)})"
