@@ -1488,7 +1488,7 @@ def test_an_exponential_left_out_is_found_by_the_search_located_and_verified():
     primary = explained.diagnoses[0]
     line = _line_of("log_scale_rows", "bug_no_exp.py", "scale = tl.load")
     assert primary.pattern == "formula_error" and primary.location is not None, explained.summary
-    assert primary.location.line == line, primary
+    assert primary.location.line == line and primary.location.tensor == "output", primary
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     top = fixed.fixes[0]
     assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
