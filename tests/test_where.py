@@ -20,7 +20,7 @@ from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
-from tools.repair import edits, prior, search
+from tools.repair import edits, prior, reach, search
 
 KERNELS = Path(__file__).parent / "where_kernels"
 
@@ -1493,3 +1493,60 @@ def test_an_exponential_left_out_is_found_by_the_search_located_and_verified():
     top = fixed.fixes[0]
     assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
     assert "    scale = tl.exp(tl.load(ls_ptr + row))\n" in (top.patched_source or "")
+
+
+INTERLEAVED = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(z_ptr, rgb_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    re = tl.load(z_ptr + offs * 2 + 0, mask=mask, other=0.0)
+    im = tl.load(z_ptr + offs * 2 + 0, mask=mask, other=0.0)
+    b = tl.load(rgb_ptr + offs * 3 + 2, mask=mask, other=0.0)
+    tl.store(out_ptr + offs + 1, re * im + b, mask=offs + 1 < n)
+"""
+
+
+def test_an_address_constant_is_offered_one_up_and_one_down_but_not_below_zero_or_in_a_mask():
+    made = [(e.line, e.before, e.after) for e in edits.edits(INTERLEAVED) if e.operator == "address_constant"]
+    lines = INTERLEAVED.splitlines()
+    at = {text: i + 1 for i, t in enumerate(lines) for text in ("re =", "im =", "b =", "tl.store") if text in t}
+    assert (at["re ="], "0", "1") in made and (at["im ="], "0", "1") in made
+    assert (at["b ="], "2", "3") in made and (at["b ="], "2", "1") in made
+    assert (at["tl.store"], "1", "2") in made  # `offs + 1`'s 0 is off_by_one's; the mask's `+ 1` is no address
+    assert len(made) == 5, made
+
+
+def test_the_loads_of_one_address_are_each_others_twins_and_ranked_with_a_located_one():
+    twins = reach.twin_loads(INTERLEAVED)
+    lines = INTERLEAVED.splitlines()
+    re, im = (next(i + 1 for i, t in enumerate(lines) if text in t) for text in ("re =", "im ="))
+    assert twins == {re: [im], im: [re]}
+    planned = search.plan(INTERLEAVED, [re])
+    first_at_im = next(i for i, e in enumerate(planned) if e.line == im)
+    assert all(e.line in (re, im) or e.line < re for e in planned[: first_at_im + 1])
+    assert first_at_im < len([e for e in planned if e.line <= im]), "the twin comes before the unlocated lines"
+    assert reach.twin_loads("def (:") == {}
+
+
+def test_an_interleaved_component_read_from_its_twins_offset_is_found_at_its_own_line():
+    """`im` loaded from `z_ptr + offs * 2 + 0`, the address of `re` on the line above: the trace sees the lanes of
+    both loads miss the odd elements and names the first (line 11); the search tries its twin's edits with it, and
+    `+ 1` at line 12 passes (at line 11 it only swaps the two: the square is not symmetric in them)."""
+    run = _run("complex_square", "bug_im_offset.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("complex_square", "bug_im_offset.py", "im = tl.load")
+    assert primary.pattern == "layout_mismatch" and primary.location is not None, explained.summary
+    assert primary.location.line == line and primary.location.tensor == "input 0", primary
+    assert "loads from the same address" in primary.summary and "every 2nd" in primary.summary, primary.summary
+    assert "+0 from the reference's index" not in primary.summary, primary.summary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
+    assert "    im = tl.load(z_ptr + offs * 2 + 1, mask=mask, other=0.0)\n" in (top.patched_source or "")

@@ -79,7 +79,7 @@ def _progression(values: list[int]) -> str:
     steps = {b - a for a, b in zip(values, values[1:], strict=False)}
     if len(steps) == 1:
         step = steps.pop()
-        return f"{values[0]}..{values[-1]}" if step == 1 else f"every {step}th from {values[0]} to {values[-1]}"
+        return f"{values[0]}..{values[-1]}" if step == 1 else f"every {_ordinal(step)} from {values[0]} to {values[-1]}"
     shown = ", ".join(str(v) for v in values[:6])
     return f"{shown}, ... ({len(values)} elements)" if len(values) > 6 else shown
 
@@ -517,3 +517,9 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding))
     outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=found.experiment or "", confirms=[found.pattern])
     return Result(outcome, [found])
+
+
+def _ordinal(n: int) -> str:
+    """2 -> '2nd', 3 -> '3rd', 11 -> '11th', 24 -> '24th'."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

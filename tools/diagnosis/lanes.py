@@ -275,15 +275,23 @@ def wrong_index(
             if held
             else f"no variable holds it (the address arithmetic of line {line})"
         )
-        texts.append(
-            f"dimension {dim}: read {got[dim]} where the reference reads {want[dim]}, {relation(slip, dim)}; {where}"
+        # a coordinate slip's pair holds the least needed and the least read coordinate: equal, the reads miss others
+        relation_text = (
+            f"read {got[dim]} where the reference reads {want[dim]}, {relation(slip, dim)}"
+            if got[dim] != want[dim]
+            else f"the reads miss coordinates the reference reads beside {want[dim]}"
         )
+        texts.append(f"dimension {dim}: {relation_text}; {where}")
         computed += [a for _, a in assigned[:1]]
     output_index = flat_index(sample.flat, tuple(target.measured.shape))
-    text = (
-        f"for {output_name(target.name)}{output_index} line {line} reads input {index}{got}, the reference reads "
-        f"input {index}{want} ({len(slip.pairs)} sampled wrong elements read another element): " + "; ".join(texts)
+    read = (
+        f"line {line} reads input {index}{got}, the reference reads input {index}{want} ({len(slip.pairs)} sampled "
+        "wrong elements read another element)"
+        if got != want
+        else f"line {line}'s reads of input {index} miss elements the reference reads ({len(slip.pairs)} sampled "
+        "wrong elements)"
     )
+    text = f"for {output_name(target.name)}{output_index} {read}: " + "; ".join(texts)
     return WrongIndex(text, computed[0] if computed else None, output_index, slip.dims)
 
 

@@ -79,6 +79,7 @@ DECOMPOSITION = {
     # an address made a sibling's but for one term or order (its strides, its coordinates): the four bugs of
     # heldout2-17 it undoes are all labelled layout_mismatch / fix_layout
     "sibling_offset",
+    "address_constant",
 }
 
 
@@ -1041,6 +1042,18 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Integer(self, node: cst.Integer) -> None:
         self._finite_sentinel(node)
+        self._address_constant(node)
+
+    def _address_constant(self, node: cst.Integer) -> None:
+        """A constant term of an address one off (`q_ptr + 2 * i + 0` for the `+ 1` of an interleaved pair's second
+        component, `+ 1` for `+ 2` of an RGB triple's blue): the constant +-1 (its -1 for a 1 is off_by_one's)."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if not (self._in_kernel and isinstance(parent, cst.BinaryOperation) and parent.right is node):
+            return
+        if not isinstance(parent.operator, cst.Add | cst.Subtract) or self._role(node) != "address":
+            return
+        k = int(node.evaluated_value)
+        self._add(node, [cst.Integer(str(v)) for v in [k + 1] + [k - 1] * (k > 1)], "address_constant", "fix_layout")
 
     def _finite_sentinel(self, node: cst.Float | cst.Integer) -> None:
         """A large finite constant standing for infinity (a running max started at -1e4, a min at 1e9): inputs

@@ -78,14 +78,16 @@ NUMERIC_SCOPE = PADDING_OPERATORS | WIDENING_OPERATORS | {"carried_factor"}
 
 
 def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[str] | None = None) -> list[Edit]:
-    """Every edit: first those at the located lines and at the lines their values come from (nearest
-    first), then the rest; within each, likelier slips first (RANK), then top to bottom. `scaled`: the
+    """Every edit: first those at the located lines and at the lines their values come from (nearest first), and
+    at the loads that read a located load's address (reach.twin_loads), then the rest; within each, likelier
+    slips first (RANK), then top to bottom. `scaled`: the
     output is the golden scaled by a constant, so the edits of factors in products and quotients go first.
     `only`: the edits of these operators alone."""
     order = dict(RANK)
     rank: dict[int, int] = {}
+    twins = reach.twin_loads(source)
     for line in lines:
-        for at in value_lines(source, line):
+        for at in value_lines(source, line) + twins.get(line, []):
             rank.setdefault(at, len(rank))
     candidates = [
         e for e in edits(source) if (only is None or e.operator in only) and (scaled or e.operator not in SCALED_ONLY)
