@@ -219,6 +219,10 @@ class ProvenanceReport:
     nudged_elements: int = 0
     nudged_sites: int | None = None
     outputs: list[ProvenanceOutput] = field(default_factory=list)
+    #: provenance.LaunchReads: the launches' unchanged tensor arguments by where they came from
+    reads: dict[str, int] = field(default_factory=dict)
+    computed_by: list[str] = field(default_factory=list)
+    input_tensors: int = 0  # the non-empty inputs, parameters and buffers the nudged forward was given
 
 
 @dataclass(frozen=True)

@@ -516,6 +516,13 @@ def _candidate(call: _Call, prepared: _Prepared, gold: goldens.Goldens) -> _Cand
             f"only {fraction:.0%} of the output depends on what the Triton kernels stored (the rest is computed "
             "without them, or is what the allocation held)"
         )
+    computed_by = run.checks.provenance.computed_by if run.checks.provenance is not None else []
+    if computed_by:
+        warnings.append(
+            f"the Triton kernel{'s' * (len(computed_by) > 1)} {', '.join(computed_by[:3])} read tensors torch "
+            "computed from the inputs (not an input, nor a cast, view or copy of one): part of the task runs "
+            "outside the Triton kernels"
+        )
     device = run.checks.device_time
     if device is not None and device.triton_share is not None and device.triton_share < TRITON_DEVICE_SHARE_WARN:
         warnings.append(
@@ -573,7 +580,7 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks, constant_gold
     if provenance is None or not provenance.checked:
         return None
     stored_nothing = provenance.floating_output and not provenance.stored_anything
-    if provenance.dependent_fraction != 0.0 and not stored_nothing:
+    if provenance.dependent_fraction != 0.0 and not stored_nothing and not provenance.kernels_read_no_input:
         return None
     if constant_golden:
         checks.provenance = provenance.model_copy(
@@ -584,6 +591,8 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks, constant_gold
         )
         return None
     called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
+    if provenance.dependent_fraction != 0.0 and not stored_nothing:
+        return _read_no_input(provenance, called)
     return _Stop(
         "rejected",
         "REJECTED output_not_from_kernels: the output does not depend on what the Triton kernels stored "
@@ -880,6 +889,24 @@ def _checks(report: reports.CandidateReport) -> Checks:
     )
 
 
+def _read_no_input(provenance: Provenance, called: str) -> _Stop:
+    """The output depends on what the kernels stored, but they read none of the inputs: they copied what torch
+    computed, or stored constants that torch's answer was combined with."""
+    read = ", ".join(f"{n} {kind}" for kind, n in sorted(provenance.kernel_reads.items())) or "no tensor"
+    return _Stop(
+        "rejected",
+        f"REJECTED kernels_read_no_input: the forward's Triton kernels read none of its {provenance.input_tensors} "
+        f"input tensors (nor a cast, view or copy of one; they read: {read}); torch calls: {called}",
+        ErrorInfo(
+            phase="forward",
+            type="kernels_read_no_input",
+            message="the output depends on what the Triton kernels stored, but no kernel read an input, a parameter "
+            "or a cast, view or copy of one: they stored what torch computed, or constants",
+            hint="load the inputs in your Triton kernels and compute the output there",
+        ),
+    )
+
+
 def _provenance(report: reports.ProvenanceReport | None) -> Provenance | None:
     """The candidate process's counts (provenance.py), summed over its outputs; an output that could
     not be compared (another structure under the nudge) counts as dependent: nothing is claimed."""
@@ -902,6 +929,9 @@ def _provenance(report: reports.ProvenanceReport | None) -> Provenance | None:
         output_elements=total,
         dependent_elements=total - unchanged,
         floating_output=any(o.floating is True for o in report.outputs),
+        kernel_reads=report.reads,
+        computed_by=report.computed_by,
+        input_tensors=report.input_tensors,
     )
 
 

@@ -56,8 +56,10 @@ def _forward(
     guard_fill: str | None = "nan",
     trace=None,
     around=None,
+    sources=None,
 ):
-    """One forward under the monitor; `around`: a context manager for the model's call alone (a profile)."""
+    """One forward under the monitor; `around`: a context manager for the model's call alone (a profile);
+    `sources`: given the inputs, parameters and buffers the model is called with (provenance.LaunchReads)."""
     common.seed_all(seed)
     model = common.cast_model(model_cls(*init), dtype).to(device).eval()
     dev_inputs = common.to_device(task_inputs, device)
@@ -73,6 +75,8 @@ def _forward(
             lambda t: _guard(t, guard_fill, f"input {next(position)}", monitor, integers=monitor.reads is not None),
             dev_inputs,
         )
+    if sources is not None:
+        sources([*common.tree_tensors(dev_inputs), *model.parameters(), *model.buffers()])
     pristine = common.clone(dev_inputs)
     before = recorder.total
     start = time.perf_counter()
@@ -208,10 +212,12 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     if options.get("trace") and backend.interpreter:  # the first seed's forward, traced (explain_failure)
         trace = access_trace.AccessTrace(f"{job_dir}/candidate.py", [list(s) for s in options["trace"]])
         trace.install()
-    nudge = None
+    nudge, launch_reads = None, None
     if options.get("provenance"):
         nudge = provenance.StoreNudge() if backend.interpreter else provenance.CompiledStoreNudge()
         nudge.install()
+        launch_reads = provenance.LaunchReads()
+        launch_reads.install(backend.interpreter)  # after the recorder: outside its launch guards
     monitor = hooks.ForwardMonitor(recorder, poison=options.get("poison", True), reads=reads)
     guard_fill = options.get("guard_fill", "nan")  # None: inputs as given, no margins
     monitor.guard_launch(guard_fill)
@@ -262,11 +268,22 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
     if nudge is not None and spec["seeds"]:
         t0 = time.perf_counter()
         run_again = functools.partial(_forward, model_cls, *per_seed[0], spec["seeds"][0], backend.device, dtype)
-        forward = lambda around=None: run_again(recorder, monitor, guard_fill, around=around)[0]  # noqa: E731
-        if isinstance(nudge, provenance.CompiledStoreNudge):
-            meta["provenance"], meta["device_time"] = _compiled_provenance(nudge, forward, values, recorder, backend)
-        else:
-            meta["provenance"] = _provenance(nudge, forward, values)
+        sources = launch_reads.begin if launch_reads is not None else None
+        forward = lambda around=None: run_again(recorder, monitor, guard_fill, around=around, sources=sources)[0]  # noqa: E731
+        if launch_reads is not None:
+            launch_reads.active = True
+        try:
+            if isinstance(nudge, provenance.CompiledStoreNudge):
+                meta["provenance"], meta["device_time"] = _compiled_provenance(
+                    nudge, forward, values, recorder, backend
+                )
+            else:
+                meta["provenance"] = _provenance(nudge, forward, values)
+        finally:
+            if launch_reads is not None:
+                launch_reads.active = False
+        if launch_reads is not None and meta["provenance"].get("checked"):
+            meta["provenance"] |= launch_reads.report()
         stages["provenance_s"] = time.perf_counter() - t0
     return meta, values
 

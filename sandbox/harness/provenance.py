@@ -262,3 +262,139 @@ def _nudged_ir(sem, value):
         flip = sem.to_tensor(True) if scalar.is_int1() else sem.cast(sem.to_tensor(1), scalar)
         return sem.cast(sem.xor_(value, flip), scalar)
     return None
+
+
+#: The most elements of a read tensor compared with the inputs' values (evenly spaced), and of an input taken in.
+READ_SAMPLE = 1 << 16
+
+
+class LaunchReads:
+    """Where what the kernels read comes from, in the nudged forward: a candidate whose kernels only copy what
+    torch computed (or store zeros that torch's answer is added to) passes the nudge, as its output depends on
+    what they stored. Per launch, each tensor argument the kernel did not change (bitwise, before and after) is
+    classed: `input` (it shares a storage with an input, a parameter or a buffer of the model), `kernel` (an
+    earlier launch of this forward wrote it), `copy` (every finite value of it is one of the inputs' values cast
+    to its dtype, or 0, and some is not 0: a cast, pad, permute or concat of inputs), `constant` (one value
+    throughout: a zero-filled state), else `computed` (torch made it from something). A changed argument counts as
+    `copy` as well where its contents before the launch were one (a kernel that works in place on a clone).
+    Hooked outside the launch guards, so it sees the candidate's own tensors."""
+
+    def __init__(self):
+        self.active = False
+        self.reads: dict[str, int] = {}
+        self.computed_by: list[str] = []  # kernels that read a floating tensor torch computed
+        self._storages: set[int] = set()
+        self._written: set[int] = set()
+        self._inputs: list[torch.Tensor] = []
+        self._values: dict[torch.dtype, np.ndarray] = {}
+
+    def begin(self, sources: list[torch.Tensor]) -> None:
+        """The forward's inputs, parameters and buffers (as the model sees them: guarded)."""
+        self.reads, self.computed_by, self._written, self._values = {}, [], set(), {}
+        self._inputs = [t.detach() for t in sources if isinstance(t, torch.Tensor) and t.numel()]
+        self._storages = {_storage(t) for t in self._inputs}
+
+    def report(self) -> dict:
+        return {"reads": dict(self.reads), "computed_by": list(self.computed_by), "input_tensors": len(self._inputs)}
+
+    def read_no_input(self) -> bool:
+        return not (self.reads.get("input") or self.reads.get("copy"))
+
+    def install(self, interpreter: bool) -> None:
+        reads = self
+        if interpreter:
+            from triton.runtime import interpreter as module
+
+            owner, attribute = module.GridExecutor, "__call__"
+        else:
+            from triton.runtime.jit import JITFunction
+
+            owner, attribute = JITFunction, "run"
+        original = getattr(owner, attribute)
+
+        @functools.wraps(original)
+        def launch(fn, *args, **kwargs):
+            if not reads.active or kwargs.get("warmup"):
+                return original(fn, *args, **kwargs)
+            tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+            with torch._C.DisableTorchFunction():
+                before = [t.clone() for t in tensors]
+            result = original(fn, *args, **kwargs)
+            reads._classify(getattr(getattr(fn, "fn", fn), "__name__", "?"), tensors, before)
+            return result
+
+        setattr(owner, attribute, launch)
+
+    def _classify(self, kernel: str, tensors: list[torch.Tensor], before: list[torch.Tensor]) -> None:
+        with torch._C.DisableTorchFunction():
+            for now, then in zip(tensors, before, strict=True):
+                storage = _storage(now)
+                if not _same_bits(now, then):
+                    self._written.add(storage)
+                    if self._copy(then):
+                        self._count("copy")
+                    continue
+                kind = (
+                    "input"
+                    if storage in self._storages
+                    else "kernel"
+                    if storage in self._written
+                    else "copy"
+                    if self._copy(now)
+                    else "constant"
+                    if _constant(now)
+                    else "computed"
+                )
+                self._count(kind)
+                if kind == "computed" and now.is_floating_point() and kernel not in self.computed_by:
+                    self.computed_by.append(kernel)
+
+    def _count(self, kind: str) -> None:
+        self.reads[kind] = self.reads.get(kind, 0) + 1
+
+    def _copy(self, t: torch.Tensor) -> bool:
+        """Every finite value of `t` (a sample) is an input's value in its dtype or 0, and some is not 0."""
+        values = _sample(t)
+        values = values[np.isfinite(values)]
+        if not values.size or not values.any():
+            return False
+        known = self._known(t.dtype)
+        at = np.clip(np.searchsorted(known, values), 0, max(known.size - 1, 0))
+        return bool(known.size) and bool(((known[at] == values) | (values == 0)).all())
+
+    def _known(self, dtype: torch.dtype) -> np.ndarray:
+        """The inputs' values (a sample of each) cast to `dtype`, sorted and unique, as float64."""
+        if dtype not in self._values:
+            parts = [_sample(t.to(dtype)) for t in self._inputs if _castable(t, dtype)]
+            merged = np.concatenate(parts) if parts else np.zeros(0)
+            self._values[dtype] = np.unique(merged[np.isfinite(merged)])
+        return self._values[dtype]
+
+
+def _storage(t: torch.Tensor) -> int:
+    return t.untyped_storage().data_ptr()
+
+
+def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bitwise the same (on any device; NaN payloads included)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    raw = [t.contiguous().reshape(-1).view(torch.uint8) for t in (a, b)]
+    return bool(torch.equal(*raw))
+
+
+def _castable(t: torch.Tensor, dtype: torch.dtype) -> bool:
+    return not t.is_complex() and (dtype.is_floating_point or not t.is_floating_point())
+
+
+def _sample(t: torch.Tensor) -> np.ndarray:
+    """Up to READ_SAMPLE evenly spaced elements of `t` as float64 (bools and integers as their values)."""
+    flat = t.detach().reshape(-1)
+    if flat.numel() > READ_SAMPLE:
+        flat = flat[:: -(-flat.numel() // READ_SAMPLE)]
+    return flat.to("cpu", torch.float64).numpy() if not flat.is_complex() else np.zeros(0)
+
+
+def _constant(t: torch.Tensor) -> bool:
+    values = _sample(t)
+    return bool(values.size) and bool((values == values[0]).all())

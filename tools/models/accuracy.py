@@ -147,7 +147,24 @@ class Provenance(Model):
         default=0, ge=0, description="Output elements that changed when the kernels' stores were nudged."
     )
     floating_output: bool = Field(default=False, description="Some output is floating point.")
+    kernel_reads: dict[str, int] = Field(
+        default_factory=dict,
+        description="The nudged forward's launches' tensor arguments that the kernels left unchanged, by where "
+        "they came from: input (an input, parameter or buffer, or a view of one), copy (a cast, view, pad or "
+        "concat of inputs), kernel (an earlier launch wrote it), constant (one value throughout), computed "
+        "(torch made it from the inputs).",
+    )
+    computed_by: list[str] = Field(
+        default_factory=list, description="Kernels that read a floating tensor torch computed (kernel_reads)."
+    )
+    input_tensors: int = Field(default=0, ge=0, description="Non-empty inputs, parameters and buffers of the model.")
     note: str | None = None
+
+    @property
+    def kernels_read_no_input(self) -> bool:
+        """The forward had inputs, yet none of its kernels read one (or a copy of one): they stored what torch
+        computed, or constants."""
+        return bool(self.input_tensors) and not (self.kernel_reads.get("input") or self.kernel_reads.get("copy"))
 
     @property
     def stored_anything(self) -> bool:
