@@ -86,3 +86,57 @@ def test_wrong_indices_are_named_by_their_structure(bug):
     assert any(d.pattern == pattern and words in d.summary for d in explained.diagnoses), explained.diagnoses
     # zeros the kernel computed (its outputs are poisoned torch.empty) are not "never written"
     assert not any(d.pattern == "all_zero_output" for d in explained.diagnoses)
+
+
+CHECKSUM_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return (x.to(torch.int64) * torch.arange(1, x.shape[1] + 1)).sum(1) ^ 0xFFFF
+
+
+def get_inputs():
+    return [torch.randint(0, 256, (40, 33), dtype=torch.uint8)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+CHECKSUM = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def checksum_kernel(x_ptr, out_ptr, L, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * L + cols, mask=cols < L, other=0).to(tl.int64)
+    tl.store(out_ptr + row, tl.sum(x * (cols + 1), axis=0) ^ 0xFFFF)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(x.shape[0], dtype=torch.int64, device=x.device)
+        checksum_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=64)
+        return out
+"""
+
+
+def test_integers_wrong_by_one_xor_are_the_golden_with_those_bits_flipped():
+    assert "^ 0xFFFF)" in CHECKSUM
+    good = run_accuracy(RunAccuracyRequest(reference=CHECKSUM_REFERENCE, candidate=CHECKSUM, backend="cpu"))
+    assert good.verdict == "pass", good.summary
+    bug = CHECKSUM.replace(" ^ 0xFFFF)", ")")
+    run = run_accuracy(RunAccuracyRequest(reference=CHECKSUM_REFERENCE, candidate=bug, backend="cpu", num_seeds=2))
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, search=False))
+    primary = next(d for d in explained.diagnoses if d.tested != "refuted")
+    assert primary.pattern == "formula_error" and primary.evidence.get("xor") == 0xFFFF, primary
+    assert "the golden XOR 0xffff" in primary.summary, primary.summary

@@ -1088,6 +1088,15 @@ def _integer_pair(o: OutputData) -> tuple[torch.Tensor, torch.Tensor] | None:
     return a.to(torch.int64), g.to(torch.int64)
 
 
+def _one_xor(got: torch.Tensor, want: torch.Tensor) -> int | None:
+    """The one constant every wrong integer is the golden XORed with, where the wrong ones hold several values
+    (a single wrong value relates to the golden by any XOR)."""
+    flipped = torch.bitwise_xor(got, want)
+    if got.numel() < 2 or int(torch.unique(want).numel()) < 2 or not bool((flipped == flipped[0]).all()):
+        return None
+    return int(flipped[0]) or None
+
+
 def _tilings(shape: tuple[int, ...], block: int) -> list[tuple[str, int, int]]:
     """(what, partial blocks, elements in each) of a BLOCK tiling of the flat index and of the last axis."""
     n = math.prod(shape)
@@ -1372,6 +1381,23 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
             )
         ]
     constant = int(diff.min()) == int(diff.max())
+    flipped = _one_xor(got, want)
+    if flipped is not None and not constant:
+        return [
+            Diagnosis(
+                pattern="formula_error",
+                confidence=0.85,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{count} of {a.numel()} integer outputs are the golden XOR {flipped:#x} on every wrong "
+                f"element (the same {flipped.bit_count()} bit(s) flipped): a complement or mask that the stored value "
+                "lacks or has once too often (a final `^ 0xFFFFFFFF`), or a constant XORed in wrongly (an initial "
+                "value)",
+                evidence=common | {"xor": flipped},
+                suggested_fixes=["fix_formula"],
+                location=location,
+            )
+        ]
     blocks = facts.blocks()
     if constant:
         what = f"off by the constant {int(diff[0]):+d} on every wrong element"
