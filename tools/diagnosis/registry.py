@@ -3,8 +3,9 @@
 A detector reads the stored run (standard-neutral facts, the tensors, the candidate's source)
 and proposes diagnoses: hypotheses with their evidence. An experiment re-runs the candidate in
 the sandbox under a controlled change of its inputs and confirms or refutes hypotheses, or
-finds a cause no detector proposed. A new detector or experiment is one decorated function in
-tools/diagnosis/detectors.py or tools/diagnosis/experiments.py, plus its tests.
+finds a cause no detector proposed. A new detector or experiment is one decorated function in the
+module of its family under tools/diagnosis/detectors/ (imported, in registration order, by its
+__init__.py) or in tools/diagnosis/experiments.py, plus its tests.
 """
 
 from __future__ import annotations
