@@ -1521,16 +1521,22 @@ def test_an_address_constant_is_offered_one_up_and_one_down_but_not_below_zero_o
     assert len(made) == 5, made
 
 
-def test_the_loads_of_one_address_are_each_others_twins_and_ranked_with_a_located_one():
-    twins = reach.twin_loads(INTERLEAVED)
+def test_the_loads_or_stores_of_one_address_are_each_others_twins_and_ranked_with_a_located_one():
+    twins = reach.twin_accesses(INTERLEAVED)
     lines = INTERLEAVED.splitlines()
     re, im = (next(i + 1 for i, t in enumerate(lines) if text in t) for text in ("re =", "im ="))
     assert twins == {re: [im], im: [re]}
+    stores = INTERLEAVED.replace(
+        "re * im + b, mask=offs + 1 < n)", "re * im, mask=mask)\n    tl.store(out_ptr + offs + 1, b)"
+    )
+    lines = stores.splitlines()
+    first, second = (i + 1 for i, t in enumerate(lines) if "tl.store(" in t)
+    assert reach.twin_accesses(stores)[first] == [second], "two stores to one address are twins too"
     planned = search.plan(INTERLEAVED, [re])
     first_at_im = next(i for i, e in enumerate(planned) if e.line == im)
     assert all(e.line in (re, im) or e.line < re for e in planned[: first_at_im + 1])
     assert first_at_im < len([e for e in planned if e.line <= im]), "the twin comes before the unlocated lines"
-    assert reach.twin_loads("def (:") == {}
+    assert reach.twin_accesses("def (:") == {}
 
 
 def test_an_interleaved_component_read_from_its_twins_offset_is_found_at_its_own_line():
@@ -1544,7 +1550,7 @@ def test_an_interleaved_component_read_from_its_twins_offset_is_found_at_its_own
     line = _line_of("complex_square", "bug_im_offset.py", "im = tl.load")
     assert primary.pattern == "layout_mismatch" and primary.location is not None, explained.summary
     assert primary.location.line == line and primary.location.tensor == "input 0", primary
-    assert "loads from the same address" in primary.summary and "every 2nd" in primary.summary, primary.summary
+    assert "accesses the same address" in primary.summary and "every 2nd" in primary.summary, primary.summary
     assert "+0 from the reference's index" not in primary.summary, primary.summary
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     top = fixed.fixes[0]

@@ -274,8 +274,8 @@ def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Outp
         change += " (an integer intermediate wraps past the narrow type's range)"
     where = f"the bug is on {lines or f'line {edit.line}'}: {change}"
     traced = leading.location.line if leading is not None and leading.location is not None else None
-    if traced is not None and edit.line in reach.twin_loads(ctx.source or "").get(traced, []):
-        where += f" (line {traced} loads from the same address, and the trace below names it)"
+    if traced is not None and edit.line in reach.twin_accesses(ctx.source or "").get(traced, []):
+        where += f" (line {traced} accesses the same address, and the trace below names it)"
     evidence = {
         "experiment": ID,
         "line": edit.line,

@@ -382,20 +382,21 @@ def _allocation(tree: ast.Module, line: int) -> Reached | None:
     return None
 
 
-def twin_loads(source: str) -> dict[int, list[int]]:
-    """Per line of a load, the lines of the other loads of its kernel from the same address as written (`qy` loaded
-    from `q_ptr + rows * 2 + 0`, the address of `qx` above it): a kernel has no reason to read one address twice
-    by one expression, so where a diagnosis points at one of them the other is as likely the wrong one."""
+def twin_accesses(source: str) -> dict[int, list[int]]:
+    """Per line of a load (or store), the lines of the other loads (stores) of its kernel at the same address as
+    written (`qy` loaded from `q_ptr + rows * 2 + 0`, the address of `qx` above it; two stores to `out_ptr + offs`):
+    a kernel has no reason to read one address twice by one expression, nor to overwrite what it just stored, so
+    where a diagnosis points at one of them the other is as likely the wrong one."""
     try:
         tree = pyast.parse(source)
     except SyntaxError:
         return {}
     twins: dict[int, list[int]] = {}
     for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
-        by_address: dict[str, list[int]] = {}
+        by_address: dict[tuple[str, str], list[int]] = {}
         for access in _accesses(kernel):
-            if access.kind == "load" and "address" in access.parts:
-                by_address.setdefault(ast.dump(access.parts["address"]), []).append(access.line)
+            if "address" in access.parts:
+                by_address.setdefault((access.kind, ast.dump(access.parts["address"])), []).append(access.line)
         for lines in by_address.values():
             for line in lines:
                 others = [other for other in lines if other != line]

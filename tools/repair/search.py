@@ -79,13 +79,13 @@ NUMERIC_SCOPE = PADDING_OPERATORS | WIDENING_OPERATORS | {"carried_factor"}
 
 def plan(source: str, lines: list[int], scaled: bool = False, only: frozenset[str] | None = None) -> list[Edit]:
     """Every edit: first those at the located lines and at the lines their values come from (nearest first), and
-    at the loads that read a located load's address (reach.twin_loads), then the rest; within each, likelier
+    at the loads (stores) at a located one's address (reach.twin_accesses), then the rest; within each, likelier
     slips first (RANK), then top to bottom. `scaled`: the
     output is the golden scaled by a constant, so the edits of factors in products and quotients go first.
     `only`: the edits of these operators alone."""
     order = dict(RANK)
     rank: dict[int, int] = {}
-    twins = reach.twin_loads(source)
+    twins = reach.twin_accesses(source)
     for line in lines:
         for at in value_lines(source, line) + twins.get(line, []):
             rank.setdefault(at, len(rank))
