@@ -140,3 +140,24 @@ def test_integers_wrong_by_one_xor_are_the_golden_with_those_bits_flipped():
     primary = next(d for d in explained.diagnoses if d.tested != "refuted")
     assert primary.pattern == "formula_error" and primary.evidence.get("xor") == 0xFFFF, primary
     assert "the golden XOR 0xffff" in primary.summary, primary.summary
+
+
+def test_integers_wrong_by_multiples_of_a_modulus_the_golden_stays_below_lack_that_reduction():
+    """A sum of squares mod 10007 whose kernel never reduces: each wrong value is congruent to the golden."""
+    reference = CHECKSUM_REFERENCE.replace(
+        "(x.to(torch.int64) * torch.arange(1, x.shape[1] + 1)).sum(1) ^ 0xFFFF",
+        "((x.to(torch.int64) * torch.arange(1, x.shape[1] + 1)) ** 2).sum(1) % 10007",
+    )
+    unreduced = CHECKSUM.replace(
+        "tl.sum(x * (cols + 1), axis=0) ^ 0xFFFF", "tl.sum(x * (cols + 1) * x * (cols + 1), axis=0)"
+    )
+    reduced = unreduced.replace("axis=0))", "axis=0) % 10007)")
+    assert "** 2).sum(1) % 10007" in reference and "axis=0) % 10007)" in reduced
+    good = run_accuracy(RunAccuracyRequest(reference=reference, candidate=reduced, backend="cpu"))
+    assert good.verdict == "pass", good.summary
+    run = run_accuracy(RunAccuracyRequest(reference=reference, candidate=unreduced, backend="cpu", num_seeds=2))
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, search=False))
+    primary = next(d for d in explained.diagnoses if d.tested != "refuted")
+    assert primary.pattern == "formula_error" and primary.evidence.get("modulus") == 10007, primary
+    assert "a reduction `% 10007` left out" in primary.summary, primary.summary

@@ -38,6 +38,14 @@ def _one_xor(got: torch.Tensor, want: torch.Tensor) -> int | None:
     return int(flipped[0]) or None
 
 
+def _unreduced(g: torch.Tensor, got: torch.Tensor, want: torch.Tensor, step: int) -> bool:
+    """The wrong integers are the golden plus multiples of `step`, every golden value lies in 0..step-1 and they
+    spread over that range (a residue mod `step`), and the wrong ones exceed it: a `% step` left out."""
+    if step < 3 or int(g.min()) < 0 or int(g.max()) >= step or int(g.max()) < step // 2:
+        return False
+    return bool((got >= step).all()) and bool((got > want).all()) and int(torch.unique(want).numel()) >= 2
+
+
 def _tilings(shape: tuple[int, ...], block: int) -> list[tuple[str, int, int]]:
     """(what, partial blocks, elements in each) of a BLOCK tiling of the flat index and of the last axis."""
     n = math.prod(shape)
@@ -318,6 +326,21 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
                 f"range; form it in int64 (`.to(tl.int64)` on the operands before the product / sum)",
                 evidence=common | {"multiple_of": step, "wrapped_bits": wrap},
                 suggested_fixes=["fp32_accumulator"],
+                location=location,
+            )
+        ]
+    if step not in facts.blocks() and _unreduced(g, got, want, step):  # a block's multiple: its start, below
+        return [
+            Diagnosis(
+                pattern="formula_error",
+                confidence=0.85,
+                seed=o.seed,
+                output=o.name,
+                summary=f"{count} of {a.numel()} integer outputs are the golden plus multiples of {step} (every golden "
+                f"value lies in 0..{step - 1}, every wrong one is congruent to it mod {step}): a reduction "
+                f"`% {step}` left out (or applied too late, after the value grew)",
+                evidence=common | {"modulus": step},
+                suggested_fixes=["fix_formula"],
                 location=location,
             )
         ]
