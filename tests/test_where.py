@@ -1556,3 +1556,13 @@ def test_an_interleaved_component_read_from_its_twins_offset_is_found_at_its_own
     top = fixed.fixes[0]
     assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
     assert "    im = tl.load(z_ptr + offs * 2 + 1, mask=mask, other=0.0)\n" in (top.patched_source or "")
+
+
+def test_a_value_computed_as_its_sibling_but_without_the_siblings_constant_term_gets_it():
+    source = INTERLEAVED.replace(
+        "    re = tl.load(",
+        "    py = offs[:, None].to(tl.float32) + 0.5\n    px = offs[None, :].to(tl.float32)\n    re = tl.load(",
+    )
+    made = [(e.before, e.after) for e in edits.edits(source) if e.operator == "sibling_value_term"]
+    assert made == [("offs[None, :].to(tl.float32)", "offs[None, :].to(tl.float32) + 0.5")], made
+    assert not [e for e in edits.edits(INTERLEAVED) if e.operator == "sibling_value_term"]

@@ -411,6 +411,7 @@ class _Collector(cst.CSTVisitor):
         if id(original_node) in self._kernels:
             # after the body's operators: an edit they make too (a transposed index) keeps their name
             self._sibling_offsets(original_node)
+            self._sibling_value_terms(original_node)
             self._load_from_output(original_node)
             self._in_kernel -= 1
         elif original_node.name.value == "forward":
@@ -808,6 +809,27 @@ class _Collector(cst.CSTVisitor):
                     offsets.append(offset)
             edits = [cst.parse_expression(f"{_code(pointer)} + {offset}") for offset in offsets]
             self._add(node, edits, "sibling_offset", "fix_layout")
+
+    def _sibling_value_terms(self, fn: cst.FunctionDef) -> None:
+        """A value computed as a sibling value is but without the float constant the sibling adds or subtracts
+        (`px = cols.to(tl.float32)` beside `py = rows.to(tl.float32) + 0.5`: a pixel's centre; `sx` beside `sy`):
+        that term added. Siblings are first assignments of one shape but for the names they read."""
+        shapes: dict[str, list[tuple[cst.Assign, cst.BaseExpression]]] = {}
+        for statement in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+            assign = cst.ensure_type(statement, cst.Assign)
+            name = cst.ensure_type(assign.targets[0].target, cst.Name).value
+            if name in self._masks | self._pointers or self._assigned.get(name) is not assign.value:
+                continue
+            shapes.setdefault(_value_shape(assign.value), []).append((assign, assign.value))
+        for shape, assigns in shapes.items():
+            for other_shape, others in shapes.items():
+                term = _added_float_term(shape, other_shape)
+                if term is None or not others:
+                    continue
+                for _, value in assigns:
+                    self._add(
+                        value, [cst.parse_expression(f"{_code(value)} {term}")], "sibling_value_term", "fix_formula"
+                    )
 
     def _size_params(self) -> set[str]:
         """The kernel's runtime scalar parameters (sizes, strides), not pointers or constexpr blocks."""
@@ -1457,6 +1479,19 @@ class _Collector(cst.CSTVisitor):
 
 #: Operators of integer arithmetic alone (bits, shifts, floor division, modulo): no root or factor of two applies.
 _INTEGER_ONLY = cst.BitAnd | cst.BitOr | cst.BitXor | cst.LeftShift | cst.RightShift | cst.FloorDivide | cst.Modulo
+
+
+def _value_shape(expr: cst.BaseExpression) -> str:
+    """`expr`'s code with every name but `tl` and the functions it calls made `_`, and subscripts emptied: values
+    computed alike compare equal (`rows[:, None].to(tl.float32)` and `cols[None, :].to(tl.float32)`)."""
+    names = re.sub(r"\b(?!tl\b)[A-Za-z_]\w*\b(?!\s*\()", "_", _code(expr))
+    return re.sub(r"\[[^\[\]]*\]", "[]", names)  # `[:, None]` and `[None, :]`: a broadcast either way
+
+
+def _added_float_term(shape: str, sibling: str) -> str | None:
+    """The ` + 0.5` (or ` - 0.5`) that `sibling`'s shape adds after all of `shape`'s, or None."""
+    found = re.fullmatch(re.escape(shape) + r" ([+-]) (\d+\.\d*(?:e[+-]?\d+)?)", sibling)
+    return f"{found.group(1)} {found.group(2)}" if found and "_" in shape else None
 
 
 def _stored_value(store: cst.Call) -> cst.Arg | None:
