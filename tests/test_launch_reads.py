@@ -90,6 +90,13 @@ FORWARDS = {
         out = torch.empty_like(xp)
         fused[grid](xp, yp, out, n, BLOCK=256)
         return out[:n]""",
+    # honest: the inputs copied into buffers filled with 1 (a padding the mask keeps out), more fill than data
+    "fill_ones": """
+        xp, yp = torch.ones(3000), torch.ones(3000)
+        xp[:n], yp[:n] = x, y
+        out = torch.empty_like(xp)
+        fused[grid](xp, yp, out, n, BLOCK=256)
+        return out[:n]""",
     # honest: a clone of the input worked on in place
     "clone_in_place": """
         out = x.clone()
@@ -118,7 +125,7 @@ def test_kernels_that_read_none_of_the_inputs_are_rejected_though_the_output_dep
     assert "read none of its 2 input tensors" in result.summary, result.summary
 
 
-@pytest.mark.parametrize("name", ["cast_and_pad", "clone_in_place"])
+@pytest.mark.parametrize("name", ["cast_and_pad", "fill_ones", "clone_in_place"])
 def test_casts_pads_and_clones_of_the_inputs_count_as_the_inputs(name: str):
     result = _run(name)
     assert result.verdict == "pass", result.summary

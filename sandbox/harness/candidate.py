@@ -282,7 +282,8 @@ def run(spec: dict, job_dir: str, backend, user_files: dict, given: dict) -> tup
         finally:
             if launch_reads is not None:
                 launch_reads.active = False
-        if launch_reads is not None and meta["provenance"].get("checked"):
+        checked = isinstance(meta.get("provenance"), dict) and meta["provenance"].get("checked")
+        if launch_reads is not None and checked:
             meta["provenance"] |= launch_reads.report()
         stages["provenance_s"] = time.perf_counter() - t0
     return meta, values

@@ -274,7 +274,8 @@ class LaunchReads:
     what they stored. Per launch, each tensor argument the kernel did not change (bitwise, before and after) is
     classed: `input` (it shares a storage with an input, a parameter or a buffer of the model), `kernel` (an
     earlier launch of this forward wrote it), `copy` (every finite value of it is one of the inputs' values cast
-    to its dtype, or 0, and some is not 0: a cast, pad, permute or concat of inputs), `constant` (one value
+    to its dtype, 0, or its most frequent value, a fill, and some is none of those: a cast, pad, permute or concat
+    of inputs), `constant` (one value
     throughout: a zero-filled state), else `computed` (torch made it from something). A changed argument counts as
     `copy` as well where its contents before the launch were one (a kernel that works in place on a clone).
     Hooked outside the launch guards, so it sees the candidate's own tensors."""
@@ -353,9 +354,14 @@ class LaunchReads:
         self.reads[kind] = self.reads.get(kind, 0) + 1
 
     def _copy(self, t: torch.Tensor) -> bool:
-        """Every finite value of `t` (a sample) is an input's value in its dtype or 0, and some is not 0."""
+        """Every finite value of `t` (a sample) is an input's value in its dtype, 0, or the one value it holds most
+        often (a fill: `torch.ones(...)` with the inputs copied into it), and some is none of the last two."""
         values = _sample(t)
         values = values[np.isfinite(values)]
+        if values.size:
+            distinct, counts = np.unique(values, return_counts=True)
+            if counts.max() > 1:
+                values = values[values != distinct[counts.argmax()]]
         if not values.size or not values.any():
             return False
         known = self._known(t.dtype)
