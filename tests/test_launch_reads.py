@@ -140,3 +140,17 @@ def test_a_kernel_reading_what_torch_computed_beside_the_inputs_passes_with_a_wa
     provenance = result.checks.provenance
     assert provenance is not None and provenance.kernel_reads == {"input": 2, "computed": 1}, provenance
     assert any("finish read tensors torch computed" in w for w in result.warnings), result.warnings
+
+
+def test_a_permuted_copy_of_an_input_larger_than_the_sample_is_a_copy():
+    """The read tensor is sampled, the inputs are not: a reversed copy's sampled values are all the input's."""
+    import torch
+
+    from sandbox.harness.provenance import READ_SAMPLE, LaunchReads
+
+    x = torch.randn(3 * READ_SAMPLE + 7)
+    reads = LaunchReads()
+    reads.begin([x])
+    assert reads._copy(x.flip(0).half().float()) is False  # rounded to fp16: values no input has
+    assert reads._copy(x.flip(0)) and reads._copy(torch.cat([x[5:], x[:5]]))
+    assert not reads._copy(torch.sigmoid(x)) and not reads._copy(torch.zeros(10))

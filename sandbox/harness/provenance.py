@@ -264,21 +264,26 @@ def _nudged_ir(sem, value):
     return None
 
 
-#: The most elements of a read tensor compared with the inputs' values (evenly spaced), and of an input taken in.
+#: The most elements of a read tensor compared with the inputs' values (evenly spaced).
 READ_SAMPLE = 1 << 16
+#: The most input elements whose values are indexed (every one of them: a permuted copy reads them in another
+#: order than any sample would); beyond it no argument is called computed (`copy`: nothing is claimed).
+KNOWN_LIMIT = 1 << 25
 
 
 class LaunchReads:
     """Where what the kernels read comes from, in the nudged forward: a candidate whose kernels only copy what
     torch computed (or store zeros that torch's answer is added to) passes the nudge, as its output depends on
     what they stored. Per launch, each tensor argument the kernel did not change (bitwise, before and after) is
-    classed: `input` (it shares a storage with an input, a parameter or a buffer of the model), `kernel` (an
-    earlier launch of this forward wrote it), `copy` (every finite value of it is one of the inputs' values cast
-    to its dtype, 0, or its most frequent value, a fill, and some is none of those: a cast, pad, permute or concat
-    of inputs), `constant` (one value
-    throughout: a zero-filled state), else `computed` (torch made it from something). A changed argument counts as
-    `copy` as well where its contents before the launch were one (a kernel that works in place on a clone).
-    Hooked outside the launch guards, so it sees the candidate's own tensors."""
+    classed:
+    - `input`: it shares a storage with an input, a parameter or a buffer of the model (a view of one);
+    - `kernel`: an earlier launch of this forward wrote it;
+    - `copy`: every finite value of it (a sample) is one of the inputs' values cast to its dtype, 0, or its most
+      frequent value (a fill), and some is none of those: a cast, pad, permute or concat of inputs;
+    - `constant`: one value throughout (a zero-filled state);
+    - `computed`: torch made it from something.
+    A changed argument counts as `copy` as well where its contents before the launch were one (a kernel that works
+    in place on a clone). Hooked outside the launch guards, so it sees the candidate's own tensors."""
 
     def __init__(self):
         self.active = False
@@ -297,9 +302,6 @@ class LaunchReads:
 
     def report(self) -> dict:
         return {"reads": dict(self.reads), "computed_by": list(self.computed_by), "input_tensors": len(self._inputs)}
-
-    def read_no_input(self) -> bool:
-        return not (self.reads.get("input") or self.reads.get("copy"))
 
     def install(self, interpreter: bool) -> None:
         reads = self
@@ -364,14 +366,16 @@ class LaunchReads:
                 values = values[values != distinct[counts.argmax()]]
         if not values.size or not values.any():
             return False
+        if sum(t.numel() for t in self._inputs) > KNOWN_LIMIT:
+            return True
         known = self._known(t.dtype)
         at = np.clip(np.searchsorted(known, values), 0, max(known.size - 1, 0))
         return bool(known.size) and bool(((known[at] == values) | (values == 0)).all())
 
     def _known(self, dtype: torch.dtype) -> np.ndarray:
-        """The inputs' values (a sample of each) cast to `dtype`, sorted and unique, as float64."""
+        """Every value of the inputs cast to `dtype`, sorted and unique, as float64."""
         if dtype not in self._values:
-            parts = [_sample(t.to(dtype)) for t in self._inputs if _castable(t, dtype)]
+            parts = [_values(t.to(dtype)) for t in self._inputs if _castable(t, dtype)]
             merged = np.concatenate(parts) if parts else np.zeros(0)
             self._values[dtype] = np.unique(merged[np.isfinite(merged)])
         return self._values[dtype]
@@ -398,7 +402,12 @@ def _sample(t: torch.Tensor) -> np.ndarray:
     flat = t.detach().reshape(-1)
     if flat.numel() > READ_SAMPLE:
         flat = flat[:: -(-flat.numel() // READ_SAMPLE)]
-    return flat.to("cpu", torch.float64).numpy() if not flat.is_complex() else np.zeros(0)
+    return _values(flat)
+
+
+def _values(t: torch.Tensor) -> np.ndarray:
+    """Every element of `t` as float64 (none of a complex tensor)."""
+    return t.detach().reshape(-1).to("cpu", torch.float64).numpy() if not t.is_complex() else np.zeros(0)
 
 
 def _constant(t: torch.Tensor) -> bool:
