@@ -814,19 +814,16 @@ class _Collector(cst.CSTVisitor):
         """A value computed as a sibling value is but without the float constant the sibling adds or subtracts
         (`px = cols.to(tl.float32)` beside `py = rows.to(tl.float32) + 0.5`: a pixel's centre; `sx` beside `sy`):
         that term added. Siblings are first assignments of one shape but for the names they read."""
-        shapes: dict[str, list[tuple[cst.Assign, cst.BaseExpression]]] = {}
+        shapes: dict[str, list[cst.BaseExpression]] = {}
         for statement in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
             assign = cst.ensure_type(statement, cst.Assign)
             name = cst.ensure_type(assign.targets[0].target, cst.Name).value
-            if name in self._masks | self._pointers or self._assigned.get(name) is not assign.value:
-                continue
-            shapes.setdefault(_value_shape(assign.value), []).append((assign, assign.value))
-        for shape, assigns in shapes.items():
-            for other_shape, others in shapes.items():
-                term = _added_float_term(shape, other_shape)
-                if term is None or not others:
-                    continue
-                for _, value in assigns:
+            if name not in self._masks | self._pointers and self._assigned.get(name) is assign.value:
+                shapes.setdefault(_value_shape(assign.value), []).append(assign.value)
+        for shape, values in shapes.items():
+            for sibling in shapes:
+                term = _added_float_term(shape, sibling)
+                for value in values if term is not None else []:
                     self._add(
                         value, [cst.parse_expression(f"{_code(value)} {term}")], "sibling_value_term", "fix_formula"
                     )
