@@ -154,3 +154,14 @@ def test_a_permuted_copy_of_an_input_larger_than_the_sample_is_a_copy():
     assert reads._copy(x.flip(0).half().float()) is False  # rounded to fp16: values no input has
     assert reads._copy(x.flip(0)) and reads._copy(torch.cat([x[5:], x[:5]]))
     assert not reads._copy(torch.sigmoid(x)) and not reads._copy(torch.zeros(10))
+
+
+def test_a_host_side_tensor_descriptor_is_read_as_the_tensor_it_wraps():
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    from sandbox.harness.provenance import _tensor_of
+
+    x = torch.randn(64, 32)
+    assert _tensor_of(TensorDescriptor.from_tensor(x, [16, 16])) is x and _tensor_of(x) is x
+    assert _tensor_of(3) is None and _tensor_of("x") is None

@@ -319,7 +319,7 @@ class LaunchReads:
         def launch(fn, *args, **kwargs):
             if not reads.active or kwargs.get("warmup"):
                 return original(fn, *args, **kwargs)
-            tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+            tensors = [t for a in (*args, *kwargs.values()) if isinstance(t := _tensor_of(a), torch.Tensor)]
             with torch._C.DisableTorchFunction():
                 before = [t.clone() for t in tensors]
             result = original(fn, *args, **kwargs)
@@ -379,6 +379,11 @@ class LaunchReads:
             merged = np.concatenate(parts) if parts else np.zeros(0)
             self._values[dtype] = np.unique(merged[np.isfinite(merged)])
         return self._values[dtype]
+
+
+def _tensor_of(argument: object) -> object:
+    """A launch argument's tensor: itself, or the tensor a host-side descriptor wraps (TensorDescriptor.base)."""
+    return argument if isinstance(argument, torch.Tensor) else getattr(argument, "base", None)
 
 
 def _storage(t: torch.Tensor) -> int:
