@@ -580,7 +580,8 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks, constant_gold
     if provenance is None or not provenance.checked:
         return None
     stored_nothing = provenance.floating_output and not provenance.stored_anything
-    if provenance.dependent_fraction != 0.0 and not stored_nothing and not provenance.kernels_read_no_input:
+    depends = provenance.dependent_fraction != 0.0 and not stored_nothing
+    if depends and not provenance.kernels_read_no_input:
         return None
     if constant_golden:
         checks.provenance = provenance.model_copy(
@@ -591,7 +592,7 @@ def _not_from_kernels(request: RunAccuracyRequest, checks: Checks, constant_gold
         )
         return None
     called = ", ".join(list(checks.torch_calls)[:6]) or "none recorded (torch functions can be hidden)"
-    if provenance.dependent_fraction != 0.0 and not stored_nothing:
+    if depends:
         return _read_no_input(provenance, called)
     return _Stop(
         "rejected",

@@ -177,7 +177,7 @@ def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:
         return False
     if a.dtype == torch.bool:
         return bool(torch.equal(a, b))
-    return bool(torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8)))
+    return bool(torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)))  # 0-dim too
 
 
 def cast_model(model: torch.nn.Module, dtype: torch.dtype | None) -> torch.nn.Module:

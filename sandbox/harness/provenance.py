@@ -22,6 +22,8 @@ import functools
 import numpy as np
 import torch
 
+from sandbox.harness import common
+
 RELATIVE = 2.0**-5
 AT_ZERO = 2.0**-10
 
@@ -332,7 +334,7 @@ class LaunchReads:
         with torch._C.DisableTorchFunction():
             for now, then in zip(tensors, before, strict=True):
                 storage = _storage(now)
-                if not _same_bits(now, then):
+                if not common.bitwise_equal(now, then):
                     self._written.add(storage)
                     if self._copy(then):
                         self._count("copy")
@@ -388,14 +390,6 @@ def _tensor_of(argument: object) -> object:
 
 def _storage(t: torch.Tensor) -> int:
     return t.untyped_storage().data_ptr()
-
-
-def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Bitwise the same (on any device; NaN payloads included)."""
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    raw = [t.contiguous().reshape(-1).view(torch.uint8) for t in (a, b)]
-    return bool(torch.equal(*raw))
 
 
 def _castable(t: torch.Tensor, dtype: torch.dtype) -> bool:

@@ -1384,7 +1384,7 @@ class _Collector(cst.CSTVisitor):
         for name, expr in _assigned_names(fn).items():
             if name in self._positions | self._masks | self._pointers:
                 continue
-            shape = re.sub(r"\b(?!tl\b)[A-Za-z_]\w*\b(?!\s*\()", "_", _code(expr))
+            shape = _names_blanked(expr)
             if "_" in shape:
                 shapes.setdefault(shape, set()).add(name)
         return {n: group - {n} for group in shapes.values() if len(group) > 1 for n in group}
@@ -1478,11 +1478,15 @@ class _Collector(cst.CSTVisitor):
 _INTEGER_ONLY = cst.BitAnd | cst.BitOr | cst.BitXor | cst.LeftShift | cst.RightShift | cst.FloorDivide | cst.Modulo
 
 
+def _names_blanked(expr: cst.BaseExpression) -> str:
+    """`expr`'s code with every name but `tl` and the functions it calls made `_`."""
+    return re.sub(r"\b(?!tl\b)[A-Za-z_]\w*\b(?!\s*\()", "_", _code(expr))
+
+
 def _value_shape(expr: cst.BaseExpression) -> str:
-    """`expr`'s code with every name but `tl` and the functions it calls made `_`, and subscripts emptied: values
-    computed alike compare equal (`rows[:, None].to(tl.float32)` and `cols[None, :].to(tl.float32)`)."""
-    names = re.sub(r"\b(?!tl\b)[A-Za-z_]\w*\b(?!\s*\()", "_", _code(expr))
-    return re.sub(r"\[[^\[\]]*\]", "[]", names)  # `[:, None]` and `[None, :]`: a broadcast either way
+    """`expr`'s names blanked and its subscripts emptied: values computed alike compare equal
+    (`rows[:, None].to(tl.float32)` and `cols[None, :].to(tl.float32)`)."""
+    return re.sub(r"\[[^\[\]]*\]", "[]", _names_blanked(expr))  # `[:, None]` and `[None, :]`: a broadcast either way
 
 
 def _added_float_term(shape: str, sibling: str) -> str | None:
