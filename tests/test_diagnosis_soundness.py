@@ -647,6 +647,50 @@ def test_a_missing_grid_axis_leaves_whole_slices_unwritten_and_is_named_so():
     ).verdict == ("pass")
 
 
+PLANES_SCALE_REFERENCE = BATCHED_SCALE_REFERENCE.replace("torch.randn(3, 50, 40)", "torch.randn(2, 3, 20, 40)")
+
+PLANES_SCALE_CANDIDATE = (
+    HEADER
+    + """
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, per_plane, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    base = tl.program_id(1) * per_plane
+    mask = offs < per_plane
+    tl.store(out_ptr + base + offs, tl.load(x_ptr + base + offs, mask=mask) * 2.0, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        b, c, h, w = x.shape
+        scale_kernel[(triton.cdiv(h * w, 256), {planes})](x, out, h * w, BLOCK=256)
+        return out
+"""
+)
+
+
+def test_a_grid_axis_sized_for_one_of_two_flattened_dimensions_is_named_so():
+    """One program per (sample, channel) plane, the grid sized b (2) for b * c (6): sample 0's channel 2 and all of
+    sample 1 are unwritten; along dimension 0 alone no slice pattern holds, along dimensions 0..1 taken as one it
+    does (planes 2..5 of 6)."""
+    run, explained = _explain(PLANES_SCALE_REFERENCE, PLANES_SCALE_CANDIDATE.format(planes="b"))
+    assert run.verdict == "fail"
+    lead = explained.diagnoses[0]
+    assert lead.pattern == "unwritten_output", explained.diagnoses
+    assert "slices 2..5 along dimensions 0..1 taken as one (2 x 3 = 6 slices)" in lead.summary, lead.summary
+    launch = PLANES_SCALE_CANDIDATE.splitlines().index(
+        "        scale_kernel[(triton.cdiv(h * w, 256), {planes})](x, out, h * w, BLOCK=256)"
+    )
+    assert lead.location is not None and lead.location.line == launch + 1, lead  # the grid's line: the search's
+    assert lead.evidence.get("edit_after") == "b * c", lead.evidence
+    correct = PLANES_SCALE_CANDIDATE.format(planes="b * c")
+    assert run_accuracy(
+        RunAccuracyRequest(reference=PLANES_SCALE_REFERENCE, candidate=correct, backend="cpu")
+    ).verdict == ("pass")
+
+
 # --- a suspicion the same experiment refutes does not stand in for the logic error it shows ----------------
 
 CUBE_NORM_REFERENCE = """

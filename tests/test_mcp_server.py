@@ -396,8 +396,8 @@ async def test_explain_failure_returns_diagnosis_and_heatmap_image_then_suggest_
     assert run["verdict"] == "fail"
     explained = await client.call_tool("explain_failure", {"run_id": run["run_id"]})
     data = structured(explained)
-    assert data["diagnoses"][0]["pattern"] == "boundary_mask_error" and explained.content[0].text.startswith(
-        "boundary_mask_error"
+    assert data["diagnoses"][0]["pattern"] == "unwritten_output" and explained.content[0].text.startswith(
+        "unwritten_output"
     )
     images = [c for c in explained.content if c.type == "image"]
     assert images and images[0].mime_type == "image/png" and base64.b64decode(images[0].data)[:4] == b"\x89PNG"

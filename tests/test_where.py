@@ -1566,3 +1566,34 @@ def test_a_value_computed_as_its_sibling_but_without_the_siblings_constant_term_
     made = [(e.before, e.after) for e in edits.edits(source) if e.operator == "sibling_value_term"]
     assert made == [("offs[None, :].to(tl.float32)", "offs[None, :].to(tl.float32) + 0.5")], made
     assert not [e for e in edits.edits(INTERLEAVED) if e.operator == "sibling_value_term"]
+
+
+def test_a_misshapen_output_is_located_at_the_host_line_its_size_comes_from_and_repaired():
+    """`n_out = n - window` for `n - window + 1` windows: the output is one column short, a shape mismatch with
+    nothing to compare. The structural diagnosis names the allocation and the lines its sizes come from; the
+    search edits those first, and `+ 1` on the size's line passes."""
+    run = _run("window_sums", "bug_windows_short.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("window_sums", "bug_windows_short.py", "n_out = n - self.window")
+    assert primary.pattern == "shape_mismatch" and primary.location is not None, explained.summary
+    assert primary.location.line == line, primary
+    assert "dimension 1 is 694 where the reference's is 695 (1 short)" in primary.summary, primary.summary
+    assert primary.tested in ("confirmed", "proven") and primary.suggested_fixes[0] == "fix_formula", primary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and top.location is not None and top.location.line == line, fixed.fixes
+    assert "        n_out = n - self.window + 1\n" in (top.patched_source or "")
+
+
+def test_the_lines_a_returned_tensor_s_shape_comes_from():
+    from tools.repair.allocation import shape_lines
+
+    source = (KERNELS / "window_sums" / "candidate.py").read_text()
+    line = {text: _line_of("window_sums", "candidate.py", text) for text in ("out = torch", "rows, n =", "n_out =")}
+    # the allocation, then what its shape reads (not its device= / dtype=), then what those read
+    assert shape_lines(source, "output")[:3] == [line["out = torch"], line["rows, n ="], line["n_out ="]]
+    two = source.replace("return out", "return x, out")
+    assert shape_lines(two, "output[1]")[0] == line["out = torch"]
+    assert shape_lines("def forward(self, x):\n    return x\n", "output") == []

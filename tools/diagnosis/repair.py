@@ -96,6 +96,8 @@ GUARD_OPERATORS = frozenset({"unused_param", "fill_value", "infinite_sentinel"})
 
 
 def _made_nonfinite(target: OutputData) -> bool:
+    if target.measured.shape != target.golden.shape:
+        return False
     return bool((~torch.isfinite(target.a) & torch.isfinite(target.g)).any())
 
 
@@ -152,6 +154,19 @@ def failing_output(ctx: RunContext) -> OutputData | None:
             o
             for o in ctx.outputs
             if o.seed == ctx.primary_seed and o.failed and o.actual is not None and o.actual.shape == o.golden.shape
+        ),
+        None,
+    )
+
+
+def misshapen_output(ctx: RunContext) -> OutputData | None:
+    """The failing seed's output of the wrong shape, where the candidate returned one: the edit that passes sizes
+    it (its shape comes from host lines, tools/repair/allocation.shape_lines)."""
+    return next(
+        (
+            o
+            for o in ctx.outputs
+            if o.seed == ctx.primary_seed and o.actual is not None and o.actual.shape != o.golden.shape
         ),
         None,
     )
@@ -400,7 +415,7 @@ def reconcile(diagnoses: list[Diagnosis]) -> None:
 def repair_search(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
-    target = failing_output(ctx)  # a proven cause still leaves its line open: the search runs there too
+    target = failing_output(ctx) or misshapen_output(ctx)  # a proven cause still leaves its line open
     if target is None or not ctx.source or _dtype_located(diagnoses, target.name):
         return None
     # A numeric cause (or rounding) shown by changing the inputs' distribution leaves open the padding edits (whether
@@ -431,7 +446,8 @@ def repair_search(
     edit = found.found
     widened = _numeric_cause(diagnoses, target, edit) if edit.operator in search.WIDENING_OPERATORS else None
     standing = [d for d in diagnoses if not unmasked_by(edit, d)]  # a boundary cause the edit disproves: not it
-    leading = widened or _answered(standing, target.name, edit) or leading_logic(standing, target.name)
+    misshapen = next((d for d in standing if d.pattern == "shape_mismatch" and d.output == target.name), None)
+    leading = widened or misshapen or _answered(standing, target.name, edit) or leading_logic(standing, target.name)
     finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
     diagnosis = located(leading, edit, ctx, target, finding)
     if diagnosis.pattern != "boundary_mask_error":

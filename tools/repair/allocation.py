@@ -133,3 +133,102 @@ def from_evidence(source: str, evidence: dict) -> str | None:
     if not isinstance(line, int | float) or not isinstance(expected, str):  # evidence numbers are floats
         return None
     return retyped(source, int(line), expected)
+
+
+#: How many assignments back from the returned tensor shape_lines follows (the allocation, its sizes, theirs).
+SHAPE_HOPS = 3
+
+
+def _output_index(name: str) -> int | None:
+    """`output[1]` -> 1, `output` -> None (the forward returns one tensor or its whole value is meant)."""
+    inner = name.removeprefix("output")
+    return int(inner[1:-1]) if inner.startswith("[") and inner[1:-1].isdigit() else None
+
+
+def _assignments(fn: cst.FunctionDef, positions) -> dict[str, list[tuple[int, cst.CSTNode]]]:
+    """name -> [(line, assigned value)] for every plain or unpacking assignment in a function, in order."""
+    found: dict[str, list[tuple[int, cst.CSTNode]]] = {}
+    for assign in m.findall(fn, m.Assign()):
+        if not isinstance(assign, cst.Assign):
+            continue
+        line = positions[assign].start.line
+        for target in assign.targets:
+            for name in m.findall(target.target, m.Name()):
+                if isinstance(name, cst.Name):
+                    found.setdefault(name.value, []).append((line, assign.value))
+    return found
+
+
+def _read_names(node: cst.CSTNode) -> list[str]:
+    """The plain names an expression reads, in order of appearance (`self.N` reads self; an attribute's own name is
+    no variable); of an allocation, only what sets its shape (not `dtype=`, `device=`)."""
+    if isinstance(node, cst.Call) and _allocator(node):
+        node = node.with_changes(args=[a for a in node.args if a.keyword is None or a.keyword.value == "size"])
+    attrs = {id(a.attr) for a in m.findall(node, m.Attribute()) if isinstance(a, cst.Attribute)}
+    keywords = {id(a.keyword) for a in m.findall(node, m.Arg()) if isinstance(a, cst.Arg) and a.keyword}
+    names = [n.value for n in m.findall(node, m.Name()) if isinstance(n, cst.Name) and id(n) not in attrs | keywords]
+    return list(dict.fromkeys(names))
+
+
+def _forward(source: str):
+    """(forward's FunctionDef, positions), or None where the source does not parse or has no forward."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError:
+        return None
+    positions = wrapper.resolve(PositionProvider)
+    fn = next((f for f in m.findall(wrapper.module, m.FunctionDef(name=m.Name("forward")))), None)
+    return (fn, positions) if isinstance(fn, cst.FunctionDef) else None
+
+
+def _origins(fn: cst.FunctionDef, positions, names: list[str], lines: list[int]) -> list[int]:
+    """`lines`, then the assignments of `names` and of the names those read, SHAPE_HOPS deep, nearest first (a
+    name's last assignment: the one in force where it is used)."""
+    assigned = _assignments(fn, positions)
+    lines, seen = list(lines), set()
+    for _ in range(SHAPE_HOPS):
+        reads: list[str] = []
+        for name in (n for n in names if n not in seen):
+            seen.add(name)
+            for line, node in assigned.get(name, [])[-1:]:
+                if line not in lines:
+                    lines.append(line)
+                reads += _read_names(node)
+        names = reads
+    return lines
+
+
+def shape_lines(source: str, output_name: str) -> list[int]:
+    """The forward lines an output's shape comes from, nearest first: the assignment of the tensor it returns
+    (the allocation), then the assignments of the names that one reads, SHAPE_HOPS deep. A size computed one
+    short (`n_out = N - K` for `N - K + 1`) lies on one of them. [] when the return cannot be followed."""
+    found = _forward(source)
+    if found is None:
+        return []
+    fn, positions = found
+    returns = [r for r in m.findall(fn, m.Return()) if isinstance(r, cst.Return) and r.value is not None]
+    if len(returns) != 1:
+        return []
+    value = returns[0].value
+    if value is None:
+        return []
+    index = _output_index(output_name)
+    if index is not None and isinstance(value, cst.Tuple | cst.List) and index < len(value.elements):
+        value = value.elements[index].value
+    return _origins(fn, positions, _read_names(value), [])
+
+
+def grid_lines(source: str) -> list[int]:
+    """The forward lines that size the launch grids, nearest first: each launch `kernel[grid](...)`, then the
+    assignments of what its grid reads, SHAPE_HOPS deep. Output slices no program wrote come from one of them."""
+    found = _forward(source)
+    if found is None:
+        return []
+    fn, positions = found
+    launches = [
+        c
+        for c in m.findall(fn, m.Call(func=m.Subscript()))
+        if isinstance(c, cst.Call) and isinstance(c.func, cst.Subscript)
+    ]
+    names = [n for c in launches for e in c.func.slice for n in _read_names(e.slice)]  # type: ignore[attr-defined]
+    return _origins(fn, positions, names, [positions[c].start.line for c in launches])

@@ -406,6 +406,8 @@ class _Collector(cst.CSTVisitor):
             self._in_forward += 1
             self._tensors = _forward_tensors(node)
             self._sizes = _forward_sizes(node)
+            self._host_assigned: dict[str, cst.BaseExpression] = {}
+            self._factored: set[int] = set()
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         if id(original_node) in self._kernels:
@@ -761,11 +763,50 @@ class _Collector(cst.CSTVisitor):
             edits = [cst.parse_expression(f"{value.value} {op} {c}") for c in others for op in ("/", "*")]
             self._add(value, edits, "host_ratio", "fix_formula")
 
+    def _host_size(self, node: cst.Assign) -> None:
+        """A size the host computes one off (`n_out = N - K` for `N - K + 1` windows): the output it allocates, or
+        the count it launches with, is one short or one over."""
+        value = node.value
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add | cst.Subtract):
+            if not m.findall(value, m.Float()):
+                self._add(
+                    value,
+                    [cst.parse_expression(f"{_code(value)} {d}") for d in ("+ 1", "- 1")],
+                    "host_size",
+                    "fix_formula",
+                )
+
+    def _missing_factor(self, expr: cst.BaseExpression) -> None:
+        """A count of sizes that leaves one out (`P = H * W` pixels for `B * H * W`, a grid axis of `B` planes for
+        `B * C`): the product times each of forward's other sizes."""
+        factors = _product_names(expr)
+        if factors is None or not set(factors) <= set(self._sizes):
+            return
+        others = [s for s in self._sizes if s not in factors and not s.startswith("_")]
+        if id(expr) not in self._factored:  # a grid tuple assigned once and launched twice: its axes once
+            self._factored.add(id(expr))
+            edits = [cst.parse_expression(f"{_code(expr)} * {s}") for s in others]  # a product: no parentheses
+            self._add(expr, edits, "missing_factor", "fix_formula")
+
+    def _grid_factors(self, node: cst.Call) -> None:
+        """`kernel[(a, b, B)](...)` or `grid = (a, b, B)`: each axis of a literal grid tuple."""
+        grid = node.func.slice[0].slice.value if isinstance(node.func, cst.Subscript) else None  # type: ignore[attr-defined]
+        if isinstance(grid, cst.Name):
+            grid = self._host_assigned.get(grid.value)
+        if isinstance(grid, cst.Tuple):
+            for element in grid.elements:
+                self._missing_factor(element.value)
+
     def visit_Assign(self, node: cst.Assign) -> None:
         """An index split by `//` that also needs `% S` (a flat offset's middle coordinate)."""
         if self._in_forward and not self._in_kernel:
             self._host_ratio(node)
             self._fixed_block(node)
+            self._host_size(node)
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                self._host_assigned[node.targets[0].target.value] = node.value
+                if isinstance(node.value, cst.BinaryOperation):
+                    self._missing_factor(node.value)
         if not self._in_kernel or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
             return
         value = node.value
@@ -1421,6 +1462,7 @@ class _Collector(cst.CSTVisitor):
         func = node.func
         if self._in_forward and isinstance(func, cst.Subscript):  # kernel[grid](...)
             self._launch_size(node)
+            self._grid_factors(node)
         dtype = _kwarg(node, "dtype")
         allocation = m.Attribute(value=m.Name("torch"), attr=m.Name("empty") | m.Name("zeros") | m.Name("full"))
         if (
@@ -1669,6 +1711,16 @@ def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
         ):
             found.add(name)
     return found
+
+
+def _product_names(expr: cst.BaseExpression) -> list[str] | None:
+    """The names a product of plain names multiplies (`B * H * W`, or one name), None for anything else."""
+    if isinstance(expr, cst.Name):
+        return [expr.value]
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply):
+        left, right = _product_names(expr.left), _product_names(expr.right)
+        return left + right if left is not None and right is not None else None
+    return None
 
 
 def _forward_sizes(fn: cst.FunctionDef) -> list[str]:

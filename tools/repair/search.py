@@ -216,7 +216,8 @@ def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
         if d.tested == "refuted":
             continue
         line = d.location.line if d.location is not None else None
-        for candidate in (line, d.evidence.get("line")):
+        sizes = d.evidence.get("size_lines")  # where a misshapen output's shape comes from
+        for candidate in (line, d.evidence.get("line"), *(sizes if isinstance(sizes, list) else [])):
             if isinstance(candidate, int) and candidate > 0 and candidate not in lines:
                 lines.append(candidate)
     return lines

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from tools import thresholds as T
@@ -9,6 +11,7 @@ from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors.common import _lines, _tile_of, element_indices
 from tools.diagnosis.registry import detector
 from tools.models.diagnosis import Diagnosis, Evidence, Location
+from tools.repair import allocation
 from tools.repair.source import SourceFacts
 
 
@@ -81,18 +84,24 @@ def out_of_bounds_read(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
     return [diagnosis]
 
 
-def _leading_slices_unwritten(mask: torch.Tensor) -> tuple[int, int] | None:
-    """(first, size) when, in an output of 3 or more dimensions, exactly the slices first.. of
-    dimension 0 are unwritten, each whole: not a partial tile (a tiling's tail is shorter than a
-    slice of the inner dimensions), but a grid axis missing."""
-    if mask.dim() < 3 or mask.shape[0] < 2:
-        return None
-    per_slice = mask.reshape(mask.shape[0], -1)
-    full, empty = per_slice.all(dim=1), ~per_slice.any(dim=1)
-    if not bool((full | empty).all()) or bool(full[0]) or not bool(full[-1]):
-        return None
-    first = int(torch.nonzero(full).flatten().min())
-    return (first, mask.shape[0]) if bool(full[first:].all()) else None
+def _leading_slices_unwritten(mask: torch.Tensor) -> tuple[int, int, int] | None:
+    """(first, count, k) when, in an output of 3 or more dimensions, exactly the slices first.. of its leading k
+    dimensions taken as one (count of them) are unwritten, each whole: not a partial tile (a tiling's tail is
+    shorter than a slice of the inner dimensions), but a grid axis missing or sized for one of the k dimensions
+    where it walks their product (a grid of B planes for B * C)."""
+    for k in range(1, mask.dim() - 1):
+        count = math.prod(mask.shape[:k])
+        if count < 2:
+            continue
+        per_slice = mask.reshape(count, -1)
+        full, empty = per_slice.all(dim=1), ~per_slice.any(dim=1)
+        if not bool((full | empty).all()):
+            continue
+        if bool(full[0]) or not bool(full[-1]):
+            return None
+        first = int(torch.nonzero(full).flatten().min())
+        return (first, count, k) if bool(full[first:].all()) else None
+    return None
 
 
 @detector("unwritten", ("boundary_mask_error", "unwritten_output"), suppresses=("precision", "layout"), proof=True)
@@ -136,24 +145,33 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
         ]
     slices = _leading_slices_unwritten(mask)
     if slices is not None:
-        first, size = slices
+        first, size, k = slices
+        grid: list[int] = allocation.grid_lines(ctx.source) if ctx.source else []  # where the search edits first
+        slice_evidence: Evidence = {"first_unwritten_slice": first, "slices": size, "leading_dimensions": k}
+        slice_evidence["size_lines"] = list(grid)
+        dims = (
+            "dimension 0"
+            if k == 1
+            else f"dimensions 0..{k - 1} taken as one ({' x '.join(map(str, mask.shape[:k]))} = {size} slices)"
+        )
         return [
             Diagnosis(
                 pattern="unwritten_output",
                 confidence=0.9,
                 seed=o.seed,
                 output=o.name,
-                summary=f"whole slices {first}..{size - 1} along dimension 0 (of {size}) were never written, "
-                "the rest fully: the grid does not cover that dimension (a missing grid axis, e.g. the batch, "
-                "or a wrong size for it)",
-                evidence=evidence | {"first_unwritten_slice": first, "slices": size},
+                summary=f"whole slices {first}..{size - 1} along {dims} were never written, the rest fully: "
+                f"the grid covers {first} of the {size} (a missing grid axis, e.g. the batch, or a size for it "
+                "that leaves a dimension out)",
+                evidence=evidence | slice_evidence,
                 suggested_fixes=["boundary_mask"],
                 location=Location(
-                    description=f"slices {first}..{size - 1} of dimension 0 never written",
+                    description=f"slices {first}..{size - 1} of {dims.split(' (')[0]} never written",
                     indices=element_indices(mask, tuple(o.measured.shape)),
                 ),
             )
         ]
+
     if bool(tail.any()) and bool((tail == m2).all()) and count < total:
         parts = []
         if r0 is not None:
@@ -162,15 +180,21 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
             parts.append(f"columns {c0}..{m2.shape[1] - 1}")
         tile = _tile_of(r0 if r0 is not None else c0, facts.blocks())
         evidence.update({"first_unwritten_row": r0, "first_unwritten_col": c0, "tile": tile})
+        # A tail that starts on a tile boundary is a tile no program (or loop step) covered: the
+        # grid or the loop's trip count is short. One that starts mid-tile was cut by a bound.
+        cause = (
+            f"no program or loop step covers the last partial tile of {tile}: size the grid (or the loop) with "
+            "triton.cdiv and mask the tail"
+            if tile
+            else "a mask or loop bound stops short of the output's end: compare it with the full size"
+        )
         return [
             Diagnosis(
-                pattern="boundary_mask_error",
+                pattern="unwritten_output" if tile else "boundary_mask_error",
                 confidence=0.95,
                 seed=o.seed,
                 output=o.name,
-                summary=f"{' and '.join(parts)} were never written (NaN poison survived): "
-                f"the grid misses the last partial tile{f' of {tile}' if tile else ''}; "
-                "size it with triton.cdiv and mask the tail",
+                summary=f"{' and '.join(parts)} were never written (NaN poison survived): {cause}",
                 evidence=evidence,
                 suggested_fixes=["boundary_mask"],
                 location=Location(
