@@ -1597,3 +1597,25 @@ def test_the_lines_a_returned_tensor_s_shape_comes_from():
     two = source.replace("return out", "return x, out")
     assert shape_lines(two, "output[1]")[0] == line["out = torch"]
     assert shape_lines("def forward(self, x):\n    return x\n", "output") == []
+
+
+def test_an_input_read_in_another_layout_gets_a_search_of_its_own_at_that_input_s_loads(monkeypatch):
+    """`w` read as `cols * K + k` (its transpose's layout): every output needs all of `w` (the sum of |w| divides
+    it), so the access trace sees nothing wrong. With the located lines' search cut short (its budget made tiny here), input_layout finds input 1
+    read transposed, names its load, and the second search at that load and its address's lines finds the edit."""
+    from tools import thresholds
+
+    monkeypatch.setitem(thresholds.EXPLAIN_SEARCH_BUDGET_S, "interpreter", 0.01)
+    monkeypatch.setitem(thresholds.LAYOUT_SEARCH_BUDGET_S, "interpreter", 60.0)  # the mechanism, not the budget
+    run = _run("row_times_matrix", "bug_w_transposed.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert "the budget ended the search" in _outcome(explained, "repair_search").finding, explained.experiments
+    layout = _outcome(explained, "layout_search")
+    assert layout is not None and layout.confirms == ["layout_mismatch"], explained.experiments
+    primary = explained.diagnoses[0]
+    line = _line_of("row_times_matrix", "bug_w_transposed.py", "tile = ")
+    assert primary.pattern == "layout_mismatch" and primary.location is not None, explained.summary
+    assert primary.location.line == line and primary.location.tensor == "input 1", primary
+    load = _line_of("row_times_matrix", "bug_w_transposed.py", "w = tl.load")
+    assert f"it is loaded at line {load}" in primary.summary, primary.summary

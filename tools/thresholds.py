@@ -407,6 +407,9 @@ REPAIR_SEARCH_BUDGET_S = {"interpreter": 60.0, "compiled": 20.0}
 #: explain_failure's share of that search (its repair_search experiment, once a logic error is shown): enough for
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"interpreter": 12.0, "compiled": 8.0}
+#: ... and its second search, at the loads of an input input_layout found read in another layout (after the first
+#: ran out of budget): the edits at a load and the lines its address comes from, a few dozen.
+LAYOUT_SEARCH_BUDGET_S = {"interpreter": 8.0, "compiled": 4.0}
 
 #: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
 REFUTED_FACTOR = 0.3

@@ -27,7 +27,7 @@ from tools.diagnosis.detectors import element_indices, flat_index, tail_views
 from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.diagnosis.trials import UNCHANGED_INPUTS, InputsChange, InputTransform, Trial, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, FixId, Location, PatternId, TrialSummary
-from tools.repair import padding
+from tools.repair import padding, reach
 from tools.repair.registry import FIXES
 from tools.repair.source import SourceFacts
 
@@ -661,7 +661,8 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             f"{index} makes the candidate pass: the kernel addresses that input as if it were laid out so, "
             f"while the reference reads it as a contiguous {list(shape)} tensor"
         )
-        return _confirmed(
+        loads = reach.loads_of(ctx.source, f"input {index}") if ctx.source else []
+        result = _confirmed(
             "input_layout",
             summaries,
             finding,
@@ -669,10 +670,14 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             "layout_mismatch",
             f"the kernel reads input {index} {list(shape)} as if its memory held the dimensions in the order "
             f"{_dims(order, shape)}: given that layout it passes. Fix the strides or the index decomposition "
-            "of that input (or pass it with .permute(...).contiguous() as the kernel expects)",
-            {"input": index, "order": list(order)},
+            "of that input (or pass it with .permute(...).contiguous() as the kernel expects)"
+            + (f"; it is loaded at line{'s' if len(loads) > 1 else ''} {', '.join(map(str, loads))}" if loads else ""),
+            {"input": index, "order": list(order), "load_lines": loads},
             ["fix_layout"],
         )
+        if len(loads) == 1:  # the one load of that input: where its address is made
+            result.found[0].location = ctx.line_location(loads[0], f"the load of input {index}", f"input {index}")
+        return result
     if not trials:
         return None
     return _said(

@@ -473,3 +473,40 @@ def repair_search(
     # a widening edit locates a numeric cause: the experiments after it still add their evidence (the reduction
     # length sweep, the input scales); a logic edit settles the diagnosis
     return Result(outcome, [diagnosis], settled=edit.operator not in search.WIDENING_OPERATORS)
+
+
+LAYOUT_ID = "layout_search"
+_LAYOUT_QUESTION = (
+    "which single-site edit at the loads of the input the candidate reads in another layout makes it pass? (the "
+    "repair search once more, those loads and the lines their addresses come from first)"
+)
+
+
+@experiment(LAYOUT_ID, _LAYOUT_QUESTION, tests=("layout_mismatch",), before="padding_value")
+def layout_search(
+    ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
+) -> Result | None:
+    """input_layout names the tensor read wrongly after the located lines' search ran out of budget: the edits at
+    that tensor's loads are the likeliest left, and get a search of their own."""
+    searched = ctx.outcomes.get(ID)
+    layout = next(
+        (d for d in diagnoses if d.evidence.get("experiment") == "input_layout" and d.evidence.get("load_lines")),
+        None,
+    )
+    target = failing_output(ctx)
+    if searched is None or BUDGET_ENDED not in searched.finding or layout is None or target is None:
+        return None
+    loads = [int(n) for n in layout.evidence["load_lines"]]  # type: ignore[union-attr] - a list of lines
+    budget = T.LAYOUT_SEARCH_BUDGET_S["interpreter" if runner.backend.interpreter else "compiled"]
+    deadline = time.monotonic() + min(budget, runner.remaining_s)
+    found = search_edits(runner, deadline, ctx.source, loads, accept=on_another_seed(runner, deadline))
+    if found.found is None:
+        finding = f"no single-site edit at those loads passes ({found.tried} of {found.candidates} re-run)"
+        return Result(ExperimentOutcome(id=LAYOUT_ID, question=_LAYOUT_QUESTION, finding=finding))
+    edit = found.found
+    finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
+    diagnosis = located(layout, edit, ctx, target, finding)
+    outcome = ExperimentOutcome(
+        id=LAYOUT_ID, question=_LAYOUT_QUESTION, finding=finding, confirms=[diagnosis.pattern], edits_tried=found.tried
+    )
+    return Result(outcome, [diagnosis], settled=True)

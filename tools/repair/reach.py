@@ -403,3 +403,30 @@ def twin_accesses(source: str) -> dict[int, list[int]]:
                 if others:
                     twins[line] = twins.get(line, []) + others
     return twins
+
+
+def loads_of(source: str, tensor: str) -> list[int]:
+    """The lines of the loads whose pointer every launch fills from `tensor` (`input 1`), in source order: where
+    a kernel reads that tensor, so where an experiment that names the tensor (read in another layout) points."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return []
+    lines: list[int] = []
+    for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
+        params = _params(kernel)
+        calls = list(_launches(tree, kernel.name))
+        for access in _accesses(kernel):
+            if access.kind != "load" or "address" not in access.parts:
+                continue
+            pointer = _base(tree, access.parts["address"], kernel, params)
+            if pointer is None or not calls:
+                continue
+            filled = {
+                _tensor(tree, _root_name(a), c)
+                for c in calls
+                if (a := _launch_argument_of(c, params, pointer)) is not None
+            }
+            if filled == {tensor} and access.line not in lines:
+                lines.append(access.line)
+    return sorted(lines)
