@@ -1619,3 +1619,33 @@ def test_an_input_read_in_another_layout_gets_a_search_of_its_own_at_that_input_
     assert primary.location.line == line and primary.location.tensor == "input 1", primary
     load = _line_of("row_times_matrix", "bug_w_transposed.py", "w = tl.load")
     assert f"it is loaded at line {load}" in primary.summary, primary.summary
+
+
+def test_an_output_partly_unwritten_names_its_stores_and_the_search_starts_there():
+    """Rows stored at `row * n` for `row * n_out`: elements of the output are never written and the last rows'
+    stores overrun it. Both diagnoses name the stores into that output (the line whose address misses them), which
+    the search edits first."""
+    run = _run("window_sums", "bug_out_row_stride.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    line = _line_of("window_sums", "bug_out_row_stride.py", "tl.store(")
+    unwritten = next(d for d in explained.diagnoses if d.pattern == "unwritten_output")
+    assert unwritten.evidence.get("search_lines") == [line], unwritten.evidence
+    assert f"the kernel's stores (line {line}) do not cover the output" in unwritten.summary, unwritten.summary
+    overrun = next(d for d in explained.diagnoses if "out_of_bounds_writes" in d.evidence)
+    assert overrun.evidence.get("search_lines") == [line], overrun.evidence
+    assert "without a mask" not in overrun.summary, overrun.summary  # the store is masked: its address is wrong
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == line, explained.summary
+    assert primary.evidence.get("edit_after") == "n_out", primary.evidence
+
+
+def test_the_accesses_of_a_tensor():
+    from tools.repair.reach import accesses_of
+
+    source = (KERNELS / "row_times_matrix" / "candidate.py").read_text()
+    x, w = (_line_of("row_times_matrix", "candidate.py", f"{v} = tl.load") for v in "xw")
+    store = _line_of("row_times_matrix", "candidate.py", "tl.store(")
+    assert accesses_of(source, "input 0") == [x] and accesses_of(source, "input 1") == [w]
+    assert accesses_of(source, "output", "store") == [store] and accesses_of(source, "output") == []
+    assert accesses_of("def broken(:\n", "input 0") == []

@@ -661,7 +661,7 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             f"{index} makes the candidate pass: the kernel addresses that input as if it were laid out so, "
             f"while the reference reads it as a contiguous {list(shape)} tensor"
         )
-        loads = reach.loads_of(ctx.source, f"input {index}") if ctx.source else []
+        loads = reach.accesses_of(ctx.source, f"input {index}") if ctx.source else []
         result = _confirmed(
             "input_layout",
             summaries,

@@ -405,9 +405,10 @@ def twin_accesses(source: str) -> dict[int, list[int]]:
     return twins
 
 
-def loads_of(source: str, tensor: str) -> list[int]:
-    """The lines of the loads whose pointer every launch fills from `tensor` (`input 1`), in source order: where
-    a kernel reads that tensor, so where an experiment that names the tensor (read in another layout) points."""
+def accesses_of(source: str, tensor: str, kind: str = "load") -> list[int]:
+    """The lines of the loads (or stores: `kind`) whose pointer every launch fills from `tensor` (`input 1`,
+    `output`), in source order: where a kernel reads or writes that tensor, so where an experiment that names the
+    tensor (read in another layout, left partly unwritten) points."""
     try:
         tree = pyast.parse(source)
     except SyntaxError:
@@ -417,7 +418,7 @@ def loads_of(source: str, tensor: str) -> list[int]:
         params = _params(kernel)
         calls = list(_launches(tree, kernel.name))
         for access in _accesses(kernel):
-            if access.kind != "load" or "address" not in access.parts:
+            if access.kind != kind or "address" not in access.parts:
                 continue
             pointer = _base(tree, access.parts["address"], kernel, params)
             if pointer is None or not calls:

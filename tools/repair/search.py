@@ -216,8 +216,8 @@ def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
         if d.tested == "refuted":
             continue
         line = d.location.line if d.location is not None else None
-        sizes = d.evidence.get("size_lines")  # where a misshapen output's shape comes from
-        for candidate in (line, d.evidence.get("line"), *(sizes if isinstance(sizes, list) else [])):
+        more = d.evidence.get("search_lines")  # where what the diagnosis shows is made (a size, the grid, stores)
+        for candidate in (line, d.evidence.get("line"), *(more if isinstance(more, list) else [])):
             if isinstance(candidate, int) and candidate > 0 and candidate not in lines:
                 lines.append(candidate)
     return lines

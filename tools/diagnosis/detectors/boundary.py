@@ -11,7 +11,7 @@ from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors.common import _lines, _tile_of, element_indices
 from tools.diagnosis.registry import detector
 from tools.models.diagnosis import Diagnosis, Evidence, Location
-from tools.repair import allocation
+from tools.repair import allocation, reach
 from tools.repair.source import SourceFacts
 
 
@@ -30,15 +30,26 @@ def out_of_bounds_write(ctx: RunContext, facts: SourceFacts) -> list[Diagnosis]:
         return []
     w = writes[0]
     stores = _lines(facts.unmasked_stores) if facts.unmasked_stores else None
+    evidence: Evidence = {"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores}
+    overran = {o.name for o in ctx.outputs if o.seed == w.seed and list(o.golden.shape) == list(w.shape)}
+    lines = sorted({n for name in overran for n in reach.accesses_of(ctx.source or "", name, "store")})
+    if lines:  # the stores into an output of that shape: their masks or addresses reach past it
+        evidence["search_lines"] = lines
+    cause = (
+        f"a tl.store without a mask for the last partial block (unmasked tl.store at {stores})"
+        if stores
+        else "the masks or the addresses of the stores into it"
+        + (f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})" if lines else "")
+        + " reach past it"
+    )
     return [
         Diagnosis(
             pattern="boundary_mask_error",
             confidence=0.97,
             seed=w.seed,
             summary=f"a store wrote {w.extent()} of a {tuple(w.shape)} output "
-            "allocation (caught in the guard margin around it): a tl.store without a mask for the last partial block"
-            + (f" (unmasked tl.store at {stores})" if stores else ""),
-            evidence={"out_of_bounds_writes": [x.model_dump() for x in writes[:4]], "unmasked_stores": stores},
+            f"allocation (caught in the guard margin around it): {cause}",
+            evidence=evidence,
             suggested_fixes=["boundary_mask"],
             location=Location(
                 description=f"bytes written past the allocation: {w.bytes_after} after its end, "
@@ -148,7 +159,7 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
         first, size, k = slices
         grid: list[int] = allocation.grid_lines(ctx.source) if ctx.source else []  # where the search edits first
         slice_evidence: Evidence = {"first_unwritten_slice": first, "slices": size, "leading_dimensions": k}
-        slice_evidence["size_lines"] = list(grid)
+        slice_evidence["search_lines"] = list(grid)
         dims = (
             "dimension 0"
             if k == 1
@@ -206,6 +217,10 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
                 ),
             )
         ]
+    stores = reach.accesses_of(ctx.source, o.name, "store") if ctx.source else []
+    if stores:  # where the addresses that miss elements are made: the search's first lines
+        evidence["search_lines"] = list(stores)
+    stored_at = f" (line{'s' if len(stores) > 1 else ''} {', '.join(map(str, stores))})" if stores else ""
     return [
         Diagnosis(
             pattern="unwritten_output",
@@ -213,7 +228,7 @@ def unwritten(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagno
             seed=o.seed,
             output=o.name,
             summary=f"{count} of {total} output elements ({count / total:.1%}) were never written: "
-            "the kernel's stores do not cover the output",
+            f"the kernel's stores{stored_at} do not cover the output",
             evidence=evidence,
             suggested_fixes=["boundary_mask", "initialize_output"],
             location=Location(

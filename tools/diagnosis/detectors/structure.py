@@ -71,7 +71,7 @@ def _shape_mismatch(ctx: RunContext, seed: int, o) -> Diagnosis:
         return Diagnosis(
             pattern="shape_mismatch", confidence=0.97, seed=seed, output=o.name, summary=summary, evidence=evidence
         )
-    evidence["size_lines"] = lines
+    evidence["search_lines"] = lines
     others = (
         f" (its sizes from line{'s' if len(lines) > 2 else ''} {', '.join(map(str, lines[1:]))})" if lines[1:] else ""
     )
