@@ -1649,3 +1649,16 @@ def test_the_accesses_of_a_tensor():
     assert accesses_of(source, "input 0") == [x] and accesses_of(source, "input 1") == [w]
     assert accesses_of(source, "output", "store") == [store] and accesses_of(source, "output") == []
     assert accesses_of("def broken(:\n", "input 0") == []
+
+
+def test_a_size_is_swapped_for_the_other_sizes_before_the_block_sizes():
+    """`row * K` for `row * N`: a size slips for another size the launch passes more often than for a constexpr (a
+    block size, a constant), so those come first among a name's swaps (each line's share of the plan is bounded)."""
+    from tools.repair.edits import edits
+
+    source = (KERNELS / "row_times_matrix" / "candidate.py").read_text()
+    line = _line_of("row_times_matrix", "candidate.py", "x = tl.load")
+    swaps = [e.after for e in edits(source) if e.line == line and e.operator == "name_swap" and e.before == "K"]
+    assert swaps[:3] == ["N", "BLOCK_K", "BLOCK_N"], swaps  # (K is on the line twice: its address and its mask)
+    block = [e.after for e in edits(source) if e.operator == "name_swap" and e.before == "BLOCK_K"]
+    assert block and block[0] == "BLOCK_N", block

@@ -389,6 +389,7 @@ class _Collector(cst.CSTVisitor):
             self._kernel = node
             self._pointers = _pointers(node)
             self._roles = _roles(node, self._pointers)
+            self._constexprs = _constexpr_params(node)
             self._masks = _mask_names(node)
             self._positions = _index_names(node, self._pointers)
             self._integers = _integer_indices(node, self._positions)
@@ -1352,9 +1353,14 @@ class _Collector(cst.CSTVisitor):
             return
         if isinstance(parent, cst.Attribute) and parent.value is not node:
             return
+        constexpr = self._constexprs
         for group in self._roles:
             if node.value in group:
-                self._add(node, [cst.Name(other) for other in sorted(group - {node.value})], "name_swap", "fix_formula")
+                # a size slips for another size the launch passes (n_out for N) more often than for a block size
+                # or a constant (constexprs), and the other way round: those of its own kind first
+                kind = node.value in constexpr
+                others = sorted(group - {node.value}, key=lambda o: ((o in constexpr) != kind, o))
+                self._add(node, [cst.Name(other) for other in others], "name_swap", "fix_formula")
         twins = [t for t in sorted(self._twins.get(node.value, ())) if self._first_line(t) < self._line(node)]
         self._add(node, [cst.Name(t) for t in twins], "value_swap", "fix_formula")
         self._derived_name(node)
