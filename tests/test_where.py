@@ -1662,3 +1662,32 @@ def test_a_size_is_swapped_for_the_other_sizes_before_the_block_sizes():
     assert swaps[:3] == ["N", "BLOCK_K", "BLOCK_N"], swaps  # (K is on the line twice: its address and its mask)
     block = [e.after for e in edits(source) if e.operator == "name_swap" and e.before == "BLOCK_K"]
     assert block and block[0] == "BLOCK_N", block
+
+
+def test_wrong_elements_all_stored_by_one_of_several_stores_locate_that_store():
+    """The imaginary plane stored as `re * im` for `2.0 * re * im`: every element reads the right inputs, so no read
+    is wrong; the trace shows every sampled wrong element stored by the second store and the right ones by the
+    first, which locates the store (and where the search starts)."""
+    run = _run("complex_square", "bug_product_unscaled.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    line = _line_of("complex_square", "bug_product_unscaled.py", "tl.store(out_ptr + n + offs")
+    trace = _outcome(explained, "access_trace")
+    assert trace is not None and f"was stored by line {line}" in trace.finding, explained.experiments
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == line, explained.summary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified is True and fixed.fixes[0].location.line == line, fixed.fixes
+
+
+def test_a_kernel_whose_one_store_writes_right_and_wrong_elements_says_nothing_of_stores():
+    from tools.diagnosis.access import _wrong_store
+
+    class Sample:
+        def __init__(self, wrong: bool, line: int):
+            self.wrong, self.store_line = wrong, line
+
+    assert _wrong_store([Sample(True, 14), Sample(False, 14)]) is None  # (one store: nothing told apart)
+    assert _wrong_store([Sample(True, 14), Sample(True, 13), Sample(False, 13)]) is None  # wrong at both
+    found = _wrong_store([Sample(True, 14), Sample(False, 13), Sample(False, 14)])
+    assert found is not None and found[0] == 14 and "1 of the 2 right ones by other lines" in found[1], found

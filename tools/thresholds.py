@@ -411,6 +411,10 @@ EXPLAIN_SEARCH_BUDGET_S = {"interpreter": 12.0, "compiled": 8.0}
 #: ran out of budget): the edits at a load and the lines its address comes from, a few dozen.
 LAYOUT_SEARCH_BUDGET_S = {"interpreter": 8.0, "compiled": 4.0}
 
+#: access_trace: every sampled wrong element stored by one line and right ones by others locates that line's value;
+#: as a hypothesis of its own (no other diagnosis of the output to locate), it ranks below what experiments confirm.
+STORED_WRONG_CONFIDENCE = 0.6
+
 #: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
 REFUTED_FACTOR = 0.3
 

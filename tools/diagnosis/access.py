@@ -514,7 +514,12 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             else "nothing to compare: the reference's output has no gradient in a floating input, or the kernel's "
             "reads pass through memory the trace cannot follow"
         )
-        return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding))
+        stored = _wrong_store(samples)
+        if stored is None:
+            return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding))
+        line, text = stored
+        outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=f"{finding}; {text}")
+        return Result(outcome, _stored_at(ctx, target, diagnoses, line, text))
     outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=found.experiment or "", confirms=[found.pattern])
     return Result(outcome, [found])
 
@@ -523,3 +528,50 @@ def _ordinal(n: int) -> str:
     """2 -> '2nd', 3 -> '3rd', 11 -> '11th', 24 -> '24th'."""
     suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def _wrong_store(samples: list[TracedSample]) -> tuple[int, str] | None:
+    """(line, what the trace shows) where every sampled wrong element was stored by one store line and some right
+    ones by others: the value that line stores is wrong (or what it is computed from), the other stores' are not.
+    A kernel with one store says nothing this way."""
+    wrong = [s.store_line for s in samples if s.wrong]
+    right = [s.store_line for s in samples if not s.wrong and s.store_line]
+    line = wrong[0] if wrong and len(set(wrong)) == 1 else None
+    if not line or not any(r != line for r in right):
+        return None
+    also = sum(1 for r in right if r == line)
+    return line, (
+        f"every sampled wrong element ({len(wrong)}) was stored by line {line}, "
+        f"{len(right) - also} of the {len(right)} right ones by other lines: the value stored at line {line} is wrong"
+    )
+
+
+def _stored_at(
+    ctx: RunContext, target: OutputData, diagnoses: list[Diagnosis], line: int, text: str
+) -> list[Diagnosis]:
+    """The store line located: on the unlocated logic diagnosis of this output where there is one (a formula
+    error the output's values showed), else as a hypothesis of its own."""
+    location = ctx.line_location(line, "stores the wrong elements")
+    for d in diagnoses:
+        if (
+            d.output in (target.name, None)
+            and d.pattern in ("formula_error", "layout_mismatch")
+            and d.location is None
+            and d.tested != "refuted"
+        ):
+            d.location, d.summary = location, f"{d.summary}; {text}"
+            return []
+    if any(d.output in (target.name, None) and d.tested != "refuted" for d in diagnoses):
+        return []  # a precision or NaN hypothesis of this output: where its error is stored is no logic error
+    return [
+        Diagnosis(
+            pattern="formula_error",
+            confidence=T.STORED_WRONG_CONFIDENCE,
+            seed=target.seed,
+            output=target.name,
+            summary=text,
+            evidence={"experiment": ID, "store_line": line},
+            location=location,
+            suggested_fixes=["fix_formula"],
+        )
+    ]
