@@ -323,7 +323,9 @@ class LaunchReads:
                 return original(fn, *args, **kwargs)
             tensors = [t for a in (*args, *kwargs.values()) if isinstance(t := _tensor_of(a), torch.Tensor)]
             with torch._C.DisableTorchFunction():
-                before = [t.clone() for t in tensors]
+                # host copies: no device kernel of ours runs in the forward whose device time is profiled (a
+                # comparison there would count as torch's work beside the Triton kernels), nor doubles its memory
+                before = [common.host_copy(t) for t in tensors]
             result = original(fn, *args, **kwargs)
             reads._classify(getattr(getattr(fn, "fn", fn), "__name__", "?"), tensors, before)
             return result
@@ -332,8 +334,8 @@ class LaunchReads:
 
     def _classify(self, kernel: str, tensors: list[torch.Tensor], before: list[torch.Tensor]) -> None:
         with torch._C.DisableTorchFunction():
-            for now, then in zip(tensors, before, strict=True):
-                storage = _storage(now)
+            for device, then in zip(tensors, before, strict=True):
+                storage, now = _storage(device), common.to_cpu(device)
                 if not common.bitwise_equal(now, then):
                     self._written.add(storage)
                     if self._copy(then):
@@ -377,7 +379,7 @@ class LaunchReads:
     def _known(self, dtype: torch.dtype) -> np.ndarray:
         """Every value of the inputs cast to `dtype`, sorted and unique, as float64."""
         if dtype not in self._values:
-            parts = [_values(t.to(dtype)) for t in self._inputs if _castable(t, dtype)]
+            parts = [_values(common.to_cpu(t).to(dtype)) for t in self._inputs if _castable(t, dtype)]
             merged = np.concatenate(parts) if parts else np.zeros(0)
             self._values[dtype] = np.unique(merged[np.isfinite(merged)])
         return self._values[dtype]
