@@ -1691,3 +1691,19 @@ def test_a_kernel_whose_one_store_writes_right_and_wrong_elements_says_nothing_o
     assert _wrong_store([Sample(True, 14), Sample(True, 13), Sample(False, 13)]) is None  # wrong at both
     found = _wrong_store([Sample(True, 14), Sample(False, 13), Sample(False, 14)])
     assert found is not None and found[0] == 14 and "1 of the 2 right ones by other lines" in found[1], found
+
+
+def test_a_log_sum_exp_whose_shift_is_not_added_back_is_repaired():
+    """`tl.log(total)` for `shift + tl.log(total)`, the sum's exponentials shifted by the row max: the shift added
+    back is an edit of its own (shift_added_back); none is offered where it is added already."""
+    from tools.repair.edits import edits
+
+    correct = (KERNELS / "row_lse" / "candidate.py").read_text()
+    assert not [e for e in edits(correct) if e.operator == "shift_added_back"]
+    run = _run("row_lse", "bug_shift_not_added.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    line = _line_of("row_lse", "bug_shift_not_added.py", "tl.store(")
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == line, explained.summary
+    assert primary.evidence.get("edit_after") == "(shift + tl.log(total))", primary.evidence

@@ -415,6 +415,7 @@ class _Collector(cst.CSTVisitor):
             # after the body's operators: an edit they make too (a transposed index) keeps their name
             self._sibling_offsets(original_node)
             self._sibling_value_terms(original_node)
+            self._shift_added_back(original_node)
             self._load_from_output(original_node)
             self._in_kernel -= 1
         elif original_node.name.value == "forward":
@@ -869,6 +870,37 @@ class _Collector(cst.CSTVisitor):
                     self._add(
                         value, [cst.parse_expression(f"{_code(value)} {term}")], "sibling_value_term", "fix_formula"
                     )
+
+    def _shift_added_back(self, fn: cst.FunctionDef) -> None:
+        """A log of a sum of exponentials shifted by a value (`s = tl.sum(tl.exp(x - m[None, :]), axis=0)`) whose
+        shift is not added back (`tl.log(s)` for `m + tl.log(s)`): a log-sum-exp kept stable and left off by m."""
+        shifted: dict[str, str] = {}
+        for statement in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+            assign = cst.ensure_type(statement, cst.Assign)
+            name = cst.ensure_type(assign.targets[0].target, cst.Name).value
+            total = assign.value
+            if not (isinstance(total, cst.Call) and m.matches(total.func, _tl("sum")) and total.args):
+                continue
+            exp = total.args[0].value
+            if isinstance(exp, cst.Call) and m.matches(exp.func, _tl("exp")) and exp.args:
+                inner = exp.args[0].value
+                if isinstance(inner, cst.BinaryOperation) and isinstance(inner.operator, cst.Subtract):
+                    shift = inner.right.value if isinstance(inner.right, cst.Subscript) else inner.right
+                    if isinstance(shift, cst.Name):  # `m[None, :]` broadcast over the summed axis: the sum's is m
+                        shifted[name] = shift.value
+        added = {  # (name, log call) pairs already summed: `shift + tl.log(s) + et`
+            (t.value, id(c))
+            for b in m.findall(fn, m.BinaryOperation(operator=m.Add()))
+            for t in _summands(b)
+            for c in _summands(b)
+            if isinstance(t, cst.Name) and isinstance(c, cst.Call)
+        }
+        for call in m.findall(fn, m.Call(func=_tl("log"))):
+            log = cst.ensure_type(call, cst.Call)
+            total = log.args[0].value if log.args else None
+            if isinstance(total, cst.Name) and total.value in shifted and (shifted[total.value], id(log)) not in added:
+                edit = cst.parse_expression(f"({shifted[total.value]} + {_code(log)})")
+                self._add(log, [edit], "shift_added_back", "fix_formula")
 
     def _size_params(self) -> set[str]:
         """The kernel's runtime scalar parameters (sizes, strides), not pointers or constexpr blocks."""
@@ -1717,6 +1749,13 @@ def _forward_tensors(fn: cst.FunctionDef) -> set[str]:
         ):
             found.add(name)
     return found
+
+
+def _summands(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """Every term of a chain of additions (`a + b + c` -> a, b, c)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _summands(node.left) + _summands(node.right)
+    return [node] if isinstance(node, cst.BaseExpression) else []
 
 
 def _product_names(expr: cst.BaseExpression) -> list[str] | None:
