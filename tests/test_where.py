@@ -1601,8 +1601,9 @@ def test_the_lines_a_returned_tensor_s_shape_comes_from():
 
 def test_an_input_read_in_another_layout_gets_a_search_of_its_own_at_that_input_s_loads(monkeypatch):
     """`w` read as `cols * K + k` (its transpose's layout): every output needs all of `w` (the sum of |w| divides
-    it), so the access trace sees nothing wrong. With the located lines' search cut short (its budget made tiny here), input_layout finds input 1
-    read transposed, names its load, and the second search at that load and its address's lines finds the edit."""
+    it), so the access trace sees nothing wrong. With the located lines' search cut short (its budget made tiny
+    here), input_layout finds input 1 read transposed, names its load, and the second search at that load and its
+    address's lines finds the edit."""
     from tools import thresholds
 
     monkeypatch.setitem(thresholds.EXPLAIN_SEARCH_BUDGET_S, "interpreter", 0.01)
