@@ -955,6 +955,8 @@ def test_a_host_size_off_by_one_is_an_edit():
         ("a = torch.empty_like(x)\n        out = torch.zeros_like(x)", "float32", None),  # two: no claim
         ("out = x.new_empty(n, dtype=torch.half)", "float16", 3),  # an alias of the dtype named
         ("a = torch.empty(n)\n        out = torch.empty(n, dtype=x.dtype)", "float16", 4),  # x is fp16
+        # a float32 workspace beside the output: the returned tensor's allocation
+        ("m = torch.empty(n, dtype=torch.float32)\n        out = torch.empty_like(x, dtype=torch.float)", "float32", 4),
     ],
 )
 def test_the_allocation_of_an_output_of_the_wrong_dtype_is_located_and_retyped(forward, actual, line):

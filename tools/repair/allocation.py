@@ -79,13 +79,19 @@ def forward_parameters(source: str) -> list[str]:
     return []
 
 
-def locate(source: str, actual_dtype: str, tensors: dict[str, str] | None = None) -> Allocation | None:
+def locate(
+    source: str, actual_dtype: str, tensors: dict[str, str] | None = None, output: str = "output"
+) -> Allocation | None:
     """The allocation the output of `actual_dtype` most likely comes from: the one whose dtype= names it (a dtype,
-    or `x.dtype` of a tensor `tensors` gives the dtype of); else, the only allocation without dtype= (its dtype is
-    the default's or another tensor's); else None."""
+    or `x.dtype` of a tensor `tensors` gives the dtype of), the returned tensor's where several do (a float32
+    workspace beside it); else, the only allocation without dtype= (its dtype is the default's or another
+    tensor's); else None."""
     made = allocations(source)
     known = tensors or {}
     naming = [a for a in made if a.dtype is not None and _names(a.dtype, known) == actual_dtype]
+    if len(naming) > 1:
+        returned = shape_lines(source, output)[:1]
+        naming = [a for a in naming if a.line in returned] or naming
     if len(naming) == 1:
         return naming[0]
     untyped = [a for a in made if a.dtype is None]

@@ -97,7 +97,7 @@ def _dtype_mismatch(ctx: RunContext, seed: int, o) -> Diagnosis:
         for name, t in zip(allocation.forward_parameters(ctx.source), inputs, strict=False)
         if isinstance(t, torch.Tensor)
     }
-    made = allocation.locate(ctx.source, o.actual_dtype, tensors) if o.actual_dtype else None
+    made = allocation.locate(ctx.source, o.actual_dtype, tensors, o.name) if o.actual_dtype else None
     if made is None:
         return Diagnosis(
             pattern="dtype_mismatch", confidence=0.97, seed=seed, output=o.name, summary=summary, evidence=evidence
