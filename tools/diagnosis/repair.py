@@ -411,6 +411,12 @@ def reconcile(diagnoses: list[Diagnosis]) -> None:
         diagnoses.remove(guess)
 
 
+def _passes(found: search.Searched) -> str:
+    """The finding of a search that found an edit that passes."""
+    assert found.found is not None
+    return f"with {found.found.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
+
+
 @experiment(ID, QUESTION, tests=LOGIC_PATTERNS, before="input_layout")
 def repair_search(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
@@ -448,7 +454,7 @@ def repair_search(
     standing = [d for d in diagnoses if not unmasked_by(edit, d)]  # a boundary cause the edit disproves: not it
     misshapen = next((d for d in standing if d.pattern == "shape_mismatch" and d.output == target.name), None)
     leading = widened or misshapen or _answered(standing, target.name, edit) or leading_logic(standing, target.name)
-    finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
+    finding = _passes(found)
     diagnosis = located(leading, edit, ctx, target, finding)
     if diagnosis.pattern != "boundary_mask_error":
         for d in diagnoses:  # what the boundary evidence showed stays in its summary; as the cause it is refuted
@@ -504,7 +510,7 @@ def layout_search(
         finding = f"no single-site edit at those loads passes ({found.tried} of {found.candidates} re-run)"
         return Result(ExperimentOutcome(id=LAYOUT_ID, question=_LAYOUT_QUESTION, finding=finding))
     edit = found.found
-    finding = f"with {edit.describe()} the candidate passes on the failing seed ({found.tried} edits re-run)"
+    finding = _passes(found)
     diagnosis = located(layout, edit, ctx, target, finding)
     outcome = ExperimentOutcome(
         id=LAYOUT_ID, question=_LAYOUT_QUESTION, finding=finding, confirms=[diagnosis.pattern], edits_tried=found.tried

@@ -69,14 +69,8 @@ def _names(dtype_text: str, tensors: dict[str, str]) -> str:
 
 def forward_parameters(source: str) -> list[str]:
     """The names of the candidate's forward parameters after self, in order (they receive the task's inputs)."""
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError:
-        return []
-    for fn in m.findall(module, m.FunctionDef(name=m.Name("forward"))):
-        if isinstance(fn, cst.FunctionDef):
-            return [p.name.value for p in fn.params.params][1:]
-    return []
+    found = _forward(source)
+    return [p.name.value for p in found[0].params.params][1:] if found is not None else []
 
 
 def locate(

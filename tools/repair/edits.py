@@ -316,6 +316,7 @@ class _Collector(cst.CSTVisitor):
         self._integers: set[str] = set()
         self._in_kernel = 0
         self._kernel: cst.FunctionDef | None = None
+        self._constexprs: set[str] = set()
         self._in_forward = 0
         self._constants: list[str] = []  # the module's numeric constants (`R = 16`, `ALPHA = 32.0`)
         self._sizes: list[str] = []  # forward's sizes read from its tensors (`B, S, D = x.shape`, `N = x.numel()`)
@@ -511,7 +512,7 @@ class _Collector(cst.CSTVisitor):
                 and m.matches(self._assigned.get(pid.value, cst.Name("_")), m.Call(func=_tl("program_id")))
             )
             if is_pid and _mentions(lanes, "arange"):
-                blocks = sorted(_constexpr_params(self._kernel))
+                blocks = sorted(self._constexprs)
                 self._add(
                     pid, [cst.parse_expression(f"{_code(pid)} * {b}") for b in blocks], "program_stride", "fix_layout"
                 )
@@ -904,7 +905,7 @@ class _Collector(cst.CSTVisitor):
 
     def _size_params(self) -> set[str]:
         """The kernel's runtime scalar parameters (sizes, strides), not pointers or constexpr blocks."""
-        return _param_names(self._kernel) - _constexpr_params(self._kernel) - self._pointers
+        return _param_names(self._kernel) - self._constexprs - self._pointers
 
     def _index_names_of(self, terms: frozenset[str]) -> frozenset[str]:
         """The index variables (not sizes or strides) an address's terms are made of."""
