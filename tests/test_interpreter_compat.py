@@ -623,3 +623,59 @@ def test_a_launch_the_interpreter_cannot_finish_in_time_is_stopped_with_its_esti
     assert "65,536 programs" in result.summary and "programs/s" in result.summary, result.summary
     assert result.error is not None and "smaller shapes" in (result.error.hint or "")
     assert time.monotonic() - started < 12 + 5  # never the whole timeout plus a retry
+
+
+def test_helpers_patch_the_language_once_per_launch_and_integers_wrap_unchecked():
+    """The speed pieces change no value: a helper of another module (with an alias of a builtin) called many
+    times per program gives the same result on every launch while the language is patched once per module and
+    launch, and int32 arithmetic wraps as compiled Triton's does without the overflow check's int64 work."""
+    out = interpret("""
+        import sys, types, torch, triton, triton.language as tl
+        from triton.runtime import interpreter
+        from triton.language import semantic
+
+        helpers = types.ModuleType("helpers")
+        exec(
+            "import triton, triton.language as tl\\n"
+            "widen = tl.cast\\n"
+            "@triton.jit\\n"
+            "def swap(a, b):\\n"
+            "    return tl.minimum(a, b), widen(tl.maximum(a, b), tl.float32)\\n",
+            helpers.__dict__,
+        )
+        sys.modules["helpers"] = helpers
+
+        @triton.jit
+        def k(x_ptr, o_ptr, i_ptr, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            a = tl.load(x_ptr + offs)
+            b = a * 0.5
+            for _ in range(20):
+                a, b = helpers.swap(a, b)
+            tl.store(o_ptr + offs, a - b)
+            tl.store(i_ptr + offs, tl.load(i_ptr + offs) * 2147483647 + 7)
+
+        patches, checks = [], []
+        patch_core = interpreter._patch_lang_core  # called once per language module a patch finds
+        def counted(lang, scope):
+            patches.append(sys._getframe(1).f_locals["fn"].__name__)
+            return patch_core(lang, scope)
+        interpreter._patch_lang_core = counted
+        sanitize = semantic.TritonSemantic.binary_op_sanitize_overflow_impl
+        def sanitize_counted(self, *args, **kwargs):
+            checks.append(self.builder.options.sanitize_overflow)
+            return sanitize(self, *args, **kwargs)
+        semantic.TritonSemantic.binary_op_sanitize_overflow_impl = sanitize_counted
+        x = torch.randn(64)
+        for launch in range(2):
+            o, i = torch.empty(64), torch.arange(64, dtype=torch.int32)
+            k[(4,)](x, o, i, BLOCK=16)
+            want = torch.minimum(x, 0.5 * x) - torch.maximum(x, 0.5 * x)
+            assert torch.equal(o, want), (launch, o, want)
+            wrapped = (torch.arange(64, dtype=torch.int64) * 2147483647 + 7 + 2**31) % 2**32 - 2**31
+            assert torch.equal(i.long(), wrapped), i
+        print(sorted(set(patches)), len(patches), set(checks))
+    """)
+    names, count, checked = out.strip().rsplit(" ", 2)[0], int(out.split()[-2]), out.strip().split()[-1]
+    assert names.startswith("['k', 'swap']") and count == 2 * 2, out  # per launch: the kernel's module, the helper's
+    assert checked in ("{False}", "set()"), out  # no overflow check computed

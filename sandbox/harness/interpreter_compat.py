@@ -34,6 +34,16 @@ Each piece patches one Triton internal (tested with the versions pyproject.toml 
 - bfloat16: bf16 semantics instead of arithmetic on raw bit patterns (interpreter_bf16).
 - limits: what the interpreter cannot run raises InterpreterLimitation, which the job reports
   as verdict `unsupported` with the construct, the reason and what to do.
+
+Two pieces make it faster and change no value (every trial of explain_failure and suggest_fix runs
+the interpreter, and its own Python dominates a trial's time):
+- integer overflow checks: without `debug` (never set in the interpreter) the check of every
+  integer `+ - *` (operands widened to int64, compared with the type's range) ended in a
+  device_assert that does nothing; it is not computed (30-45% of an index-heavy kernel's time).
+  Integers wrap as compiled Triton's do, as before.
+- a `@triton.jit` helper called from a kernel re-patched the language modules at every call
+  (inspect.getmembers over tl, tl.math, tl.core); within one launch a module's globals are patched
+  once (a helper called per element of a sorting network spent 40% of the kernel's time there).
 """
 
 from __future__ import annotations
@@ -100,6 +110,8 @@ def install() -> None:
     _install_dtype_arguments(interpreter)
     _install_fp8_rounding(interpreter)  # before bf16: its bf16 -> fp8 path widens, then calls this
     _install_builtin_aliases(interpreter)
+    _install_patch_once_per_launch(interpreter)  # after the aliases: it skips their patching as well
+    _install_overflow_checks_off(interpreter)
     interpreter_bf16.install(interpreter, InterpreterLimitation)
 
 
@@ -557,6 +569,55 @@ def _install_builtin_aliases(interpreter) -> None:
 
     patch_lang.kernel_eval_aliases = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
     interpreter._patch_lang = patch_lang
+
+
+# --- speed: the language patched once per launch; no overflow check nothing reads -------------------
+
+
+class _Launch:
+    """The module globals (by id) whose language modules the running launch has patched; None between launches."""
+
+    patched: set[int] | None = None
+
+
+def _install_patch_once_per_launch(interpreter) -> None:
+    """A launch patches the kernel's module's language (and restores it when it ends); a helper's call patched it
+    again, without a restore, each time: the first call of a helper from another module patches that module, a
+    later one finds it patched. (Outside a launch, e.g. a helper called on its own, nothing changes.)"""
+    original_patch, original_launch = interpreter._patch_lang, interpreter.GridExecutor.__call__
+    if getattr(original_patch, "kernel_eval_once", False):
+        return
+
+    @functools.wraps(original_patch)
+    def patch_lang(fn):
+        patched = _Launch.patched
+        if patched is not None and id(fn.__globals__) in patched:
+            return interpreter._LangPatchScope()  # nothing to restore
+        scope = original_patch(fn)
+        if patched is not None:
+            patched.add(id(fn.__globals__))
+        return scope
+
+    @functools.wraps(original_launch)
+    def launch(self, *args, **kwargs):
+        outer, _Launch.patched = _Launch.patched, set()
+        try:
+            return original_launch(self, *args, **kwargs)
+        finally:
+            _Launch.patched = outer
+
+    patch_lang.kernel_eval_once = True  # pyright: ignore[reportAttributeAccessIssue] (marks the patch)
+    interpreter._patch_lang, interpreter.GridExecutor.__call__ = patch_lang, launch
+
+
+def _install_overflow_checks_off(interpreter) -> None:
+    """The integer overflow check's result goes to a device_assert, which emits nothing without `debug`."""
+    import dataclasses
+
+    builder = interpreter.interpreter_builder
+    options = builder.options
+    if hasattr(options, "sanitize_overflow") and not getattr(options, "debug", False):
+        builder.options = dataclasses.replace(options, sanitize_overflow=False)
 
 
 # --- fp8 downcasts ----------------------------------------------------------------------------
