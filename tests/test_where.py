@@ -6,6 +6,7 @@ known, and a correct kernel must get no diagnosis and no location.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -1108,6 +1109,35 @@ def test_when_nothing_matched_and_the_budget_ended_the_search_next_step_is_to_go
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     assert not [d for d in explained.diagnoses if d.tested != "refuted"], explained.summary
     assert explained.next_step.startswith(f"call suggest_fix(run_id='{run.run_id}', verify=true): its repair search")
+
+
+def test_suggest_fix_s_search_has_what_is_left_of_its_budget_after_the_fixes_it_verified(monkeypatch):
+    """search_budget_s bounds the call, not the search alone: the fixes verified before the search (and an
+    explanation made in the call) take their share, down to a quarter of the budget left for the search."""
+    from tools import fixes as fixes_module
+
+    folder = Path(__file__).parent / "heldout17" / "adaln_modulate_bf16"
+    run = run_accuracy(
+        RunAccuracyRequest(
+            reference=str(folder / "reference.py"),
+            candidate=str(folder / "bug_mean_over_block.py"),
+            backend="cpu",
+            seeds=[11],
+        )
+    )
+    budgets: list[float] = []
+    runner = fixes_module.TrialRunner
+
+    def spied(ctx, budget_s, *args, **kwargs):
+        budgets.append(budget_s)
+        return runner(ctx, budget_s, *args, **kwargs)
+
+    monkeypatch.setattr(fixes_module, "TrialRunner", spied)
+    started = time.perf_counter()
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True, search_budget_s=4.0))  # explains it first
+    assert time.perf_counter() - started > 4.0 and budgets == [1.0], (budgets, fixed.summary)  # a quarter
+    suggest_fix(FixRequest(run_id=run.run_id, verify=True, search_budget_s=4.0))  # the explanation kept
+    assert len(budgets) == 2 and 1.0 < budgets[1] < 4.0, budgets
 
 
 def test_a_trial_that_fails_the_runs_own_standard_repairs_nothing():

@@ -158,16 +158,24 @@ def _searched_already(explained: ExplainResult) -> int:
 
 
 def _repair(
-    request: FixRequest, explained: ExplainResult, task: StoredTask, name: str, before: dict, cancel, report
+    request: FixRequest,
+    explained: ExplainResult,
+    task: StoredTask,
+    name: str,
+    before: dict,
+    cancel,
+    report,
+    spent_s: float,
 ) -> FixSuggestion | None:
     """The repair search's first edit that passes every seed of the run, as a verified suggestion; it goes on
-    from the edits explain_failure's repair_search re-ran."""
+    from the edits explain_failure's repair_search re-ran. Its budget counts from the call's start (`spent_s`
+    ago: the fixes verified before it), down to a quarter of it at least."""
     ctx = context.load(request.run_id)
     if not ctx.tensors_kept or not ctx.source:
         return None
     interpreted = backends.by_name(task.backend_resolved).interpreter
     budget = request.search_budget_s or T.REPAIR_SEARCH_BUDGET_S["interpreter" if interpreted else "compiled"]
-    runner = TrialRunner(ctx, budget, cancel)
+    runner = TrialRunner(ctx, max(budget - spent_s, budget / 4), cancel)
     accepted: dict[str, Verification] = {}
 
     def accept(edit: Edit) -> bool:
@@ -276,7 +284,8 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
         and not any(f.verified for f in fixes)
         and not repair.numeric_cause_shown(explained.diagnoses)
     ):
-        repaired = _repair(request, explained, task, name, before, cancel, report)
+        spent = time.perf_counter() - started
+        repaired = _repair(request, explained, task, name, before, cancel, report, spent)
         if repaired is not None:
             fixes.insert(0, repaired)
     fixes.sort(key=lambda f: (f.verified is not True, f.patch is None))

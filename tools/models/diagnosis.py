@@ -262,7 +262,9 @@ class FixRequest(Model):
         default=None,
         gt=0,
         le=600,
-        description="Wall-clock budget of the repair search (default: 60 s on cpu, 20 s on cuda).",
+        description="Wall-clock budget of the repair search, counted from the call's start (the fixes verified "
+        "before the search take their share of it, down to a quarter left for the search); default: 60 s on cpu, "
+        "20 s on cuda.",
     )
 
 
