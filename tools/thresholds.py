@@ -404,6 +404,9 @@ ACCESS_LANE_RIGHT_AGREE = 0.75
 #: interpreter runs a small kernel in ~1 s, a GPU in ms plus a compile), and how many edits one batch gives each
 #: sandbox slot (a batch stops at the first edit that passes; progress is reported per batch).
 REPAIR_SEARCH_BUDGET_S = {"interpreter": 60.0, "compiled": 20.0}
+#: ... counted from suggest_fix's start (the fixes it verified first take their share), down to this share of it
+#: left for the search (a call whose verifications took the whole budget still searches a little).
+REPAIR_SEARCH_MIN_SHARE = 0.25
 #: explain_failure's share of that search (its repair_search experiment, once a logic error is shown): enough for
 #: the edits at a located line and the lines its values come from; suggest_fix goes on where it stopped.
 EXPLAIN_SEARCH_BUDGET_S = {"interpreter": 12.0, "compiled": 8.0}

@@ -169,13 +169,13 @@ def _repair(
 ) -> FixSuggestion | None:
     """The repair search's first edit that passes every seed of the run, as a verified suggestion; it goes on
     from the edits explain_failure's repair_search re-ran. Its budget counts from the call's start (`spent_s`
-    ago: the fixes verified before it), down to a quarter of it at least."""
+    ago: the fixes verified before it), down to T.REPAIR_SEARCH_MIN_SHARE of it."""
     ctx = context.load(request.run_id)
     if not ctx.tensors_kept or not ctx.source:
         return None
     interpreted = backends.by_name(task.backend_resolved).interpreter
     budget = request.search_budget_s or T.REPAIR_SEARCH_BUDGET_S["interpreter" if interpreted else "compiled"]
-    runner = TrialRunner(ctx, max(budget - spent_s, budget / 4), cancel)
+    runner = TrialRunner(ctx, max(budget - spent_s, budget * T.REPAIR_SEARCH_MIN_SHARE), cancel)
     accepted: dict[str, Verification] = {}
 
     def accept(edit: Edit) -> bool:
