@@ -89,7 +89,7 @@ def tasks(corpora: list[str]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--corpora", default="tests/heldout20,tests/heldout21")
     args = parser.parse_args()
