@@ -48,6 +48,7 @@ the interpreter, and its own Python dominates a trial's time):
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import time
@@ -612,8 +613,6 @@ def _install_patch_once_per_launch(interpreter) -> None:
 
 def _install_overflow_checks_off(interpreter) -> None:
     """The integer overflow check's result goes to a device_assert, which emits nothing without `debug`."""
-    import dataclasses
-
     builder = interpreter.interpreter_builder
     options = builder.options
     if hasattr(options, "sanitize_overflow") and not getattr(options, "debug", False):
