@@ -65,7 +65,7 @@ return triton_add(x, y)
     assert "memory" in (r.error.message + (r.error.hint or "")).lower(), r.error
 
 
-def test_shared_memory_that_the_data_limit_would_not_count_is_refused_on_cuda():
+def test_shared_memory_that_the_data_limit_would_not_count_is_refused_unless_the_cgroup_counts_it_on_cuda():
     body = """
 import mmap, os
 try:
@@ -84,9 +84,36 @@ return triton_add(x, y)
     r = attack(candidate_with(body))
     print(r.stdout)
     assert r.verdict == "pass", r.summary
-    assert "SHARED_ANON REFUSED 1" in r.stdout, r.stdout
+    # allowed only where the job's cgroup counts those pages (CUDA graphs need them): the next test hoards them
+    assert ("SHARED_ANON MAPPED" if _counted_by_cgroup(r) else "SHARED_ANON REFUSED 1") in r.stdout, r.stdout
     if _isolated(r):
         assert "DEV_ZERO False" in r.stdout, r.stdout
+
+
+def _counted_by_cgroup(result) -> bool:
+    cgroup = result.isolation.get("cgroup")
+    return cgroup is not None and cgroup.active
+
+
+def test_shared_anonymous_memory_past_the_budget_is_refused_where_the_cgroup_allows_the_mapping():
+    """Where the job's cgroup counts shared anonymous pages the filter lets a job map them (the data limit does not
+    count them): the cgroup must hold them to the budget. At most 6 GiB if the limit failed."""
+    body = """
+import mmap
+hoard = []
+for _ in range(24):  # bounded: 6 GiB
+    m = mmap.mmap(-1, 256 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+    m.write(b"\\x01" * (256 << 20))
+    hoard.append(m)
+print("HOARDED", len(hoard))
+return triton_add(x, y)
+"""
+    r = attack(candidate_with(body), memory_mb=1024)
+    assert "HOARDED" not in r.stdout and r.error is not None, (r.summary, r.stdout)
+    if r.verdict == "runtime_error":  # no cgroup counts them: the first mapping was refused (EPERM)
+        assert "not permitted" in r.error.message.lower(), r.error
+    else:  # the cgroup killed the job at its limit (a killed job's result carries no isolation report)
+        assert r.verdict == "crashed" and "memory" in (r.error.message + (r.error.hint or "")).lower(), r.error
 
 
 def test_the_next_honest_cuda_job_is_right():
