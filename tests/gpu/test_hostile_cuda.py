@@ -1,7 +1,7 @@
 """Host memory of a cuda job: RLIMIT_DATA at what the device-warm job holds + its budget, shared
-anonymous mappings refused, no /dev/zero (sandbox/isolation). RLIMIT_AS cannot be used there: the
-driver reserves address ranges far beyond any budget. Every attack is bounded (at most 6 GiB of host
-memory if the limit failed)."""
+anonymous mappings refused unless the job's cgroup counts them, no /dev/zero (sandbox/isolation).
+RLIMIT_AS cannot be used there: the driver reserves address ranges far beyond any budget. Every
+attack is bounded (at most 6 GiB of host memory if the limit failed)."""
 
 from __future__ import annotations
 
