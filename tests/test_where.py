@@ -828,6 +828,40 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(p_ptr, o_ptr, P0, V, B: tl.constexpr):\n    i = tl.arange(0, B)\n    p = tl.load(p_ptr + i)\n"
             "    cell = tl.floor((p - P0) / V).to(tl.int32)\n    tl.store(o_ptr + i, cell)\n",
         ),
+        (  # a position made a coordinate (a float) and its step over the wrong count: a value, not an index
+            "def k(o_ptr, H, W, B: tl.constexpr):\n    offs = tl.arange(0, B)\n"
+            "    v = -1.0 + (offs // W).to(tl.float32) * (2.0 / H)\n    tl.store(o_ptr + offs, v)\n",
+            "def k(o_ptr, H, W, B: tl.constexpr):\n    offs = tl.arange(0, B)\n"
+            "    v = -1.0 + (offs // W).to(tl.float32) * (2.0 / (H - 1))\n    tl.store(o_ptr + offs, v)\n",
+        ),
+        (  # two positions compared the wrong way round (the later for the earlier)
+            "def k(o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    earlier = i[None, :] > i[:, None]\n"
+            "    tl.store(o_ptr + i[:, None] * B + i[None, :], earlier.to(tl.int8))\n",
+            "def k(o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    earlier = i[None, :] < i[:, None]\n"
+            "    tl.store(o_ptr + i[:, None] * B + i[None, :], earlier.to(tl.int8))\n",
+        ),
+        (  # a row pointer advanced by one element for one row
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    c = tl.arange(0, B)\n    row_ptr = x_ptr\n"
+            "    for r in range(0, N):\n        tl.store(o_ptr + r * B + c, tl.load(row_ptr + c))\n"
+            "        row_ptr += 1\n",
+            "def k(x_ptr, o_ptr, N, B: tl.constexpr):\n    c = tl.arange(0, B)\n    row_ptr = x_ptr\n"
+            "    for r in range(0, N):\n        tl.store(o_ptr + r * B + c, tl.load(row_ptr + c))\n"
+            "        row_ptr += N\n",
+        ),
+        (  # the padding lanes of a centred value not zeroed where it is made (sums of its powers follow)
+            "def k(x_ptr, o_ptr, N, mean, B: tl.constexpr):\n    offs = tl.arange(0, B)\n    m = offs < N\n"
+            "    x = tl.load(x_ptr + offs, mask=m, other=0.0)\n    d = x - mean\n"
+            "    tl.store(o_ptr, tl.sum(d * d, axis=0) + tl.sum(d * d * d, axis=0))\n",
+            "def k(x_ptr, o_ptr, N, mean, B: tl.constexpr):\n    offs = tl.arange(0, B)\n    m = offs < N\n"
+            "    x = tl.load(x_ptr + offs, mask=m, other=0.0)\n    d = tl.where(m, x - mean, 0.0)\n"
+            "    tl.store(o_ptr, tl.sum(d * d, axis=0) + tl.sum(d * d * d, axis=0))\n",
+        ),
+        (  # an output of L - 1 columns addressed with the input's row length L
+            "def k(x_ptr, o_ptr, L, B: tl.constexpr):\n    r = tl.program_id(0)\n    t = tl.arange(0, B)\n"
+            "    q = r * L + t\n    tl.store(o_ptr + q, tl.load(x_ptr + r * L + t + 1), mask=t < L - 1)\n",
+            "def k(x_ptr, o_ptr, L, B: tl.constexpr):\n    r = tl.program_id(0)\n    t = tl.arange(0, B)\n"
+            "    q = r * (L - 1) + t\n    tl.store(o_ptr + q, tl.load(x_ptr + r * L + t + 1), mask=t < L - 1)\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -860,6 +894,11 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "running_max_factor",
         "reduce_axis",
         "floor_cast",
+        "coordinate_step_off_by_one",
+        "compare_direction",
+        "pointer_step",
+        "pad_value",
+        "stride_off_by_one",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

@@ -80,7 +80,13 @@ DECOMPOSITION = {
     # heldout2-17 it undoes are all labelled layout_mismatch / fix_layout
     "sibling_offset",
     "address_constant",
+    "stride_off_by_one",  # a row stride one off: which stride the decomposition uses
 }
+
+
+#: Operators whose fix is what they do, whatever the role of the code they change: padding lanes kept out (of a
+#: value computed from a masked load too), a pointer's step given its stride.
+OWN_FIX = frozenset({"padding", "pad_reduction", "pad_accumulate", "pad_value", "pointer_step"})
 
 
 def _fix_for(operator: str, role: str) -> str:
@@ -255,11 +261,22 @@ def _index_names(fn: cst.FunctionDef, pointers: set[str]) -> set[str]:
         for name, expr in assigned.items():
             if name in found or name in pointers or m.findall(expr, m.Comparison()) or _mentions(expr, "load", "where"):
                 continue  # a pointer, a mask, or a value
+            if _float_valued(expr):
+                continue  # a position made a coordinate (`-1 + (offs % W).to(tl.float32) * step`): a value
             used = {n.value for n in m.findall(expr, m.Name()) if isinstance(n, cst.Name)}
             if _mentions(expr, "arange", "program_id") or used & found:
                 found.add(name)
                 changed = True
     return found
+
+
+def _float_valued(expr: cst.BaseExpression) -> bool:
+    """`expr` computes a floating value: it holds a float literal or casts to a floating type."""
+    floating = m.Attribute(value=m.Name("tl"), attr=m.Name(value=m.MatchIfTrue(lambda n: "float" in n)))
+    return bool(
+        m.findall(expr, m.Float())
+        or m.findall(expr, m.Call(func=m.Attribute(attr=m.Name("to")), args=[m.Arg(floating), m.ZeroOrMore()]))
+    )
 
 
 def _vector_names(fn: cst.FunctionDef) -> set[str]:
@@ -335,11 +352,7 @@ class _Collector(cst.CSTVisitor):
         options = tuple(r for r in replacements if r is not None)
         if options:
             # host edits, padding and dtypes keep their own fix; the rest is named by the role of what they change
-            role_based = (
-                self._in_kernel
-                and fix in ROLE_FIX.values()
-                and operator not in ("padding", "pad_reduction", "pad_accumulate")
-            )
+            role_based = self._in_kernel and fix in ROLE_FIX.values() and operator not in OWN_FIX
             self.sites.append(
                 _Site(node, options, operator, _fix_for(operator, self._role(node)) if role_based else fix)
             )
@@ -447,6 +460,7 @@ class _Collector(cst.CSTVisitor):
         if isinstance(op, cst.Multiply) and self._in_kernel:
             self._integer_upcast(node)
             self._packed_stride(node)
+            self._stride_off_by_one(node)
         roots = _tl("sqrt") | _tl("rsqrt") | _tl("log")
         if isinstance(op, cst.Divide) and self._in_kernel and not m.matches(node.right, m.Call(func=roots)):
             self._unused_guard(node, node.right, lambda guarded: node.with_changes(right=_parenthesized(guarded)))
@@ -531,6 +545,16 @@ class _Collector(cst.CSTVisitor):
                 options = [cst.parse_expression(spell(int(value) + d)) for d in (-1, 1)]
                 self._add(operand, options, "size_off_by_one", "fix_formula")
 
+    def _stride_off_by_one(self, node: cst.BinaryOperation) -> None:
+        """A row stride one off in an address (`rows * L` for `rows * (L - 1)`: the row length of an output with
+        one element fewer per row, a difference, a valid window): the size parameter it multiplies, plus or minus
+        one."""
+        if self._role(node) != "address":
+            return
+        for operand in (node.left, node.right):
+            if isinstance(operand, cst.Name) and operand.value in self._size_params():
+                self._add(operand, [_paren(_plus(operand, d)) for d in (-1, 1)], "stride_off_by_one", "fix_layout")  # type: ignore[arg-type]
+
     def _drop_factor(self, node: cst.BinaryOperation) -> None:
         """A constant factor or divisor too many (`x / (2 * HALF)` for `x / HALF`, `0.5 * y` for `y`)."""
         options = []
@@ -578,8 +602,8 @@ class _Collector(cst.CSTVisitor):
     def _lost_construct(self, value: cst.BaseExpression) -> None:
         """An assigned or stored value that lost a sign, a root or an exponential, or a factor of two
         (tools/repair/formula_edits.py)."""
-        if formula_edits.structural(value) or not self._formula_value(value):
-            return
+        if formula_edits.structural(value) or not self._formula_value(value) or m.matches(value, m.Comparison()):
+            return  # a comparison is a flag: no sign, root or factor of it means anything
         self._add(value, formula_edits.wrapped(value), "wrap_value", "fix_formula")
         self._add(value, formula_edits.scaled(value), "scale_value", "fix_formula")
 
@@ -818,6 +842,7 @@ class _Collector(cst.CSTVisitor):
             edits = [cst.parse_expression(f"({_code(value)}) % {s}") for s in sorted(scalars)]
             self._add(value, edits, "add_mod", "fix_layout")
         self._accumulate(node)
+        self._padded_value(node)
         self._guarded_alias(node)
         self._unused_term(node)
         self._unused_value(node)
@@ -1002,6 +1027,18 @@ class _Collector(cst.CSTVisitor):
         ]
         self._add(node, edits, "pad_accumulate", "boundary_mask")
 
+    def _padded_value(self, node: cst.Assign) -> None:
+        """A value computed from a masked load whose padding lanes stop being zero (`d = x - mean`: -mean in every
+        masked-off lane) before sums several lines later take it in: each mask of the kernel's loads zeroes them
+        where the value is made, the one site that keeps them out of all its sums."""
+        value = node.value
+        if not isinstance(value, cst.BinaryOperation) or not _names(value) & set(self._loaded) or not self._masks:
+            return
+        if self._role(value) != "value":
+            return
+        edits = [cst.parse_expression(f"tl.where({mask}, {_code(value)}, 0.0)") for mask in sorted(self._masks)]
+        self._add(value, edits, "pad_value", "boundary_mask")
+
     def _loads_never_read(self, fn: cst.FunctionDef) -> dict[str, int]:
         """Locals assigned from a tl.load (values, not indices or masks) that nothing in the kernel reads."""
         read: dict[str, int] = {}
@@ -1168,8 +1205,20 @@ class _Collector(cst.CSTVisitor):
             self._padded_sum(node)
         if isinstance(node.operator, cst.AddAssign):
             self._add(node, [node.with_changes(operator=cst.SubtractAssign())], "sign", "fix_formula")
+            self._pointer_step(node)
         elif isinstance(node.operator, cst.SubtractAssign):
             self._add(node, [node.with_changes(operator=cst.AddAssign())], "sign", "fix_formula")
+
+    def _pointer_step(self, node: cst.AugAssign) -> None:
+        """A pointer advanced by a count of elements without its stride (`row_ptr += 1` for `+= N`, a chunk of
+        `BLOCK` rows as `+= BLOCK` for `+= BLOCK * D`): the step times each size parameter."""
+        if not (isinstance(node.target, cst.Name) and node.target.value in self._pointers):
+            return
+        step = node.value
+        one = m.matches(step, m.Integer("1"))
+        operand = _code(step) if not isinstance(step, cst.BinaryOperation) else f"({_code(step)})"
+        values = [cst.parse_expression(s if one else f"{operand} * {s}") for s in sorted(self._size_params())]
+        self._add(step, values, "pointer_step", "fix_layout")
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if not self._in_kernel or len(node.comparisons) != 1:
@@ -1189,6 +1238,7 @@ class _Collector(cst.CSTVisitor):
             self._add(node, edits, "compare_constant", "fix_formula")
         if flip is None:
             return
+        self._compare_direction(node, target)
         edits = [node.with_changes(comparisons=[target.with_changes(operator=flip())])]
         edits += [
             node.with_changes(comparisons=[target.with_changes(comparator=_plus(target.comparator, d))])
@@ -1196,6 +1246,20 @@ class _Collector(cst.CSTVisitor):
         ]
         self._add(node, edits, "bound", "boundary_mask")
         self._lower_bound(node, target)
+
+    def _compare_direction(self, node: cst.Comparison, target: cst.ComparisonTarget) -> None:
+        """Two positions or values compared the wrong way round (`j > i` for `j < i`: the later for the earlier, a
+        lower triangle for an upper one): the mirrored operator. A bound (`offs < n`) is never mirrored."""
+        if self._against_a_size(node):
+            return
+        mirrored = {
+            cst.LessThan: cst.GreaterThan,
+            cst.LessThanEqual: cst.GreaterThanEqual,
+            cst.GreaterThan: cst.LessThan,
+            cst.GreaterThanEqual: cst.LessThanEqual,
+        }[type(target.operator)]
+        edit = node.with_changes(comparisons=[target.with_changes(operator=mirrored())])
+        self._add(node, [edit], "compare_direction", "fix_formula")
 
     def _lower_bound(self, node: cst.Comparison, target: cst.ComparisonTarget) -> None:
         """A mask with the upper bound alone for a position that can go below 0 (`pos < L` for
