@@ -70,14 +70,27 @@ def test_no_relation_is_claimed_where_none_holds_or_it_would_say_nothing():
     # noise no local explains
     noise = torch.randn(12, generator=torch.Generator().manual_seed(5))
     assert stored_value.relation(_samples(values), actual, actual + noise, FP32) is None
-    # a constant offset, a constant factor: no local varies with them (the detectors name a scale)
-    assert stored_value.relation(_samples(values), actual, actual + 0.5, FP32) is None
+    # a constant factor: no local varies with it (the detectors name a scale)
     assert stored_value.relation(_samples(values), actual, 3 * actual, FP32) is None
     # too few wrong elements to tell a relation from a coincidence
     few = [True] * (T.STORED_VALUE_MIN_WRONG - 1) + [False] * (12 - T.STORED_VALUE_MIN_WRONG + 1)
     golden = actual + values["h"]
     assert stored_value.relation(_samples(values, wrong=few), actual, golden, FP32) is None
     assert stored_value.relation(_samples(values), actual, golden, FP32) is not None
+
+
+@pytest.mark.parametrize(("offset", "said"), [(-3.0, "golden - actual = -3"), (0.5, "golden - actual = 0.5")])
+def test_a_dropped_constant_term_is_the_simplest_relation(offset, said):
+    """`m4 / m2^2` stored for the excess kurtosis `m4 / m2^2 - 3`: the error is one constant on every element."""
+    values = _locals()
+    actual = values["x"] * values["h"]
+    relation, line = stored_value.relation(_samples(values), actual, actual + offset, FP32) or (None, 0)
+    assert relation is not None and (relation.kind, line) == ("offset", 9), relation
+    assert relation.c == pytest.approx(offset) and relation.describe() == said
+    # a constant stored where the golden varies is no offset (the local that holds the answer is)
+    constant = torch.full((12,), 2.0)
+    relation, _ = stored_value.relation(_samples(values), constant, values["h"].clone(), FP32) or (None, 0)
+    assert relation is not None and relation.kind == "instead"
 
 
 KERNEL = """import triton.language as tl
@@ -109,6 +122,8 @@ def _relation(kind: str, name: str = "y", power: float = 1.0, c: float = 1.0) ->
         (_relation("factor"), "(x - y) * y", "(out * y)"),
         (_relation("factor", power=-0.5), "(x - y) / tl.sqrt(y)", "(out / tl.sqrt(y))"),
         (_relation("factor", power=2.0, c=3.0), "3 * ((x - y) * y * y)", "(3 * out * y * y)"),
+        (_relation("offset", name="", power=0.0, c=-3.0), "x - y - 3", "(out - 3)"),
+        (_relation("offset", name="", power=0.0, c=0.5), "x - y + 0.5", "(out + 0.5)"),
     ],
 )
 def test_the_relation_is_written_at_the_assignment_of_the_stored_variable_then_at_the_store(

@@ -7,8 +7,9 @@ to rounding,
 - golden - actual = c L^p   (a term dropped or mistyped: `y * s` for `y * (1 + s)`),
 - golden = c actual L^p     (a factor or divisor dropped: `x / n` for `x / sqrt(n)`),
 - golden = c L              (another local holds the answer: the wrong variable stored),
+- golden - actual = c       (a constant term dropped or mistyped: `m4 / m2^2` for the excess `m4 / m2^2 - 3`),
 
-for a local L that varies over the samples (a constant offset or factor is the detectors' to name), once a
+for a local L that varies over the samples (a constant factor is the detectors' to name), once a
 logic error is shown (a relation fitted to a precision failure could match the inputs' scale instead: log(1 + x)
 is x to 1e-3 for tiny x), the relation written into the stored value is a repair to try: at the line that
 assigns the stored variable where the local's value there is the one at the store, else in the store itself.
@@ -50,7 +51,8 @@ OPERATOR = "stored_value"
 
 @dataclass(frozen=True)
 class Relation:
-    """golden = actual + c L^p ("term"), golden = c actual L^p ("factor") or golden = c L ("instead")."""
+    """golden = actual + c L^p ("term"), golden = c actual L^p ("factor"), golden = c L ("instead") or
+    golden = actual + c ("offset": a constant term, no local)."""
 
     kind: str
     name: str
@@ -60,6 +62,8 @@ class Relation:
 
     def term(self) -> str:
         """The local's contribution as kernel code: `y`, `2 * y`, `tl.sqrt(n)`, `y * y`."""
+        if self.kind == "offset":
+            return _literal(self.c)
         return {1.0: self.name, 2.0: f"{self.name} * {self.name}", 0.5: f"tl.sqrt({self.name})"}[abs(self.power)]
 
     def describe(self) -> str:
@@ -67,6 +71,8 @@ class Relation:
         c = _literal(self.c)
         coefficient = "" if c == "1" else "-" if c == "-1" else f"{c} * "
         local = f"`{self.name}`"
+        if self.kind == "offset":
+            return f"golden - actual = {c}"
         if self.kind == "term":
             return f"golden - actual = {coefficient}{local}{'^2' if self.power == 2 else ''}"
         if self.kind == "instead":
@@ -155,6 +161,9 @@ def relation(
         return None  # the actual scaled by one constant: the detectors' scale factor, not a local's
     floor = T.STORED_VALUE_FLOOR * (float(g.abs().median()) or 1.0)
     tolerance = max(T.STORED_VALUE_TOLERANCE, 4 * eps) * (g.abs() + a.abs() + floor)
+    offset = _fit(g - a, torch.ones_like(a), tolerance)
+    if offset is not None and not _proportional(a, torch.ones_like(a)):
+        return Relation("offset", "", 0.0, offset), int(line)  # the simplest: one constant term for every element
     names = [n for n in used[0].at_store if all(n in s.at_store for s in used)]
     values = {n: torch.tensor([s.at_store[n] for s in used], dtype=torch.float64) for n in names}
     for kind, power in HYPOTHESES:
@@ -179,6 +188,12 @@ def _rewritten(code: str, node: ast.expr, relation: Relation) -> str:
     """The expression `code` (whose tree is `node`) with the relation applied."""
     c = _literal(relation.c)
     term = relation.term()
+    if relation.kind == "offset":
+        bare = isinstance(node, ast.Name | ast.Call | ast.Attribute | ast.Subscript | ast.UnaryOp) or (
+            isinstance(node, ast.BinOp) and isinstance(node.op, ARITHMETIC)
+        )
+        left = code if bare else f"({code})"
+        return f"{left} - {_literal(-relation.c)}" if relation.c < 0 else f"{left} + {c}"
     if relation.kind == "instead":
         return term if c == "1" else f"{c} * {term}"
     atomic = isinstance(node, ast.Name | ast.Call | ast.Attribute | ast.Subscript | ast.Constant)
@@ -266,7 +281,7 @@ def _assignment_site(function: ast.FunctionDef, store: ast.stmt, stored: ast.exp
                 and statement.targets[0].id == stored.id
                 and statement.lineno == statement.end_lineno
             )
-            if not simple or not _defined_before(function, local, statement.lineno):
+            if not simple or (local and not _defined_before(function, local, statement.lineno)):
                 return None
             return statement  # type: ignore[return-value] - checked above
         return None
@@ -364,6 +379,7 @@ def _located(
     aliases = f" (as do {', '.join(fitted.aliases)})" if fitted.aliases else ""
     what = {
         "term": f"it lacks a term: {fitted.describe()} on every sampled element{aliases}",
+        "offset": f"it lacks a constant term: {fitted.describe()} on every sampled element",
         "factor": f"it lacks a factor: {fitted.describe()} on every sampled element{aliases}",
         "instead": f"another local holds the answer: {fitted.describe()} on every sampled element{aliases}",
     }[fitted.kind]
