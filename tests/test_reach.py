@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tools.models.diagnosis import Location
-from tools.repair.reach import launch_arguments, reached, with_tensor
+from tools.repair.reach import feeding_lines, launch_arguments, reached, with_tensor
 
 KERNEL = """import torch
 import triton
@@ -175,3 +175,43 @@ def test_a_launch_in_a_helper_names_the_helpers_variables_not_forwards():
     )
     found = reached(helper, next(i + 1 for i, t in enumerate(helper.splitlines()) if "w = tl.load(" in t))
     assert found is not None and found.tensor == "`w`", found
+
+
+SPLIT = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def moments(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + cols, mask=cols < N, other=0.0)
+    s = tl.sum(x, axis=0)
+    mean = s / N
+    sq = tl.sum(x * x, axis=0) / (N + 1)
+    var = sq - mean * mean
+    tl.store(out_ptr, mean)
+    tl.store(out_ptr + 1, var)
+"""
+
+
+def test_the_lines_feeding_a_store_are_its_assignments_to_a_fixed_point():
+    assert feeding_lines(SPLIT, 13) == {7, 8, 9, 10, 13}  # the mean's store: not the second moment's lines
+    assert feeding_lines(SPLIT, 14) == {7, 8, 9, 10, 11, 12, 14}
+    assert feeding_lines(SPLIT, 99) == set() and feeding_lines("def (:", 3) == set()
+
+
+def test_the_lines_only_a_wrong_store_is_fed_by_are_the_differential_lines():
+    """The variance (line 14) wrong, the mean (line 13) right: the lines that feed only the variance."""
+    from types import SimpleNamespace
+
+    from tools.diagnosis.repair import differential_lines
+    from tools.diagnosis.traced import TracedSample
+
+    def sample(number: int, wrong: bool, line: int) -> TracedSample:
+        return TracedSample(number, 0, number, wrong, {}, {"store_line": line}, {})
+
+    traced = [sample(0, True, 14), sample(1, False, 13)]
+    assert differential_lines(SimpleNamespace(traced=traced, source=SPLIT)) == [11, 12, 14]  # type: ignore[arg-type]
+    # one store writes the wrong and the right elements, or no right element was traced: nothing to tell apart
+    assert differential_lines(SimpleNamespace(traced=[*traced, sample(2, False, 14)], source=SPLIT)) == []  # type: ignore[arg-type]
+    assert differential_lines(SimpleNamespace(traced=traced[:1], source=SPLIT)) == []  # type: ignore[arg-type]

@@ -411,6 +411,31 @@ def reconcile(diagnoses: list[Diagnosis]) -> None:
         diagnoses.remove(guess)
 
 
+def differential_lines(ctx: RunContext) -> list[int]:
+    """Where the traced wrong elements are stored by other stores than the right ones (`E[v]` wrong beside a right
+    `E[u]`, a kurtosis beside its right skewness), the kernel lines that feed only the wrong elements' stores
+    (tools/repair/reach.feeding_lines): a line that also feeds a right element computes it right, as far as those
+    elements go. In source order; none where one store writes both or no right element was traced."""
+    samples = [s for s in ctx.traced or [] if s.store_line]
+    wrong = {int(s.store_line) for s in samples if s.wrong}
+    right = {int(s.store_line) for s in samples if not s.wrong}
+    if not (wrong - right) or not right or not ctx.source:
+        return []
+    feeding = set().union(*(reach.feeding_lines(ctx.source, line) for line in wrong - right))
+    rightly = set().union(*(reach.feeding_lines(ctx.source, line) for line in right))
+    return sorted(feeding - rightly)
+
+
+def _leave_search_lines(diagnoses: list[Diagnosis], output: str, lines: list[int]) -> None:
+    """The lines this search put first, left with the leading logic diagnosis where it says no line of its own:
+    suggest_fix's search goes on from them (search.located_lines reads them back)."""
+    leading = leading_logic(diagnoses, output)
+    if leading is not None and leading.location is None and lines:
+        known = leading.evidence.get("search_lines")
+        before = known if isinstance(known, list) else []
+        leading.evidence = {**leading.evidence, "search_lines": [*before, *(n for n in lines if n not in before)]}
+
+
 def _passes(found: search.Searched) -> str:
     """The finding of a search that found an edit that passes."""
     assert found.found is not None
@@ -431,6 +456,7 @@ def repair_search(
     budget = T.EXPLAIN_SEARCH_BUDGET_S["interpreter" if runner.backend.interpreter else "compiled"]
     deadline = time.monotonic() + min(budget, runner.remaining_s)
     lines = search.located_lines(diagnoses)
+    lines += [line for line in differential_lines(ctx) if line not in lines]
     found = search_edits(
         runner,
         deadline,
@@ -443,6 +469,7 @@ def repair_search(
     if found.found is None and only is not None and found.candidates == 0:
         return None  # nothing of the numeric scope to edit (no padding, no narrow dtype): the numeric cause stands
     if found.found is None:
+        _leave_search_lines(diagnoses, target.name, lines)
         finding = (
             f"no single-site edit passes ({found.tried} of {found.candidates} re-run"
             f"{', the located lines first' if lines else ''}; "

@@ -431,3 +431,33 @@ def accesses_of(source: str, tensor: str, kind: str = "load") -> list[int]:
             if filled == {tensor} and access.line not in lines:
                 lines.append(access.line)
     return sorted(lines)
+
+
+def feeding_lines(source: str, line: int) -> set[int]:
+    """The lines of the kernel holding `line` whose values reach it: every assignment (a loop's target, an
+    accumulation) to a name the line reads, and to the names those read, to a fixed point; `line` itself
+    included. Empty where the line is in no kernel or the source does not parse."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return set()
+    kernel = _kernel_at(tree, line)
+    if kernel is None:
+        return set()
+    statement = next(
+        (s for s in ast.walk(kernel) if isinstance(s, ast.stmt) and s.lineno == line and s is not kernel), None
+    )
+    if statement is None:
+        return set()
+    needed = _names(statement)
+    fed = {line}
+    assignments = _assignments(kernel)
+    changed = True
+    while changed:
+        changed = False
+        for at, names, value in assignments:
+            if at not in fed and names & needed:
+                fed.add(at)
+                needed |= _names(value)
+                changed = True
+    return fed
