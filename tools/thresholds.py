@@ -421,12 +421,12 @@ STORED_WRONG_CONFIDENCE = 0.6
 #: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
 REFUTED_FACTOR = 0.3
 
-#: Diagnosis, stored_value: a relation of the stored value to a kernel local (a term or factor it lacks) is tried
-#: as a repair where it holds on every sampled element to max(STORED_VALUE_TOLERANCE, 4 eps of the output dtype)
-#: of |golden| + |actual| (+ STORED_VALUE_FLOOR of the median |golden|, for elements near zero), on at least
-#: STORED_VALUE_MIN_WRONG wrong ones, with a local whose sampled values spread over more than
-#: STORED_VALUE_MIN_SPREAD of their largest (a constant is the scale-factor detectors'). A fit is a hypothesis
-#: only: the re-run of the kernel with the relation written in decides.
+#: Diagnosis, stored_value: a relation of the stored value to a kernel local or a constant (a term or factor it
+#: lacks) is tried as a repair where it holds on every sampled element to max(STORED_VALUE_TOLERANCE, 4 eps of the
+#: output dtype) of |golden| + |actual| (+ STORED_VALUE_FLOOR of the median |golden|, for elements near zero), on
+#: at least STORED_VALUE_MIN_WRONG wrong ones, with a local whose sampled values spread over more than
+#: STORED_VALUE_MIN_SPREAD of their largest (a constant factor is the scale-factor detectors'). A fit is a
+#: hypothesis only: the re-run of the kernel with the relation written in decides.
 STORED_VALUE_TOLERANCE = 1e-3
 STORED_VALUE_FLOOR = 1e-3
 STORED_VALUE_MIN_WRONG = 6
