@@ -862,6 +862,13 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "def k(x_ptr, o_ptr, L, B: tl.constexpr):\n    r = tl.program_id(0)\n    t = tl.arange(0, B)\n"
             "    q = r * (L - 1) + t\n    tl.store(o_ptr + q, tl.load(x_ptr + r * L + t + 1), mask=t < L - 1)\n",
         ),
+        (  # an integer load padded with 0 where a minimum needs a large value (an integer's infinity)
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    d = tl.load(x_ptr + i - 1, mask=i > 0, other=0)\n    tl.store(o_ptr + i, tl.minimum(d + 1, 7))\n",
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    d = tl.load(x_ptr + i - 1, mask=i > 0, other=1 << 30)\n"
+            "    tl.store(o_ptr + i, tl.minimum(d + 1, 7))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -899,6 +906,7 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "pointer_step",
         "pad_value",
         "stride_off_by_one",
+        "integer_padding",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

@@ -100,6 +100,9 @@ _IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
 #: Constants at least this large in a kernel's values may stand for an infinity (a max started at -1e4).
 _SENTINEL_MAGNITUDE = 1e4
 _PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
+#: The same for an integer load (its padding written as an integer): a large magnitude stands for an infinity, small
+#: enough that adding a few counts to it does not wrap an int32.
+_INTEGER_PADDINGS = ("0", "-(1 << 30)", "1 << 30", "1")
 #: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
 _SIGNED_ARGUMENT = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "sigmoid", "sqrt", "log1p", "expm1")
 
@@ -1380,7 +1383,8 @@ class _Collector(cst.CSTVisitor):
             other = _kwarg(node, "other")
             if other is not None:
                 now = _code(other.value).replace(" ", "")
-                paddings = [*self._sentinels_of(node), *_PADDINGS]
+                integral = m.matches(other.value, m.Integer() | m.UnaryOperation(expression=m.Integer()))
+                paddings = [*self._sentinels_of(node), *(_INTEGER_PADDINGS if integral else _PADDINGS)]
                 edits = [
                     _replace_arg(node, other, cst.parse_expression(p)) for p in paddings if p.replace(" ", "") != now
                 ]
