@@ -869,6 +869,64 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "    d = tl.load(x_ptr + i - 1, mask=i > 0, other=1 << 30)\n"
             "    tl.store(o_ptr + i, tl.minimum(d + 1, 7))\n",
         ),
+        (  # a load copied from the line above with its pointer kept (the other tensor's parameter left unread)
+            "def k(a_ptr, b_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    a = tl.load(a_ptr + i)\n"
+            "    b = tl.load(a_ptr + i)\n    tl.store(o_ptr + i, a * b)\n",
+            "def k(a_ptr, b_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    a = tl.load(a_ptr + i)\n"
+            "    b = tl.load(b_ptr + i)\n    tl.store(o_ptr + i, a * b)\n",
+        ),
+        (  # `and` for `or` in a condition of an unrolled neighbour loop
+            "def k(o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    n = tl.zeros([B], dtype=tl.int32)\n"
+            "    for d in tl.static_range(-1, 2):\n        if d != 0 and d != 1:\n            n += i + d\n"
+            "    tl.store(o_ptr + i, n)\n",
+            "def k(o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    n = tl.zeros([B], dtype=tl.int32)\n"
+            "    for d in tl.static_range(-1, 2):\n        if d != 0 or d != 1:\n            n += i + d\n"
+            "    tl.store(o_ptr + i, n)\n",
+        ),
+        (  # `|` for `&` between two flags
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i)\n"
+            "    tl.store(o_ptr + i, ((x > 0) | (x < 5)).to(tl.int8))\n",
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i)\n"
+            "    tl.store(o_ptr + i, ((x > 0) & (x < 5)).to(tl.int8))\n",
+        ),
+        (  # a wrap-around below 0 with C's remainder: the modulus not added first
+            "def k(x_ptr, o_ptr, H, B: tl.constexpr):\n    r = tl.arange(0, B)\n    up = (r - 1) % H\n"
+            "    tl.store(o_ptr + r, tl.load(x_ptr + up), mask=r < H)\n",
+            "def k(x_ptr, o_ptr, H, B: tl.constexpr):\n    r = tl.arange(0, B)\n    up = (r - 1 + H) % H\n"
+            "    tl.store(o_ptr + r, tl.load(x_ptr + up), mask=r < H)\n",
+        ),
+        (  # a mean over a square window divided by its side
+            "def k(x_ptr, o_ptr, WIN: tl.constexpr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    inv = 1.0 / WIN\n    tl.store(o_ptr + i, tl.load(x_ptr + i) * inv)\n",
+            "def k(x_ptr, o_ptr, WIN: tl.constexpr, B: tl.constexpr):\n    i = tl.arange(0, B)\n"
+            "    inv = 1.0 / (WIN * WIN)\n    tl.store(o_ptr + i, tl.load(x_ptr + i) * inv)\n",
+        ),
+        (  # the leading term of a sum lost its minus
+            "def k(x_ptr, y_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i)\n"
+            "    y = tl.load(y_ptr + i)\n    r = x * y + y\n    tl.store(o_ptr + i, r)\n",
+            "def k(x_ptr, y_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i)\n"
+            "    y = tl.load(y_ptr + i)\n    r = -(x * y) + y\n    tl.store(o_ptr + i, r)\n",
+        ),
+        (  # the lane past the block's last picked (`== BLOCK` for `== BLOCK - 1`)
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    c = tl.arange(0, B)\n    x = tl.load(x_ptr + c)\n"
+            "    tl.store(o_ptr, tl.sum(tl.where(c == B, x, 0.0), axis=0))\n",
+            "def k(x_ptr, o_ptr, B: tl.constexpr):\n    c = tl.arange(0, B)\n    x = tl.load(x_ptr + c)\n"
+            "    tl.store(o_ptr, tl.sum(tl.where(c == B - 1, x, 0.0), axis=0))\n",
+        ),
+        (  # one argument of a helper given its magnitude, its sibling not
+            "def k(x_ptr, y_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    a = tl.load(x_ptr + i)\n"
+            "    b = tl.load(y_ptr + i)\n    tl.store(o_ptr + i, tl.where(a > b, tl.exp(a), b))\n",
+            "def k(x_ptr, y_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    a = tl.load(x_ptr + i)\n"
+            "    b = tl.load(y_ptr + i)\n    tl.store(o_ptr + i, tl.where(a > b, tl.exp(a), tl.exp(b)))\n",
+        ),
+        (  # two numbers of a rule swapped
+            "def k(n_ptr, c_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    n = tl.load(n_ptr + i)\n"
+            "    c = tl.load(c_ptr + i)\n    alive = (n == 2) | ((c > 0) & (n == 3))\n"
+            "    tl.store(o_ptr + i, alive.to(tl.int8))\n",
+            "def k(n_ptr, c_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    n = tl.load(n_ptr + i)\n"
+            "    c = tl.load(c_ptr + i)\n    alive = (n == 3) | ((c > 0) & (n == 2))\n"
+            "    tl.store(o_ptr + i, alive.to(tl.int8))\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -907,6 +965,15 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "pad_value",
         "stride_off_by_one",
         "integer_padding",
+        "pointer_swap",
+        "connective_and_or",
+        "connective_bitwise",
+        "nonnegative_mod",
+        "square_divisor",
+        "negate_term",
+        "compare_neighbour",
+        "sibling_wrap",
+        "swap_literals",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):
@@ -1797,3 +1864,51 @@ def test_a_log_sum_exp_whose_shift_is_not_added_back_is_repaired():
     primary = explained.diagnoses[0]
     assert primary.location is not None and primary.location.line == line, explained.summary
     assert primary.evidence.get("edit_after") == "(shift + tl.log(total))", primary.evidence
+
+
+@pytest.mark.parametrize(
+    ("task", "bug", "made", "shown"),
+    [
+        ("norm_scale", "bug_norm_squared.py", "norm = tl.sum(", "differs between the seeds' inputs"),
+        ("unit_rows", "bug_length_squared.py", "length = tl.sum(", "each row (along the last dimension)"),
+    ],
+    ids=["one_factor_per_input", "one_factor_per_row"],
+)
+def test_an_output_off_by_a_factor_the_data_decide_is_searched_where_shared_values_are_made(task, bug, made, shown):
+    """A norm left squared: the output is its golden times a factor that changes with the data (one per input when
+    the norm is the whole tensor's, made by another kernel into a workspace; one per row when it is each row's). The
+    lines making shared values (reductions first, the workspace's load after) are searched first: the repair is at
+    the reduction, not at the load of its result in the second kernel."""
+    run = _run(task, bug)
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    line = _line_of(task, bug, made)
+    factor = next(d for d in explained.diagnoses if "shared_factor" in d.evidence)
+    assert shown in factor.summary and factor.evidence["search_lines"][0] == line, factor
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == line, explained.summary
+    assert primary.evidence.get("edit_after", "").startswith("tl.sqrt("), primary.evidence
+
+
+def test_factors_per_row_need_the_rows_to_be_scaled_exactly_and_differently():
+    from tools.diagnosis.detectors.transforms import _row_factors
+
+    g = torch.randn(20, 30, dtype=torch.float64)
+    eps = float(torch.finfo(torch.float32).eps)
+    per_row = torch.linspace(0.5, 2.0, 20, dtype=torch.float64)[:, None]
+    assert _row_factors(g * per_row, g, eps) is not None
+    assert _row_factors(g * 3.0, g, eps) is None  # one factor for all: the constant scale's diagnosis
+    assert _row_factors(g * (1 + 1e-9 * torch.randn_like(g)), g, eps) is None  # right up to rounding
+    noisy = g * per_row + 0.05 * torch.randn_like(g)
+    assert _row_factors(noisy, g, eps) is None  # a factor that does not hold element by element
+
+
+def test_a_change_to_a_name_where_it_is_used_moves_to_where_its_value_is_made():
+    source = KERNEL_HEAD + (
+        "def k(x_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i)\n"
+        "    inv = 1.0 / tl.sum(x * x, axis=0)\n    tl.store(o_ptr + i, x * inv)\n"
+    )
+    passing = {"tl.sqrt(inv)", "tl.sqrt(1.0 / tl.sum(x * x, axis=0))"}
+    store = source.splitlines().index("    tl.store(o_ptr + i, x * inv)") + 1
+    found = search.search(source, [store], lambda batch: [e.after in passing for e in batch], batch_size=1).found
+    assert found is not None and (found.line, found.after) == (store - 1, "tl.sqrt(1.0 / tl.sum(x * x, axis=0))")

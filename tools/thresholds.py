@@ -417,6 +417,12 @@ LAYOUT_SEARCH_BUDGET_S = {"interpreter": 8.0, "compiled": 4.0}
 #: access_trace: every sampled wrong element stored by one line and right ones by others locates that line's value;
 #: as a hypothesis of its own (no other diagnosis of the output to locate), it ranks below what experiments confirm.
 STORED_WRONG_CONFIDENCE = 0.6
+#: The output is its golden times a factor that the data decides (one per seed, or one per row): a shared value
+#: (a norm, a sum, a max, a count) is made wrongly. The factor is exact, the value it points at a hypothesis that
+#: the repair search (which searches the lines making shared values first) confirms or not.
+SHARED_FACTOR_CONFIDENCE = 0.7
+#: The share of the rows whose golden is not zero that a factor must explain (the rest are right as they are).
+SHARED_FACTOR_MIN_ROWS = 0.5
 
 #: A refuted diagnosis keeps this share of its confidence (it stays visible, ranked low).
 REFUTED_FACTOR = 0.3

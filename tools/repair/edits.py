@@ -86,7 +86,7 @@ DECOMPOSITION = {
 
 #: Operators whose fix is what they do, whatever the role of the code they change: padding lanes kept out (of a
 #: value computed from a masked load too), a pointer's step given its stride.
-OWN_FIX = frozenset({"padding", "pad_reduction", "pad_accumulate", "pad_value", "pointer_step"})
+OWN_FIX = frozenset({"padding", "pad_reduction", "pad_accumulate", "pad_value", "pointer_step", "pointer_swap"})
 
 
 def _fix_for(operator: str, role: str) -> str:
@@ -104,6 +104,10 @@ _PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
 #: enough that adding a few counts to it does not wrap an int32.
 _INTEGER_PADDINGS = ("0", "-(1 << 30)", "1 << 30", "1")
 #: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
+#: Math functions one argument of a call may have and its sibling lack (`tl.abs(a), b`).
+_SIBLING_FUNCTIONS = ("abs", "sqrt", "exp", "log", "exp2", "log2")
+#: The numbers of a formula whose pairs are swapped (the first ones: a formula rarely has more).
+_SWAP_LITERALS_MAX = 6
 _SIGNED_ARGUMENT = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "sigmoid", "sqrt", "log1p", "expm1")
 
 
@@ -331,6 +335,7 @@ class _Collector(cst.CSTVisitor):
         self._kernels = {id(k): k for k in kernels}
         self._roles: list[set[str]] = []
         self._pointers: set[str] = set()
+        self._pointer_params: list[str] = []  # the kernel's pointer parameters, in order
         self._masks: set[str] = set()
         self._positions: set[str] = set()
         self._integers: set[str] = set()
@@ -405,6 +410,11 @@ class _Collector(cst.CSTVisitor):
             self._in_kernel += 1
             self._kernel = node
             self._pointers = _pointers(node)
+            read = _names(node.body)  # type: ignore[arg-type]
+            # a parameter the body never reads may be the pointer a copied line should have used
+            self._pointer_params = [
+                p.name.value for p in node.params.params if p.name.value in self._pointers or p.name.value not in read
+            ]
             self._roles = _roles(node, self._pointers)
             self._constexprs = _constexpr_params(node)
             self._masks = _mask_names(node)
@@ -475,6 +485,12 @@ class _Collector(cst.CSTVisitor):
         elif isinstance(op, cst.Modulo):
             self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
             self._divide_index(node)
+            self._nonnegative_mod(node)
+        if isinstance(op, cst.BitAnd | cst.BitOr) and any(
+            m.matches(_bare(x), m.Comparison()) for x in (node.left, node.right)
+        ):
+            other = cst.BitOr() if isinstance(op, cst.BitAnd) else cst.BitAnd()
+            self._add(node, [node.with_changes(operator=other)], "connective", "fix_formula")
         if isinstance(op, cst.Add):
             self._program_stride(node)
         if isinstance(op, cst.Add | cst.Subtract) and _number(node.right) and not self._address(node):
@@ -513,6 +529,23 @@ class _Collector(cst.CSTVisitor):
             self._add(node, [node.with_changes(operator=cst.Add()), _paren(swapped)], "sign", "fix_formula")
         elif isinstance(op, cst.Divide):
             self._add(node, [_paren(node.with_changes(left=node.right, right=node.left))], "operands", "fix_formula")
+
+    def _nonnegative_mod(self, node: cst.BinaryOperation) -> None:
+        """`(r + dy) % H` for `(r + dy + H) % H`: Triton's `%` keeps the sign of its left operand (C's remainder, not
+        Python's), so a wrap-around of a position that can step below 0 needs the modulus added first."""
+        left = _bare(node.left)
+        if not m.matches(left, m.BinaryOperation(operator=m.Add() | m.Subtract())):
+            return
+        modulus = _operand(node.right)
+        self._add(
+            node, [cst.parse_expression(f"({_code(left)} + {modulus}) % {modulus}")], "nonnegative_mod", "fix_formula"
+        )
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        """`and` for `or` (and the other way round) in a condition the kernel tests."""
+        if self._in_kernel:
+            other = cst.Or() if isinstance(node.operator, cst.And) else cst.And()
+            self._add(node, [node.with_changes(operator=other)], "connective", "fix_formula")
 
     def _ceil_div(self, node: cst.BinaryOperation) -> None:
         """A quotient rounded down where it must round up (a window's end, a count of blocks)."""
@@ -620,9 +653,13 @@ class _Collector(cst.CSTVisitor):
             for summand in (*first, node.right):
                 if not isinstance(summand, cst.Float | cst.Integer):
                     self._add(summand, formula_edits.scaled(summand), "scale_value", "fix_formula")
+            for summand in first:  # the leading term's sign (a later term's is the `+` <-> `-` of `sign`)
+                self._add(summand, formula_edits.negated(summand), "negate_term", "fix_formula")
         elif isinstance(node.operator, cst.Multiply | cst.Divide):
             for operand in (node.left, node.right):
                 self._add(operand, formula_edits.rooted(operand), "root_operand", "fix_formula")
+            if isinstance(node.operator, cst.Divide):  # x / n for x / (n * n): a norm's square, an area
+                self._add(node.right, formula_edits.squared(node.right), "square_divisor", "fix_formula")
 
     def _power_of_two_mask(self, node: cst.BinaryOperation) -> None:
         """`h & (N - 1)`, the power-of-two shortcut, for `h % N` where N need not be a power of two."""
@@ -851,6 +888,7 @@ class _Collector(cst.CSTVisitor):
         self._unused_value(node)
         self._carried_factor(node, node.targets[0].target.value, node.value)  # type: ignore[attr-defined]
         self._lost_construct(node.value)
+        self._swapped_literals(node.value)
 
     def _sibling_terms(self, fn: cst.FunctionDef) -> None:
         """An address missing terms every other address with its terms has (`y_ptr + cols` beside
@@ -1239,6 +1277,13 @@ class _Collector(cst.CSTVisitor):
             others = [cst.Integer(str(v)) for v in (value - 1, value + 1) if v >= 0]
             edits = [node.with_changes(comparisons=[target.with_changes(comparator=o)]) for o in others]
             self._add(node, edits, "compare_constant", "fix_formula")
+        elif isinstance(target.operator, cst.Equal | cst.NotEqual) and self._of_positions(node):
+            # `lane == BLOCK` for `lane == BLOCK - 1`: which lane, which step: one of its neighbours
+            edits = [
+                node.with_changes(comparisons=[target.with_changes(comparator=_plus(target.comparator, d))])
+                for d in (-1, 1)
+            ]
+            self._add(node, edits, "compare_constant", "fix_formula")
         if flip is None:
             return
         self._compare_direction(node, target)
@@ -1249,6 +1294,13 @@ class _Collector(cst.CSTVisitor):
         ]
         self._add(node, edits, "bound", "boundary_mask")
         self._lower_bound(node, target)
+
+    def _of_positions(self, comparison: cst.Comparison) -> bool:
+        """A side of the comparison is a position (a lane, a row, a loop step): an integer, not a value."""
+        sides = [comparison.left, *(c.comparator for c in comparison.comparisons)]
+        return any(
+            isinstance(n, cst.Name) and n.value in self._positions for side in sides for n in m.findall(side, m.Name())
+        )
 
     def _compare_direction(self, node: cst.Comparison, target: cst.ComparisonTarget) -> None:
         """Two positions or values compared the wrong way round (`j > i` for `j < i`: the later for the earlier, a
@@ -1282,6 +1334,31 @@ class _Collector(cst.CSTVisitor):
             self._kernel_call(node)
         else:
             self._host_call(node)
+
+    def _sibling_wrap(self, node: cst.Call) -> None:
+        """An argument left bare beside one passed through a math function (`f(tl.abs(a), b)` for
+        `f(tl.abs(a), tl.abs(b))`): the function given to the bare one too."""
+        wrapped = {
+            _code(a.value.func)
+            for a in node.args
+            if m.matches(a.value, m.Call(func=m.OneOf(*(_tl(f) for f in _SIBLING_FUNCTIONS))))
+            and len(a.value.args) == 1
+        }
+        bare = [a for a in node.args if a.keyword is None and isinstance(a.value, cst.Name)]
+        edits = [
+            _replace_arg(node, a, cst.parse_expression(f"{f}({a.value.value})")) for f in sorted(wrapped) for a in bare
+        ]
+        self._add(node, edits, "sibling_wrap", "fix_formula")
+
+    def _swapped_literals(self, value: cst.BaseExpression) -> None:
+        """Two numbers of one formula swapped (`(n == 2) | (c & (n == 3))` for `(n == 3) | (c & (n == 2))`)."""
+        numbers = [n for n in m.findall(value, m.Integer() | m.Float()) if _number(n)][:_SWAP_LITERALS_MAX]
+        edits = []
+        for i, a in enumerate(numbers):
+            for b in numbers[i + 1 :]:
+                if type(a) is type(b) and a.value != b.value:  # type: ignore[attr-defined]
+                    edits.append(value.visit(_ReplaceAll({id(a): b, id(b): a})))
+        self._add(value, edits, "swap_literals", "fix_formula")
 
     def _abs_edits(self, node: cst.Call, args) -> None:
         """A maximum of magnitudes taken of signed values (an absmax scale without tl.abs)."""
@@ -1327,10 +1404,12 @@ class _Collector(cst.CSTVisitor):
             stored = _stored_value(node)
             if stored is not None:
                 self._lost_construct(stored.value)
+                self._swapped_literals(stored.value)
         if m.matches(func, _tl("max")) and node.args:
             self._abs_edits(node, node.args[:1])
         self._reduce_axis(node)
         self._floor_cast(node)
+        self._sibling_wrap(node)
         if m.matches(func, _tl("arange") | _tl("max") | _tl("min") | _tl("sum")):
             self._defined_name(node)
         if m.matches(func, _tl("full")) and len(node.args) >= 2:
@@ -1462,6 +1541,9 @@ class _Collector(cst.CSTVisitor):
                 kind = node.value in constexpr
                 others = sorted(group - {node.value}, key=lambda o: ((o in constexpr) != kind, o))
                 self._add(node, [cst.Name(other) for other in others], "name_swap", "fix_formula")
+        if node.value in self._pointers and node.value in self._pointer_params:  # another tensor's load or store
+            others = [cst.Name(p) for p in self._pointer_params if p != node.value]
+            self._add(node, others, "pointer_swap", "fix_layout")
         twins = [t for t in sorted(self._twins.get(node.value, ())) if self._first_line(t) < self._line(node)]
         self._add(node, [cst.Name(t) for t in twins], "value_swap", "fix_formula")
         self._derived_name(node)

@@ -59,6 +59,22 @@ def rooted(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [cst.parse_expression(f"tl.sqrt({code(bare)})")]
 
 
+def squared(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """`(expr * expr)`: a divisor that lost its square (`x / n` for `x / (n * n)`); not a literal's."""
+    bare = _bare(expr)
+    if _literal(bare) or structural(bare):
+        return []
+    return [cst.parse_expression(f"({operand(bare)} * {operand(bare)})")]
+
+
+def negated(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """`-expr`, unless it is negated already (then `expr` without its minus is the edit of the `negate` operator)."""
+    bare = _bare(expr)
+    if m.matches(bare, m.UnaryOperation(operator=m.Minus())) or _literal(bare):
+        return []
+    return [cst.parse_expression(f"-{_atom(bare)}")]
+
+
 def scaled(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     """`expr` doubled and halved (`0.5 * v * v`: a product or quotient needs no parentheses after the factor)."""
     bare = _bare(expr)

@@ -461,3 +461,28 @@ def feeding_lines(source: str, line: int) -> set[int]:
                 needed |= _names(value)
                 changed = True
     return fed
+
+
+#: Calls that make one value of many elements: a reduction.
+_REDUCTIONS = frozenset({"sum", "max", "min", "reduce", "xor_sum", "argmax", "argmin"})
+
+
+def shared_value_lines(source: str) -> list[int]:
+    """The kernels' lines that make a value shared by many elements: the reductions (`tl.sum(x, axis=0)`), the last
+    first (nearest the stores that use them), then the loads of one address (`tl.load(sigma_ptr)`: a value another
+    kernel made, whose reduction is where a repair belongs)."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return []
+    reductions: set[int] = set()
+    loads: set[int] = set()
+    for kernel in (f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and _is_jit(f)):
+        for statement in (s for s in ast.walk(kernel) if isinstance(s, ast.Assign | ast.AugAssign)):
+            for call in (c for c in ast.walk(statement) if isinstance(c, ast.Call)):
+                name = call.func.attr if isinstance(call.func, ast.Attribute) else None
+                if name in _REDUCTIONS:
+                    reductions.add(statement.lineno)
+                elif name == "load" and call.args and isinstance(call.args[0], ast.Name):
+                    loads.add(statement.lineno)
+    return sorted(reductions, reverse=True) + sorted(loads - reductions, reverse=True)

@@ -186,7 +186,9 @@ def _at_the_origin(
     - where the passing edit gives a kernel parameter's use another parameter (`stride_x` -> `n_cols`), the value
       passed for it may be what is wrong (`x.stride(1)` for `x.stride(0)` at the launch): that argument's edits;
     - where it keeps padding lanes out of a reduction (`tl.sum(tl.where(mask, x, 0))`), the padding the masked
-      loads its values come from give them (`other=0.0` for `other=float("-inf")` under a max): their paddings.
+      loads its values come from give them (`other=0.0` for `other=float("-inf")` under a max): their paddings;
+    - where it changes a name's value where it is used (`inv` -> `tl.sqrt(inv)`): the same change of the value
+      the name is assigned (`inv = 1.0 / s` -> `inv = tl.sqrt(1.0 / s)`).
     (that edit or None, edits re-run)"""
     if found.operator == "name_swap":
         arguments = reach.launch_arguments(source).get(found.before, [])
@@ -196,6 +198,10 @@ def _at_the_origin(
     elif found.operator in KEPT_OUT:
         feeding = set(value_lines(source, found.line)) - {found.line}
         origin = [e for e in candidates if e.operator == "padding" and e.line in feeding]
+    elif found.before.isidentifier() and found.before in found.after:
+        # a name's value changed where it is used (`tl.sqrt(inv)`): the same change where the value is made
+        feeding = set(value_lines(source, found.line)) - {found.line}
+        origin = [e for e in candidates if e.line in feeding and e.after == found.after.replace(found.before, e.before)]
     else:
         origin = []
     if not origin:

@@ -12,6 +12,7 @@ from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors.common import _finite_pair, flat_index, nonfinite_agree, tail_views
 from tools.diagnosis.registry import detector
 from tools.models.diagnosis import Diagnosis, Location
+from tools.repair import reach
 from tools.repair.source import SourceFacts
 
 
@@ -70,15 +71,30 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
     scale = _scale_factor(a, g, eps)
     if scale is None:
         few = _few_scales_diagnosis(ctx, o, eps)
-        return [few] if few is not None else []
+        rows = None if few is not None else _row_factors(a, g, eps)
+        shared = (
+            _shared_factor_diagnosis(
+                ctx, o, f"each row (along the last dimension) is its golden times a factor of its own ({_spread(rows)})"
+            )
+            if rows is not None
+            else None
+        )
+        return [d for d in (few, shared) if d is not None]
     # A missing factor is a property of the kernel, not of one input: the other seeds must show the same one.
     others = [
         _scale_factor(x.a, x.g, eps)
         for x in ctx.outputs
         if x.name == o.name and x.seed != o.seed and x.actual is not None and x.actual.shape == x.golden.shape
     ]
-    if any(other is None or abs(other - scale) > 1e-3 * abs(scale) for other in others):
+    if any(other is None for other in others):
         return []
+    if any(abs(other - scale) > 1e-3 * abs(scale) for other in others):  # one factor per input: the data decide it
+        factors = ", ".join(f"{f:.4g}" for f in [scale, *others][:4])
+        return [
+            _shared_factor_diagnosis(
+                ctx, o, f"the output is its golden times one factor that differs between the seeds' inputs ({factors})"
+            )
+        ]
     named = _named_factor(scale)
     return [
         Diagnosis(
@@ -92,6 +108,50 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
             suggested_fixes=["fix_formula"],
         )
     ]
+
+
+def _row_factors(a: torch.Tensor, g: torch.Tensor, eps: float) -> torch.Tensor | None:
+    """Per row (slice along the last dimension) s_r with a_r == s_r * g_r up to rounding, where at least
+    SHARED_FACTOR_MIN_ROWS of the rows with a nonzero golden have one that is not 1, every other such row is right
+    as it is, and the factors are not all one (that is _scale_factor's case); else None."""
+    if a.dim() < 2 or a.shape[-1] < 2 or not (bool(torch.isfinite(a).all()) and bool(torch.isfinite(g).all())):
+        return None
+    x, y = a.reshape(-1, a.shape[-1]).double(), g.reshape(-1, g.shape[-1]).double()
+    norm = (y * y).sum(1)
+    x, y, norm = x[norm > 0], y[norm > 0], norm[norm > 0]
+    if len(norm) < 2:
+        return None
+    s = (x * y).sum(1) / norm
+    floor = 1e-3 * y.abs().amax(1, keepdim=True) + 1e-30
+    unscaled = ((x - y).abs() / (y.abs() + floor)).mean(1)
+    residual = ((x - s[:, None] * y).abs() / ((s[:, None] * y).abs() + floor * s.abs()[:, None])).mean(1)
+    scaled = (residual <= 2 * eps) & (residual * 30 <= unscaled) & ((s - 1).abs() > 1e-3)
+    right = unscaled <= 2 * eps
+    if not bool((scaled | right).all()) or float(scaled.double().mean()) < T.SHARED_FACTOR_MIN_ROWS:
+        return None
+    factors = s[scaled]
+    return factors if float(factors.max() - factors.min()) > 1e-3 * float(factors.abs().max()) else None
+
+
+def _spread(factors: torch.Tensor) -> str:
+    return f"{float(factors.min()):.4g} .. {float(factors.max()):.4g} over {len(factors)} rows"
+
+
+def _shared_factor_diagnosis(ctx: RunContext, o: OutputData, shown: str) -> Diagnosis:
+    """The output right but for a factor the data decide: a value computed from the data and shared by many
+    elements (a norm, a sum, a max, a count) is wrong; the lines that make such values are where to search."""
+    lines = reach.shared_value_lines(ctx.source or "")
+    where = f"; the lines making such values, searched first: {', '.join(map(str, lines[:8]))}" if lines else ""
+    return Diagnosis(
+        pattern="formula_error",
+        confidence=T.SHARED_FACTOR_CONFIDENCE,
+        seed=o.seed,
+        output=o.name,
+        summary=f"{shown}, exact up to rounding: a value computed from the data and shared by many elements (a norm, "
+        f"a sum, a maximum, a count) that the output is divided or multiplied by is made wrongly{where}",
+        evidence={"shared_factor": shown, **({"search_lines": lines} if lines else {})},
+        suggested_fixes=["fix_formula"],
+    )
 
 
 def _few_scales(a: torch.Tensor, g: torch.Tensor, eps: float) -> list[tuple[float, float]] | None:
