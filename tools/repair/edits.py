@@ -11,8 +11,10 @@ formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped
 put on or taken off a math function's argument, a constant factor dropped, an index divided by a size before its
 `%`, the stored value divided or multiplied by a scalar parameter (only where the output is the golden scaled),
 a value that lost a minus, a root, an exponential or a factor of two (tools/repair/formula_edits.py), a module's
-float constant +-1, and an edit of code written the same way on several lines made on all of them at once (a slip
-copied).
+float constant +-1, another pointer parameter, `and` <-> `or` (`&` <-> `|`), the modulus added before a `%` of a
+position that can go below 0, a divisor squared, a leading term's sign, a call's bare argument given its sibling's
+math function, two numbers of a formula swapped, and an edit of code written the same way on several lines made on
+all of them at once (a slip copied).
 Nothing here decides which edit is right:
 the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 """
@@ -103,11 +105,11 @@ _PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
 #: The same for an integer load (its padding written as an integer): a large magnitude stands for an infinity, small
 #: enough that adding a few counts to it does not wrap an int32.
 _INTEGER_PADDINGS = ("0", "-(1 << 30)", "1 << 30", "1")
-#: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
 #: Math functions one argument of a call may have and its sibling lack (`tl.abs(a), b`).
 _SIBLING_FUNCTIONS = ("abs", "sqrt", "exp", "log", "exp2", "log2")
 #: The numbers of a formula whose pairs are swapped (the first ones: a formula rarely has more).
 _SWAP_LITERALS_MAX = 6
+#: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
 _SIGNED_ARGUMENT = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "sigmoid", "sqrt", "log1p", "expm1")
 
 
@@ -335,7 +337,7 @@ class _Collector(cst.CSTVisitor):
         self._kernels = {id(k): k for k in kernels}
         self._roles: list[set[str]] = []
         self._pointers: set[str] = set()
-        self._pointer_params: list[str] = []  # the kernel's pointer parameters, in order
+        self._pointer_params: list[str] = []  # the kernel's pointer parameters and those it never reads, in order
         self._masks: set[str] = set()
         self._positions: set[str] = set()
         self._integers: set[str] = set()
