@@ -87,6 +87,26 @@ def test_scalar_accesses_need_no_mask_and_block_accesses_do():
     assert facts.tail_loads == [16, 19]
 
 
+def test_a_constant_table_read_whole_by_every_program_needs_no_mask():
+    """An 8 x 8 table at the same addresses in every program (a quantisation table, a DCT basis) has no partial last
+    block; the same block read at a program's offset, or a block sized by a constant parameter, does."""
+    source = """
+import triton.language as tl
+def k(q_ptr, x_ptr, y_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    k = tl.arange(0, 8)
+    q = tl.load(q_ptr + k[:, None] * 8 + k[None, :])        # 6 a constant table
+    r = tl.load(x_ptr + pid * 64 + k[:, None] * 8 + k[None, :])  # 7 a program's block
+    for i in range(0, 4):
+        s = tl.load(x_ptr + i * 8 + k)                      # 9 a loop step's block
+    t = tl.load(x_ptr + tl.arange(0, BLOCK))                # 10 a block sized by a parameter
+    tl.store(y_ptr + k, q + r + s + t)                      # 11 a constant block stored
+"""
+    facts = analyze(source)
+    assert sorted(facts.unmasked_loads) == [7, 9, 10]
+    assert facts.unmasked_stores == []
+
+
 def test_block_pointers_with_a_boundary_check_are_masked():
     source = """
 import triton.language as tl

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from dataclasses import dataclass, field
 
 from tools import pyast
@@ -433,6 +434,7 @@ def _memory_accesses(tree: ast.Module, facts: SourceFacts) -> None:
     seen: set[tuple[int, int]] = set()
     for fn in functions:
         roots = _block_roots(fn, helpers)
+        varying = _varying_names(fn, helpers)
         for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
             kind = _attr_name(call.func)
             if kind.startswith(("tl.atomic_", "triton.language.atomic_")) and call.args:
@@ -450,11 +452,49 @@ def _memory_accesses(tree: ast.Module, facts: SourceFacts) -> None:
             mask = _kw(call, "mask") or (call.args[position] if len(call.args) > position else None)
             load = kind == "tl.load"
             if mask is None:
-                (facts.unmasked_loads if load else facts.unmasked_stores).append(call.lineno)
+                if not _fixed_table(call.args[0], pointer, varying):
+                    (facts.unmasked_loads if load else facts.unmasked_stores).append(call.lineno)
                 continue
             bounded = _expr_roots(mask, roots, helpers)
             if _UNKNOWN not in bounded and _tiled(pointer) - bounded:
                 (facts.partially_masked_loads if load else facts.partially_masked_stores).append(call.lineno)
+
+
+def _varying_names(fn: ast.FunctionDef, helpers: set[str]) -> set[str]:
+    """The names of `fn` whose value changes between programs or loop steps: made from tl.program_id or a loop's
+    target (through assignments, to a fixed point); a helper's parameters too (its callers may pass either)."""
+    varying = {a.arg for a in fn.args.args + fn.args.kwonlyargs} if fn.name in helpers else set()
+    varying |= {
+        n.id for f in ast.walk(fn) if isinstance(f, ast.For) for n in ast.walk(f.target) if isinstance(n, ast.Name)
+    }
+    assignments = [n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.AugAssign)]
+    for _ in range(len(assignments) + 1):
+        before = len(varying)
+        for node in assignments:
+            made = any(
+                (isinstance(n, ast.Name) and n.id in varying)
+                or (isinstance(n, ast.Call) and _attr_name(n.func).endswith("program_id"))
+                for n in ast.walk(node.value)
+            )
+            if made:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                varying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if len(varying) == before:
+            break
+    return varying
+
+
+def _fixed_table(address: ast.expr, roots: frozenset[str], varying: set[str]) -> bool:
+    """The address is the same block in every program and loop step, of a size written as a number
+    (`q_ptr + k[:, None] * 8 + k[None, :]` with `k = tl.arange(0, 8)`: a constant table): it has no partial last
+    block that a mask would keep in bounds."""
+    literal = all(re.fullmatch(r"arange\(\d+, \d+\)", r) for r in roots)
+    steady = not any(
+        (isinstance(n, ast.Name) and n.id in varying)
+        or (isinstance(n, ast.Call) and _attr_name(n.func).endswith("program_id"))
+        for n in ast.walk(address)
+    )
+    return literal and steady
 
 
 def assignment_line(source: str, name: str, line: int) -> int | None:
