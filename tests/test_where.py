@@ -289,17 +289,20 @@ def test_a_term_or_factor_the_stored_value_lacks_is_read_from_the_kernels_locals
 
 
 def test_a_root_left_out_is_found_by_the_search_at_its_line_before_the_stored_values_relation():
-    """`y = x / ms` for `x / tl.sqrt(ms)`: the search's root of an operand passes at the bug's line (the stored
-    value's relation, golden = actual * sqrt(ms), would write the same in a longer way, after it)."""
+    """`y = x / ms` for `x / tl.sqrt(ms)`: the search's root passes (the stored value's relation, golden = actual *
+    sqrt(ms), would write the same in a longer way, after it). Each row is off by a factor of its own, so the line
+    making the row's shared value (`ms = ...`, a reduction) is searched first: the root goes where `ms` is made,
+    which repairs the kernel as well as the root where it is used."""
     run = _run("rms_rows", "bug_no_sqrt.py")
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     primary = explained.diagnoses[0]
-    line = _line_of("rms_rows", "bug_no_sqrt.py", "y = x / ms")
+    made = _line_of("rms_rows", "bug_no_sqrt.py", "ms = tl.sum(")
     assert primary.pattern == "formula_error" and primary.evidence["experiment"] == "repair_search", primary
-    assert primary.location is not None and primary.location.line == line, primary
+    assert primary.location is not None and primary.location.line == made, primary
+    assert primary.evidence["edit_after"] == "tl.sqrt(tl.sum(x * x, axis=0) / C + 1e-5)", primary.evidence
     fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
     top = fixed.fixes[0]
-    assert top.verified is True and "    y = x / tl.sqrt(ms)\n" in (top.patched_source or ""), fixed.fixes
+    assert top.verified is True and "ms = tl.sqrt(tl.sum(x * x, axis=0) / C + 1e-5)\n" in (top.patched_source or "")
 
 
 def test_reads_past_an_input_that_an_address_edit_repairs_are_no_missing_mask():
@@ -1881,10 +1884,16 @@ def test_an_output_off_by_a_factor_the_data_decide_is_searched_where_shared_valu
     the reduction, not at the load of its result in the second kernel."""
     run = _run(task, bug)
     assert run.verdict == "fail"
-    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    from tools.diagnosis.context import load
+    from tools.diagnosis.detectors.transforms import layout
+    from tools.repair.source import analyze
+
     line = _line_of(task, bug, made)
-    factor = next(d for d in explained.diagnoses if "shared_factor" in d.evidence)
+    ctx = load(run.run_id)
+    failing = next(o for o in ctx.outputs if o.failed)
+    factor = next(d for d in layout(ctx, failing, analyze(ctx.source or "")) if "shared_factor" in d.evidence)
     assert shown in factor.summary and factor.evidence["search_lines"][0] == line, factor
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     primary = explained.diagnoses[0]
     assert primary.location is not None and primary.location.line == line, explained.summary
     assert primary.evidence.get("edit_after", "").startswith("tl.sqrt("), primary.evidence

@@ -337,6 +337,7 @@ class _Collector(cst.CSTVisitor):
         self._kernels = {id(k): k for k in kernels}
         self._roles: list[set[str]] = []
         self._pointers: set[str] = set()
+        self._pointer_swaps: list[tuple[cst.Name, list[cst.Name]]] = []  # a kernel's pointer uses, each with the others
         self._pointer_params: list[str] = []  # the kernel's pointer parameters and those it never reads, in order
         self._masks: set[str] = set()
         self._positions: set[str] = set()
@@ -446,6 +447,9 @@ class _Collector(cst.CSTVisitor):
             self._sibling_value_terms(original_node)
             self._shift_added_back(original_node)
             self._load_from_output(original_node)
+            for name, others in self._pointer_swaps:
+                self._add(name, others, "pointer_swap", "fix_layout")
+            self._pointer_swaps = []
             self._in_kernel -= 1
         elif original_node.name.value == "forward":
             self._in_forward -= 1
@@ -1340,21 +1344,18 @@ class _Collector(cst.CSTVisitor):
     def _sibling_wrap(self, node: cst.Call) -> None:
         """An argument left bare beside one passed through a math function (`f(tl.abs(a), b)` for
         `f(tl.abs(a), tl.abs(b))`): the function given to the bare one too."""
-        wrapped = {
-            _code(a.value.func)
-            for a in node.args
-            if m.matches(a.value, m.Call(func=m.OneOf(*(_tl(f) for f in _SIBLING_FUNCTIONS))))
-            and len(a.value.args) == 1
-        }
-        bare = [a for a in node.args if a.keyword is None and isinstance(a.value, cst.Name)]
+        calls = [a.value for a in node.args if isinstance(a.value, cst.Call) and len(a.value.args) == 1]
+        wrapped = {_code(c.func) for c in calls if m.matches(c.func, m.OneOf(*(_tl(f) for f in _SIBLING_FUNCTIONS)))}
+        bare = [(a, a.value.value) for a in node.args if a.keyword is None and isinstance(a.value, cst.Name)]
         edits = [
-            _replace_arg(node, a, cst.parse_expression(f"{f}({a.value.value})")) for f in sorted(wrapped) for a in bare
+            _replace_arg(node, a, cst.parse_expression(f"{f}({name})")) for f in sorted(wrapped) for a, name in bare
         ]
         self._add(node, edits, "sibling_wrap", "fix_formula")
 
     def _swapped_literals(self, value: cst.BaseExpression) -> None:
         """Two numbers of one formula swapped (`(n == 2) | (c & (n == 3))` for `(n == 3) | (c & (n == 2))`)."""
-        numbers = [n for n in m.findall(value, m.Integer() | m.Float()) if _number(n)][:_SWAP_LITERALS_MAX]
+        found = m.findall(value, m.Integer() | m.Float())
+        numbers = [n for n in found if isinstance(n, cst.Integer | cst.Float) and _number(n)][:_SWAP_LITERALS_MAX]
         edits = []
         for i, a in enumerate(numbers):
             for b in numbers[i + 1 :]:
@@ -1545,7 +1546,7 @@ class _Collector(cst.CSTVisitor):
                 self._add(node, [cst.Name(other) for other in others], "name_swap", "fix_formula")
         if node.value in self._pointers and node.value in self._pointer_params:  # another tensor's load or store
             others = [cst.Name(p) for p in self._pointer_params if p != node.value]
-            self._add(node, others, "pointer_swap", "fix_layout")
+            self._pointer_swaps.append((node, others))  # after the kernel's other operators: theirs are more specific
         twins = [t for t in sorted(self._twins.get(node.value, ())) if self._first_line(t) < self._line(node)]
         self._add(node, [cst.Name(t) for t in twins], "value_swap", "fix_formula")
         self._derived_name(node)

@@ -86,13 +86,14 @@ def layout(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Diagnosis
         for x in ctx.outputs
         if x.name == o.name and x.seed != o.seed and x.actual is not None and x.actual.shape == x.golden.shape
     ]
-    if any(other is None for other in others):
+    factors = [f for f in others if f is not None]
+    if len(factors) < len(others):
         return []
-    if any(abs(other - scale) > 1e-3 * abs(scale) for other in others):  # one factor per input: the data decide it
-        factors = ", ".join(f"{f:.4g}" for f in [scale, *others][:4])
+    if any(abs(f - scale) > 1e-3 * abs(scale) for f in factors):  # one factor per input: the data decide it
+        shown = ", ".join(f"{f:.4g}" for f in [scale, *factors][:4])
         return [
             _shared_factor_diagnosis(
-                ctx, o, f"the output is its golden times one factor that differs between the seeds' inputs ({factors})"
+                ctx, o, f"the output is its golden times one factor that differs between the seeds' inputs ({shown})"
             )
         ]
     named = _named_factor(scale)
