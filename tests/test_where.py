@@ -18,11 +18,14 @@ from sandbox.harness import perturb
 from tools import thresholds as T
 from tools.accuracy import run_accuracy
 from tools.diagnosis import explain_failure, lanes
+from tools.diagnosis.context import load as load_run
+from tools.diagnosis.detectors.transforms import _row_factors, layout
 from tools.diagnosis.registry import EXPERIMENTS, experiment
 from tools.fixes import suggest_fix
 from tools.models.accuracy import RunAccuracyRequest
 from tools.models.diagnosis import ExplainRequest, FixRequest
 from tools.repair import edits, prior, reach, search
+from tools.repair.source import analyze
 
 KERNELS = Path(__file__).parent / "where_kernels"
 
@@ -1884,12 +1887,8 @@ def test_an_output_off_by_a_factor_the_data_decide_is_searched_where_shared_valu
     the reduction, not at the load of its result in the second kernel."""
     run = _run(task, bug)
     assert run.verdict == "fail"
-    from tools.diagnosis.context import load
-    from tools.diagnosis.detectors.transforms import layout
-    from tools.repair.source import analyze
-
     line = _line_of(task, bug, made)
-    ctx = load(run.run_id)
+    ctx = load_run(run.run_id)
     failing = next(o for o in ctx.outputs if o.failed)
     factor = next(d for d in layout(ctx, failing, analyze(ctx.source or "")) if "shared_factor" in d.evidence)
     assert shown in factor.summary and factor.evidence["search_lines"][0] == line, factor
@@ -1900,8 +1899,6 @@ def test_an_output_off_by_a_factor_the_data_decide_is_searched_where_shared_valu
 
 
 def test_factors_per_row_need_the_rows_to_be_scaled_exactly_and_differently():
-    from tools.diagnosis.detectors.transforms import _row_factors
-
     g = torch.randn(20, 30, dtype=torch.float64)
     eps = float(torch.finfo(torch.float32).eps)
     per_row = torch.linspace(0.5, 2.0, 20, dtype=torch.float64)[:, None]

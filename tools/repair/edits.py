@@ -397,12 +397,16 @@ class _Collector(cst.CSTVisitor):
         """A position compared with something that is no position (a size, a length the host gave or the kernel
         loaded, a diagonal offset, a constant): `offs < n`, `t < length`, `pos >= 0`. Two positions compared
         (`c > r`) make part of a formula, not a bound."""
+        placed = self._placed_sides(comparison)
+        return any(placed) and not all(placed)
+
+    def _placed_sides(self, comparison: cst.Comparison) -> list[bool]:
+        """Per side of the comparison, whether it reads a position (a lane, a row, a loop step)."""
         sides = [comparison.left, *(c.comparator for c in comparison.comparisons)]
-        placed = [
+        return [
             bool({n.value for n in m.findall(side, m.Name()) if isinstance(n, cst.Name)} & self._positions)
             for side in sides
         ]
-        return any(placed) and not all(placed)
 
     def _params(self) -> set[str]:
         return _param_names(self._kernel)
@@ -1283,7 +1287,7 @@ class _Collector(cst.CSTVisitor):
             others = [cst.Integer(str(v)) for v in (value - 1, value + 1) if v >= 0]
             edits = [node.with_changes(comparisons=[target.with_changes(comparator=o)]) for o in others]
             self._add(node, edits, "compare_constant", "fix_formula")
-        elif isinstance(target.operator, cst.Equal | cst.NotEqual) and self._of_positions(node):
+        elif isinstance(target.operator, cst.Equal | cst.NotEqual) and any(self._placed_sides(node)):
             # `lane == BLOCK` for `lane == BLOCK - 1`: which lane, which step: one of its neighbours
             edits = [
                 node.with_changes(comparisons=[target.with_changes(comparator=_plus(target.comparator, d))])
@@ -1300,13 +1304,6 @@ class _Collector(cst.CSTVisitor):
         ]
         self._add(node, edits, "bound", "boundary_mask")
         self._lower_bound(node, target)
-
-    def _of_positions(self, comparison: cst.Comparison) -> bool:
-        """A side of the comparison is a position (a lane, a row, a loop step): an integer, not a value."""
-        sides = [comparison.left, *(c.comparator for c in comparison.comparisons)]
-        return any(
-            isinstance(n, cst.Name) and n.value in self._positions for side in sides for n in m.findall(side, m.Name())
-        )
 
     def _compare_direction(self, node: cst.Comparison, target: cst.ComparisonTarget) -> None:
         """Two positions or values compared the wrong way round (`j > i` for `j < i`: the later for the earlier, a

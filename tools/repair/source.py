@@ -471,12 +471,7 @@ def _varying_names(fn: ast.FunctionDef, helpers: set[str]) -> set[str]:
     for _ in range(len(assignments) + 1):
         before = len(varying)
         for node in assignments:
-            made = any(
-                (isinstance(n, ast.Name) and n.id in varying)
-                or (isinstance(n, ast.Call) and _attr_name(n.func).endswith("program_id"))
-                for n in ast.walk(node.value)
-            )
-            if made:
+            if _varies(node.value, varying):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 varying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         if len(varying) == before:
@@ -489,12 +484,16 @@ def _fixed_table(address: ast.expr, roots: frozenset[str], varying: set[str]) ->
     (`q_ptr + k[:, None] * 8 + k[None, :]` with `k = tl.arange(0, 8)`: a constant table): it has no partial last
     block that a mask would keep in bounds."""
     literal = all(re.fullmatch(r"arange\(\d+, \d+\)", r) for r in roots)
-    steady = not any(
+    return literal and not _varies(address, varying)
+
+
+def _varies(node: ast.AST, varying: set[str]) -> bool:
+    """`node` reads a name of `varying` or a program id."""
+    return any(
         (isinstance(n, ast.Name) and n.id in varying)
         or (isinstance(n, ast.Call) and _attr_name(n.func).endswith("program_id"))
-        for n in ast.walk(address)
+        for n in ast.walk(node)
     )
-    return literal and steady
 
 
 def assignment_line(source: str, name: str, line: int) -> int | None:
