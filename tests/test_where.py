@@ -1918,3 +1918,15 @@ def test_a_change_to_a_name_where_it_is_used_moves_to_where_its_value_is_made():
     store = source.splitlines().index("    tl.store(o_ptr + i, x * inv)") + 1
     found = search.search(source, [store], lambda batch: [e.after in passing for e in batch], batch_size=1).found
     assert found is not None and (found.line, found.after) == (store - 1, "tl.sqrt(1.0 / tl.sum(x * x, axis=0))")
+
+
+def test_a_name_inside_a_function_name_is_not_the_name_moved_to_its_origin():
+    """`s` -> `tl.sqrt(s)` where it is used moves to `s = tl.sqrt(tl.sum(...))`: the `s` of `sqrt` is not the name."""
+    source = KERNEL_HEAD + (
+        "def k(x_ptr, o_ptr, B: tl.constexpr):\n    i = tl.arange(0, B)\n    v = tl.load(x_ptr + i)\n"
+        "    s = tl.sum(v * v, axis=0)\n    tl.store(o_ptr + i, v / s)\n"
+    )
+    passing = {"tl.sqrt(s)", "tl.sqrt(tl.sum(v * v, axis=0))"}
+    store = source.splitlines().index("    tl.store(o_ptr + i, v / s)") + 1
+    found = search.search(source, [store], lambda batch: [e.after in passing for e in batch], batch_size=1).found
+    assert found is not None and (found.line, found.after) == (store - 1, "tl.sqrt(tl.sum(v * v, axis=0))"), found

@@ -11,6 +11,7 @@ or the edits run out. The plan is deterministic: a later search can skip what an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -198,10 +199,11 @@ def _at_the_origin(
     elif found.operator in KEPT_OUT:
         feeding = set(value_lines(source, found.line)) - {found.line}
         origin = [e for e in candidates if e.operator == "padding" and e.line in feeding]
-    elif found.before.isidentifier() and found.before in found.after:
-        # a name's value changed where it is used (`tl.sqrt(inv)`): the same change where the value is made
+    elif found.before.isidentifier() and (name := re.compile(rf"\b{found.before}\b")).search(found.after):
+        # a name's value changed where it is used (`tl.sqrt(inv)`): the same change where the value is made (the
+        # name replaced as a word: `s` in `tl.sqrt(s)`, not the s of sqrt)
         feeding = set(value_lines(source, found.line)) - {found.line}
-        origin = [e for e in candidates if e.line in feeding and e.after == found.after.replace(found.before, e.before)]
+        origin = [e for e in candidates if e.line in feeding and e.after == e.before.join(name.split(found.after))]
     else:
         origin = []
     if not origin:
