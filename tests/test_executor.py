@@ -32,6 +32,18 @@ def test_correct_candidate_passes_on_every_seed_with_checks():
     assert r.summary.startswith("PASS (3/3 seeds)")
 
 
+def test_a_half_precision_input_view_with_a_stride_is_judged():
+    """An fp16 channel of interleaved data (a 1-D view of stride 3): the checks that compare inputs' bits (mutation,
+    determinism) read it as it is laid out, not as contiguous bytes."""
+    reference = VECTOR_ADD_REFERENCE.replace(
+        "return [torch.randn(1000), torch.randn(1000)]",
+        "return [torch.randn(1000, 3).half()[:, 1], torch.randn(1000).half()]",
+    )
+    candidate = candidate_with("return triton_add(x.contiguous(), y)")
+    r = run(candidate=candidate, reference=reference)
+    assert r.verdict == "pass", r.summary
+
+
 def test_wrong_kernel_fails_with_the_worst_element():
     bad = VECTOR_ADD_CANDIDATE.replace("x + y, mask=mask", "x + y * 1.01, mask=mask")
     r = run(candidate=bad)

@@ -177,7 +177,8 @@ def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:
         return False
     if a.dtype == torch.bool:
         return bool(torch.equal(a, b))
-    return bool(torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)))  # 0-dim too
+    # as bytes, laid out contiguously first (a strided view of a 2-byte dtype has no byte view of its own)
+    return bool(torch.equal(a.contiguous().reshape(-1).view(torch.uint8), b.contiguous().reshape(-1).view(torch.uint8)))
 
 
 def cast_model(model: torch.nn.Module, dtype: torch.dtype | None) -> torch.nn.Module:
