@@ -21,6 +21,7 @@ the search (tools/repair/search.py) re-runs each one and keeps only what passes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -1983,6 +1984,12 @@ def _replace_arg(call: cst.Call, old: cst.Arg, value: cst.BaseExpression) -> cst
 def edits(source: str) -> list[Edit]:
     """Every single-site edit of the operators, each with its edited source (unparseable sources give none),
     then each change made at several sites written the same way, made at all of them at once."""
+    return list(_edits(source))
+
+
+#: explain_failure's search and suggest_fix's plan the same candidate's edits (a second or more each, in libcst)
+@functools.lru_cache(maxsize=8)
+def _edits(source: str) -> tuple[Edit, ...]:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
@@ -2018,7 +2025,7 @@ def edits(source: str) -> list[Edit]:
             copies = [p for p in places if p.line != anchor.line and anchor.copied_as(p)]
             if copies:
                 _copied(found, seen, spans, module, operator, [anchor, *copies])
-    return found
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -2164,10 +2171,42 @@ def value_lines(source: str, line: int) -> list[int]:
     """`line`, then the lines that assign the names it uses (two levels back), nearest first. Names are looked up
     in the function that uses them (a kernel's `H` is its parameter, not the host's variable of that name), then
     at module level; at a load or store, the names of its address come before those of its mask and value."""
+    flow = _flow(source)
+    if flow is None:
+        return [line]
+    scope_of, params, assigns, uses = flow
+
+    def assigned(at: int, name: str) -> list[int]:
+        scope = scope_of.get(at, 0)
+        if (scope, name) in assigns:
+            return assigns[(scope, name)]
+        return [] if name in params.get(scope, set()) else assigns.get((0, name), [])
+
+    order, frontier = [line], [line]
+    for _ in range(2):
+        nxt = []
+        for at in frontier:
+            for name in uses.get(at, ()):
+                for where in assigned(at, name):
+                    if where not in order:
+                        order.append(where)
+                        nxt.append(where)
+        frontier = nxt
+    return order
+
+
+_Flow = tuple[dict[int, int], dict[int, set[str]], dict[tuple[int, str], list[int]], dict[int, list[str]]]
+
+
+@functools.lru_cache(maxsize=8)
+def _flow(source: str) -> _Flow | None:
+    """Per statement line its scope, per scope its parameters, per (scope, name) the lines assigning it, per line
+    the names it uses (address first): what value_lines walks, once per source (the plan asks for each located
+    line). Not to be changed by callers (cached)."""
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
-        return [line]
+        return None
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     scopes: list[cst.CSTNode] = [wrapper.module, *m.findall(wrapper.module, m.FunctionDef())]
@@ -2191,24 +2230,7 @@ def value_lines(source: str, line: int) -> list[int]:
                 for name in m.findall(t.target, m.Name()):
                     assigns.setdefault((scope, name.value), []).append(start)  # type: ignore[attr-defined]
         uses[start] = _names_address_first(statement)  # type: ignore[arg-type]
-
-    def assigned(at: int, name: str) -> list[int]:
-        scope = scope_of.get(at, 0)
-        if (scope, name) in assigns:
-            return assigns[(scope, name)]
-        return [] if name in params.get(scope, set()) else assigns.get((0, name), [])
-
-    order, frontier = [line], [line]
-    for _ in range(2):
-        nxt = []
-        for at in frontier:
-            for name in uses.get(at, ()):
-                for where in assigned(at, name):
-                    if where not in order:
-                        order.append(where)
-                        nxt.append(where)
-        frontier = nxt
-    return order
+    return scope_of, params, assigns, uses
 
 
 def _names_address_first(statement: cst.SimpleStatementLine) -> list[str]:
