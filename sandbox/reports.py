@@ -169,6 +169,17 @@ class IndexNamesReport:
 
 
 @dataclass(frozen=True)
+class StoreCollisionReport:
+    """A store line that wrote one element of an output twice in one launch (two programs, or two lanes)."""
+
+    output: int  # the output's position
+    line: int
+    stores: int  # stores that hit an element another program (or lane) of the launch had written
+    index: int  # the first such element, a flat index of the output
+    programs: list[list[int]]  # the grid points of its first and second writer
+
+
+@dataclass(frozen=True)
 class AccessTraceReport:
     """explain_failure's access trace of the first seed's forward (sandbox/harness/access_trace.py)."""
 
@@ -178,6 +189,7 @@ class AccessTraceReport:
     truncated: bool = False
     programs: int = 0
     index_names: list[IndexNamesReport] = field(default_factory=list)
+    collisions: list[StoreCollisionReport] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1930,3 +1930,40 @@ def test_a_name_inside_a_function_name_is_not_the_name_moved_to_its_origin():
     store = source.splitlines().index("    tl.store(o_ptr + i, v / s)") + 1
     found = search.search(source, [store], lambda batch: [e.after in passing for e in batch], batch_size=1).found
     assert found is not None and (found.line, found.after) == (store - 1, "tl.sqrt(tl.sum(v * v, axis=0))"), found
+
+
+def test_a_store_whose_addresses_collide_is_located_where_a_short_grid_is_not():
+    """Elements never written: a store that writes some other element twice in one launch (the output's row
+    stride too small: two rows' halves land on one place) is a layout error of that store, located at its line;
+    a grid that stops short writes nothing twice, and the unwritten diagnosis stays with the grid."""
+    run = _run("pair_concat", "bug_out_row_stride.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    collided = _outcome(explained, "store_collisions")
+    assert collided is not None and "never written" in collided.finding, explained.summary
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "layout_mismatch", explained.summary
+    store_line = _line_of("pair_concat", "bug_out_row_stride.py", "tl.store(row_start + cols")
+    assert primary.location is not None and primary.location.line == store_line, primary.location
+    assert primary.evidence["experiment"] == "store_collisions"
+
+    short = _run("pair_concat", "bug_grid_floor.py")
+    explained = explain_failure(ExplainRequest(run_id=short.run_id, heatmap=False))
+    outcome = _outcome(explained, "store_collisions")
+    assert outcome is not None and outcome.finding.startswith("no element was written twice"), outcome
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "unwritten_output", explained.summary
+    assert primary.location is not None and primary.location.line == _line_of(
+        "pair_concat", "bug_grid_floor.py", "grid"
+    )
+
+
+def test_a_scatter_writing_one_value_twice_is_no_collision():
+    """Repeated indices make a scatter store one element from two programs, with one value: harmless. With the
+    copy's grid short, the unwritten elements are the copy's, and no store collision is claimed."""
+    run = _run("double_at", "bug_copy_grid_floor.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    outcome = _outcome(explained, "store_collisions")
+    assert outcome is not None and outcome.finding.startswith("no element was written twice"), outcome
+    assert not any(d.evidence.get("experiment") == "store_collisions" for d in explained.diagnoses)

@@ -93,6 +93,8 @@ class _Region:
     #: per element: the program that stored it last (-1: none) and that store's line; made at the first store
     writer: np.ndarray | None = None
     line: np.ndarray | None = None
+    #: per element: the value a plain store wrote there last, as 64 bits (AccessTrace._bits)
+    bits: np.ndarray | None = None
     #: (input, load line) -> per element: the element of that input its storing lane's load read (-1: none)
     aligned: dict[tuple[int, int], np.ndarray] | None = None
     #: the sampled elements of the tensors launches were given in it (sampled flat index + storage offset)
@@ -136,6 +138,10 @@ class AccessTrace:
         self._sampled = np.unique(np.array([flat for _, flat in samples], dtype=np.int64))
         #: (region, element) -> the kernel's floating locals at the lane that last stored that element
         self.at_store: dict[tuple[int, int], dict[str, float]] = {}
+        #: (region, store line) -> [how many stored elements another program of the same launch (or another lane of
+        #: the same store) had stored already, the first such element, the program that stored it first, the second]
+        self.collisions: dict[tuple[int, int], list[int]] = {}
+        self._launch_first = 0  # the first program of the running launch
 
     # -- regions ----------------------------------------------------------------------------------
     def add_input(self, tensor: torch.Tensor, index: int) -> None:
@@ -185,6 +191,11 @@ class AccessTrace:
 
     def _split(self, addresses: np.ndarray):
         """(region, element indices) for each region the addresses fall in."""
+        for region, elements, _at in self._split_at(addresses):
+            yield region, elements
+
+    def _split_at(self, addresses: np.ndarray):
+        """(region, element indices, their positions in `addresses`) for each region the addresses fall in."""
         if not self.regions or not addresses.size:
             return
         slot = np.searchsorted(self._starts, addresses, side="right") - 1
@@ -192,10 +203,11 @@ class AccessTrace:
             if s < 0:
                 continue
             region = self.regions[self._order[int(s)]]
-            lanes = addresses[slot == s]
-            lanes = lanes[lanes < np.uint64(region.end)]
-            if lanes.size:
-                yield region, ((lanes - np.uint64(region.start)) // np.uint64(region.element_size)).astype(np.int64)
+            at = np.nonzero(slot == s)[0]
+            at = at[addresses[at] < np.uint64(region.end)]
+            if at.size:
+                elements = (addresses[at] - np.uint64(region.start)) // np.uint64(region.element_size)
+                yield region, elements.astype(np.int64), at
 
     # -- events -----------------------------------------------------------------------------------
     def _line(self) -> int:
@@ -204,6 +216,7 @@ class AccessTrace:
     def start_launch(self, kernel: str) -> None:
         self.launches += 1
         self._kernel = kernel
+        self._launch_first = len(self.programs)
 
     def stop(self) -> None:
         """Record nothing more (the forward that was to be traced is over)."""
@@ -310,22 +323,65 @@ class AccessTrace:
                 region.aligned[key] = np.full((region.end - region.start) // region.element_size, -1, dtype=np.int64)
             region.aligned[key][stored[valid]] = lanes[valid]
 
-    def store(self, ptrs, mask, accumulate: bool = False) -> None:
+    def store(self, ptrs, mask, value=None, accumulate: bool = False) -> None:
+        """`value`: what a plain store writes (broadcast to `ptrs`); an atomic update (`accumulate`) reads what is
+        there."""
         program = self._program
         if program < 0 or self.stopped:
             return
         line = self._line()
-        for region, elements in self._split(self._lanes(ptrs, mask)):
+        lanes = self._lanes(ptrs, mask)
+        bits = None if accumulate or value is None else self._bits(np.broadcast_to(value, np.shape(ptrs)), mask)
+        for region, elements, at in self._split_at(lanes):
             writer, lines = region.written()
-            if accumulate:  # an atomic update reads what is there
+            if accumulate:
                 writers = writer[elements]
                 self.parents.setdefault(program, set()).update(int(w) for w in np.unique(writers[writers >= 0]))
+            elif bits is not None:
+                self._collide(region, line, program, elements, bits[at])
             writer[elements] = program
             lines[elements] = line
         if not accumulate:
             tile = self._tile(ptrs, mask)
             self._align(tile)
             self._keep_locals(tile)
+
+    def _bits(self, values: np.ndarray, mask) -> np.ndarray | None:
+        """The stored values of the unmasked lanes (in _lanes' order) as comparable 64-bit patterns: equal values,
+        equal bits (NaNs by payload); None for values of no numeric kind."""
+        kind = np.asarray(values).dtype.kind
+        if kind not in "fiub":
+            return None
+        wide = np.asarray(values).astype(np.float64 if kind == "f" else np.int64)
+        if mask is not None:
+            wide = wide[np.broadcast_to(np.asarray(mask, dtype=bool), wide.shape)]
+        return wide.ravel().view(np.uint64)
+
+    def _collide(self, region: _Region, line: int, program: int, elements: np.ndarray, bits: np.ndarray) -> None:
+        """Counts the elements this store writes another value to than another program of the launch stored there
+        already, or than another of its own lanes writes: a launch whose store addresses are one-to-one writes each
+        element once (a loop that stores its own elements again is the same program; a scatter that writes one
+        value twice, or a row's statistic every program of the row stores, collides harmlessly: not counted)."""
+        writer = region.written()[0]
+        if region.bits is None:
+            region.bits = np.zeros(writer.shape, dtype=np.uint64)
+        before = writer[elements]
+        other = (before >= self._launch_first) & (before != program) & (region.bits[elements] != bits)
+        again = elements[other]
+        order = np.argsort(elements, kind="stable")
+        ordered, ordered_bits = elements[order], bits[order]
+        twice = (ordered[1:] == ordered[:-1]) & (ordered_bits[1:] != ordered_bits[:-1])
+        doubled = np.unique(ordered[1:][twice])
+        region.bits[elements] = bits
+        count = int(again.size + doubled.size)
+        if not count:
+            return
+        entry = self.collisions.setdefault((region.key, line), [0, -1, -1, -1])
+        if entry[1] < 0:
+            element = int(again[0]) if again.size else int(doubled[0])
+            first = int(writer[element]) if again.size else program
+            entry[1:] = [element, first, program]
+        entry[0] += count
 
     def _keep_locals(self, tile: tuple[_Region, np.ndarray] | None) -> None:
         """A store (its tile) of sampled elements: the kernel's floating locals (those that broadcast to the stored
@@ -481,7 +537,7 @@ class AccessTrace:
 
         @functools.wraps(store)
         def create_masked_store(self, ptrs, value, mask, *args, **kwargs):
-            trace.store(ptrs.data, None if mask is None else mask.data)
+            trace.store(ptrs.data, None if mask is None else mask.data, value=value.data)
             return store(self, ptrs, value, mask, *args, **kwargs)
 
         @functools.wraps(rmw)
@@ -519,6 +575,26 @@ class AccessTrace:
             return result
 
         return watched
+
+    def collided(self, outputs: list[torch.Tensor]) -> list[dict]:
+        """Per store line that wrote an element of a contiguous output twice in one launch: the output's position,
+        the line, how many times, and the first such element (flat index) with the grid points of its two writers."""
+        found = []
+        for position, tensor in enumerate(outputs):
+            if not isinstance(tensor, torch.Tensor) or tensor.device.type != "cpu" or not tensor.is_contiguous():
+                continue
+            region = self._find(tensor.data_ptr()) if tensor.numel() else None
+            if region is None:
+                continue
+            offset = (tensor.data_ptr() - region.start) // region.element_size
+            for (key, line), (count, element, first, second) in sorted(self.collisions.items()):
+                flat = element - offset
+                if key == region.key and 0 <= flat < tensor.numel():
+                    programs = [list(self.programs[p][1]) for p in (first, second)]
+                    found.append(
+                        {"output": position, "line": line, "stores": count, "index": flat, "programs": programs}
+                    )
+        return found
 
     def report(self, outputs: list[torch.Tensor]) -> tuple[dict, dict]:
         """(meta, values) for the sampled output elements: per element its writer and the input
@@ -569,5 +645,11 @@ def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[
         for (line, index), held in sorted(trace.index_names.items())
         for dim, found in held.found().items()
     ]
-    meta = {"samples": entries, "truncated": trace.truncated, "programs": len(trace.programs), "index_names": names}
+    meta = {
+        "samples": entries,
+        "truncated": trace.truncated,
+        "programs": len(trace.programs),
+        "index_names": names,
+        "collisions": trace.collided(outputs),
+    }
     return meta, values

@@ -26,6 +26,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
     heatmap,
     repair,
     stored_value,
+    stores,
 )
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner

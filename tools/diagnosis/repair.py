@@ -307,8 +307,14 @@ def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Outp
         leading is not None
         and leading.pattern in ("formula_error", "layout_mismatch", "boundary_mask_error")
         and kind != leading.pattern
-        and (leading.pattern == "formula_error" or leading.tested == "untested" or unmasked_by(edit, leading))
-    ):  # a symptom (never written, all zero) stays: the edit says why it shows
+        and (
+            leading.pattern == "formula_error"
+            or leading.tested == "untested"
+            or unmasked_by(edit, leading)
+            or (edit.fix == "boundary_mask" and "stores_again" in leading.evidence)
+        )
+    ):  # a symptom (never written, all zero) stays: the edit says why it shows; stores that collide because lanes
+        # a mask or bound leaves in compute their addresses (padding lanes in a rank) are that boundary error
         leading = None  # a hypothesis or the generic 'logic somewhere' gives way to what the edit's role says
     if leading is None and widening:
         evidence["kind_from_output"] = True  # a guess from the output: reconcile() gives way to a confirmed cause

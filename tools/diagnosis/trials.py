@@ -207,15 +207,31 @@ class TrialRunner:
         if ref is None:
             return f"reference: {error}"
         given = protocol.given_inputs([(protocol.seed_part(ref.values, 0, "init"), stored)])
+        cand = self._traced_candidate(samples, given)
+        return (ref, cand) if not isinstance(cand, str) else cand
+
+    def stores_traced(self, samples: list[list[int]]) -> JobResult | str:
+        """The candidate's access trace alone (its stores: which program wrote each element, from which line), on
+        the primary seed's own inputs on the cpu interpreter; or why it did not run. Raises TrialBudgetExceeded."""
+        if self.remaining_s <= 0 or (self.cancel is not None and self.cancel.is_set()):
+            raise TrialBudgetExceeded("store trace")
+        self.report("store trace")
+        ref, error = self._reference(None, UNCHANGED_INPUTS)  # the job the search's trials share
+        if ref is None:
+            return f"reference: {error}"
+        parts = (protocol.seed_part(ref.values, 0, "init"), protocol.seed_part(ref.values, 0, "inputs"))
+        return self._traced_candidate(samples, protocol.given_inputs([parts]))
+
+    def _traced_candidate(self, samples: list[list[int]], given: dict) -> JobResult | str:
         cand, error = self._job(
             "candidate",
             {"candidate.py": self.ctx.source},
-            {"candidate.py": task.candidate_name},
+            {"candidate.py": self.ctx.task.candidate_name},
             self.options | {"determinism": False, "poison": True, "guard_fill": None, "trace": samples},
             given,
             INTERPRETER,
         )
-        return (ref, cand) if cand is not None else f"candidate: {error}"
+        return cand if cand is not None else f"candidate: {error}"
 
     def _job(
         self, kind: str, files: dict, names: dict, options: dict, inputs: dict, backend: str | None = None

@@ -463,6 +463,27 @@ def feeding_lines(source: str, line: int) -> set[int]:
     return fed
 
 
+def launched_parameter_lines(source: str, line: int) -> list[int]:
+    """The host lines where the launches pass the kernel parameters that `line`'s value is made from (a stride, a
+    size), in the order the parameters are declared: where a kernel line's own arithmetic ends, its inputs begin."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return []
+    kernel = _kernel_at(tree, line)
+    if kernel is None:
+        return []
+    fed = feeding_lines(source, line)
+    used = set().union(*(_names(s) for s in ast.walk(kernel) if isinstance(s, ast.stmt) and s.lineno in fed))
+    passed = launch_arguments(source)
+    found: list[int] = []
+    for param in _params(kernel):
+        for at, _code_text in passed.get(param, []) if param in used else []:
+            if at not in found:
+                found.append(at)
+    return found
+
+
 #: Calls that make one value of many elements: a reduction.
 _REDUCTIONS = frozenset({"sum", "max", "min", "reduce", "xor_sum", "argmax", "argmin"})
 

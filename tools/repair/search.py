@@ -218,9 +218,13 @@ def scaled(diagnoses: list[Diagnosis]) -> bool:
 
 
 def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
-    """The candidate lines the credible diagnoses point at, most credible first."""
+    """The candidate lines the credible diagnoses point at, the established locations first."""
     lines: list[int] = []
-    for d in diagnoses:
+    # the line an experiment or a proof located comes before the hypotheses' lines (a grid or size a detector
+    # suspects); otherwise in the order the diagnoses were made
+    for d in sorted(
+        diagnoses, key=lambda d: not (d.tested in ("proven", "confirmed") and d.location and d.location.line)
+    ):
         if d.tested == "refuted":
             continue
         line = d.location.line if d.location is not None else None
