@@ -933,6 +933,14 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
             "    c = tl.load(c_ptr + i)\n    alive = (n == 3) | ((c > 0) & (n == 2))\n"
             "    tl.store(o_ptr + i, alive.to(tl.int8))\n",
         ),
+        (  # two masks combined the other way in a mask argument
+            "def k(x_ptr, r_ptr, o_ptr, n, B: tl.constexpr):\n    i = tl.arange(0, B)\n    inb = i < n\n"
+            "    roi = tl.load(r_ptr + i, mask=inb, other=0) != 0\n"
+            "    tl.atomic_add(o_ptr + i % 4, 1, mask=inb | roi)\n",
+            "def k(x_ptr, r_ptr, o_ptr, n, B: tl.constexpr):\n    i = tl.arange(0, B)\n    inb = i < n\n"
+            "    roi = tl.load(r_ptr + i, mask=inb, other=0) != 0\n"
+            "    tl.atomic_add(o_ptr + i % 4, 1, mask=inb & roi)\n",
+        ),
     ],
     ids=[
         "move_stride",
@@ -980,6 +988,7 @@ KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
         "compare_neighbour",
         "sibling_wrap",
         "swap_literals",
+        "connective_in_mask",
     ],
 )
 def test_an_edit_operator_undoes_the_slip(buggy, fixed):

@@ -497,9 +497,9 @@ class _Collector(cst.CSTVisitor):
             self._add(node, [node.with_changes(operator=cst.FloorDivide())], "floordiv_mod", "fix_layout")
             self._divide_index(node)
             self._nonnegative_mod(node)
-        if isinstance(op, cst.BitAnd | cst.BitOr) and any(
-            m.matches(_bare(x), m.Comparison()) for x in (node.left, node.right)
-        ):
+        if isinstance(op, cst.BitAnd | cst.BitOr) and (
+            any(m.matches(_bare(x), m.Comparison()) for x in (node.left, node.right)) or self._in_mask(node)
+        ):  # conditions combined the other way: of comparisons, or in a mask (`inb | roi` for `inb & roi`)
             other = cst.BitOr() if isinstance(op, cst.BitAnd) else cst.BitAnd()
             self._add(node, [node.with_changes(operator=other)], "connective", "fix_formula")
         if isinstance(op, cst.Add):
