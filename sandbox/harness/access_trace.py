@@ -95,6 +95,8 @@ class _Region:
     line: np.ndarray | None = None
     #: per element: the value a plain store wrote there last, as 64 bits (AccessTrace._bits)
     bits: np.ndarray | None = None
+    #: per element: the program that loaded it last (-1: none), for a tensor no forward input holds
+    loaded: np.ndarray | None = None
     #: (input, load line) -> per element: the element of that input its storing lane's load read (-1: none)
     aligned: dict[tuple[int, int], np.ndarray] | None = None
     #: the sampled elements of the tensors launches were given in it (sampled flat index + storage offset)
@@ -255,6 +257,9 @@ class AccessTrace:
                 self._record(program, region.input_index, line, elements)
                 continue
             writers = region.written()[0][elements]
+            if region.loaded is None:
+                region.loaded = np.full(region.written()[0].shape, -1, dtype=np.int64)
+            region.loaded[elements] = program
             if (writers < 0).any():
                 self.unknown.add(program)
             self.parents.setdefault(program, set()).update(int(w) for w in np.unique(writers[writers >= 0]))
@@ -358,15 +363,19 @@ class AccessTrace:
         return wide.ravel().view(np.uint64)
 
     def _collide(self, region: _Region, line: int, program: int, elements: np.ndarray, bits: np.ndarray) -> None:
-        """Counts the elements this store writes another value to than another program of the launch stored there
-        already, or than another of its own lanes writes: a launch whose store addresses are one-to-one writes each
-        element once (a loop that stores its own elements again is the same program; a scatter that writes one
-        value twice, or a row's statistic every program of the row stores, collides harmlessly: not counted)."""
-        writer = region.written()[0]
+        """Counts the elements this store writes another value to than a store of the same launch wrote there
+        already: another program's, another of this store's lanes', or another store line's of this program that
+        did not read the element back (an update in place reads it). A launch whose store addresses are one-to-one
+        writes each element once; a loop that stores its own elements again is the same line and program, and a
+        scatter that writes one value twice, or a row's statistic every program of the row stores, collides
+        harmlessly: none of these counts."""
+        writer, lines = region.written()
         if region.bits is None:
             region.bits = np.zeros(writer.shape, dtype=np.uint64)
         before = writer[elements]
-        other = (before >= self._launch_first) & (before != program) & (region.bits[elements] != bits)
+        read_back = region.loaded[elements] == program if region.loaded is not None else np.zeros(before.shape, bool)
+        elsewhere = (before != program) | ((lines[elements] != line) & ~read_back)
+        other = (before >= self._launch_first) & elsewhere & (region.bits[elements] != bits)
         again = elements[other]
         order = np.argsort(elements, kind="stable")
         ordered, ordered_bits = elements[order], bits[order]

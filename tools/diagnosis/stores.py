@@ -2,15 +2,16 @@
 
 A launch whose store addresses are one-to-one writes each element of its output once. Where an output has
 elements no kernel wrote, the candidate's stores are traced on the interpreter (sandbox.harness.access_trace:
-which program of which launch stored each element, from which line, and what value). Two programs of one launch
-(or two lanes of one store) writing different values to the same element while others stay unwritten is a fact
-about the store's addresses: they collide, so values land in the wrong places and the holes are where they should
-have gone. (One value written twice collides harmlessly and is not counted: a scatter with repeated indices, a
-row's statistic that every program of the row stores.) The index arithmetic of that store (a stride, an offset,
-the program id it uses) is wrong, not the grid's size alone: the store line is located, and the repair search
-starts there, at the lines its address is made from and at the host lines that pass the strides and sizes it
-uses. Where nothing was written twice, the holes are elements no program stores (a grid or a mask that stops
-short): that is said, and the unwritten diagnosis stands as it was.
+which program of which launch stored each element, from which line, and what value). Two stores of one launch
+(two programs, two lanes of one store, or two store lines of one program that does not read the element back)
+writing different values to the same element while others stay unwritten is a fact about the store's addresses:
+they collide, so values land in the wrong places and the holes are where they should have gone. (One value
+written twice collides harmlessly and is not counted: a scatter with repeated indices, a row's statistic that
+every program of the row stores.) The index arithmetic of that store (a stride, an offset, the program id it
+uses) is wrong, not the grid's size alone: the store line is located, and the repair search starts there, at the
+lines its address is made from and at the host lines that pass the strides and sizes it uses. Where nothing was
+written twice, the holes are elements no program stores (a grid or a mask that stops short): that is said, and
+the unwritten diagnosis stands as it was.
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ def store_collisions(
     where = f"{target.name}[{', '.join(map(str, index))}]"
     first_writer, second_writer = (tuple(p) for p in worst.programs)
     text = (
-        f"line {worst.line} writes {worst.stores} element(s) of {target.name} that another program of the same "
-        f"launch (or another lane) wrote already ({where} by programs {first_writer} and {second_writer}) while "
+        f"line {worst.line} writes {worst.stores} element(s) of {target.name} that another store of the same launch "
+        f"wrote already with another value ({where} by programs {first_writer} and {second_writer}) while "
         f"{never} are never written: the store's addresses collide, so values land in the wrong places (its "
         "index arithmetic, a stride, an offset or the program id it uses, is wrong; the grid is not merely short)"
     )
