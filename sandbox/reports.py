@@ -174,6 +174,7 @@ class StoreCollisionReport:
 
     output: int  # the output's position
     line: int
+    first_line: int  # the line of the store whose value it overwrote (the same line: another program's or lane's)
     stores: int  # stores that hit an element another program (or lane) of the launch had written
     index: int  # the first such element, a flat index of the output
     programs: list[list[int]]  # the grid points of its first and second writer

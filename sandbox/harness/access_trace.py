@@ -140,8 +140,8 @@ class AccessTrace:
         self._sampled = np.unique(np.array([flat for _, flat in samples], dtype=np.int64))
         #: (region, element) -> the kernel's floating locals at the lane that last stored that element
         self.at_store: dict[tuple[int, int], dict[str, float]] = {}
-        #: (region, store line) -> [how many stored elements another program of the same launch (or another lane of
-        #: the same store) had stored already, the first such element, the program that stored it first, the second]
+        #: (region, store line) -> [how many stored elements another store of the same launch had given another value
+        #: (_collide), the first such element, the program that stored it first, the second, the first one's line]
         self.collisions: dict[tuple[int, int], list[int]] = {}
         self._launch_first = 0  # the first program of the running launch
 
@@ -385,11 +385,11 @@ class AccessTrace:
         count = int(again.size + doubled.size)
         if not count:
             return
-        entry = self.collisions.setdefault((region.key, line), [0, -1, -1, -1])
+        entry = self.collisions.setdefault((region.key, line), [0, -1, -1, -1, line])
         if entry[1] < 0:
             element = int(again[0]) if again.size else int(doubled[0])
-            first = int(writer[element]) if again.size else program
-            entry[1:] = [element, first, program]
+            first, first_line = (int(writer[element]), int(lines[element])) if again.size else (program, line)
+            entry[1:] = [element, first, program, first_line]
         entry[0] += count
 
     def _keep_locals(self, tile: tuple[_Region, np.ndarray] | None) -> None:
@@ -586,8 +586,9 @@ class AccessTrace:
         return watched
 
     def collided(self, outputs: list[torch.Tensor]) -> list[dict]:
-        """Per store line that wrote an element of a contiguous output twice in one launch: the output's position,
-        the line, how many times, and the first such element (flat index) with the grid points of its two writers."""
+        """Per store line that gave an element of a contiguous output a second value in one launch: the output's
+        position, the line, the line of the store it overwrote, how many times, and the first such element (flat
+        index) with the grid points of its two writers."""
         found = []
         for position, tensor in enumerate(outputs):
             if not isinstance(tensor, torch.Tensor) or tensor.device.type != "cpu" or not tensor.is_contiguous():
@@ -596,12 +597,19 @@ class AccessTrace:
             if region is None:
                 continue
             offset = (tensor.data_ptr() - region.start) // region.element_size
-            for (key, line), (count, element, first, second) in sorted(self.collisions.items()):
+            for (key, line), (count, element, first, second, first_line) in sorted(self.collisions.items()):
                 flat = element - offset
                 if key == region.key and 0 <= flat < tensor.numel():
                     programs = [list(self.programs[p][1]) for p in (first, second)]
                     found.append(
-                        {"output": position, "line": line, "stores": count, "index": flat, "programs": programs}
+                        {
+                            "output": position,
+                            "line": line,
+                            "first_line": first_line,
+                            "stores": count,
+                            "index": flat,
+                            "programs": programs,
+                        }
                     )
         return found
 

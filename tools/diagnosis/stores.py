@@ -67,6 +67,14 @@ def _collisions(runner: TrialRunner, position: int, first: int) -> list[reports.
     return [c for c in trace.collisions if c.output == position]
 
 
+def _search_lines(source: str, stores: list[int]) -> list[int]:
+    """The colliding stores (either may be the wrong one), then the host lines passing what their addresses use."""
+    lines = list(dict.fromkeys(stores))
+    for line in list(lines):
+        lines += [n for n in reach.launched_parameter_lines(source, line) if n not in lines]
+    return lines
+
+
 @experiment(ID, QUESTION, tests=("layout_mismatch",), before="access_trace")
 def store_collisions(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
@@ -90,8 +98,9 @@ def store_collisions(
     index = [int(i) for i in torch.unravel_index(torch.tensor(worst.index), target.golden.shape)]
     where = f"{target.name}[{', '.join(map(str, index))}]"
     first_writer, second_writer = (tuple(p) for p in worst.programs)
+    other = "another store" if worst.first_line == worst.line else f"the store at line {worst.first_line}"
     text = (
-        f"line {worst.line} writes {worst.stores} element(s) of {target.name} that another store of the same launch "
+        f"line {worst.line} writes {worst.stores} element(s) of {target.name} that {other} of the same launch "
         f"wrote already with another value ({where} by programs {first_writer} and {second_writer}) while "
         f"{never} are never written: the store's addresses collide, so values land in the wrong places (its "
         "index arithmetic, a stride, an offset or the program id it uses, is wrong; the grid is not merely short)"
@@ -111,7 +120,7 @@ def store_collisions(
             "example_index": index,
             # after the store's own lines (the plan adds those its address is made from): the host lines passing
             # the strides and sizes that address uses
-            "search_lines": [worst.line, *reach.launched_parameter_lines(ctx.source or "", worst.line)],
+            "search_lines": _search_lines(ctx.source or "", [worst.line, worst.first_line]),
         },
         location=location.model_copy(update={"indices": [index]}),
         suggested_fixes=["fix_layout"],

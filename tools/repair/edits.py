@@ -1993,7 +1993,7 @@ def _edits(source: str) -> tuple[Edit, ...]:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
-        return []
+        return ()
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     collector = _Collector(_kernels(module))
     wrapper.visit(collector)
