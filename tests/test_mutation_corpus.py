@@ -105,9 +105,9 @@ def test_verification_looks_past_the_first_fixes_when_none_passes():
     (case,) = [c for c in plan("cpu", ["attention"], ["swap_strides"]) if c.site == 3]
     run = run_accuracy(_request(case.kernel, case.source, case.exposures[0], "cpu", len(SEEDS)))
     assert run.verdict == "fail"
-    # explained without the access trace and the repair search, which name the stride first: this tests the
-    # line of fixes a diagnosis without them gives
-    with without_experiments("access_trace", "repair_search"):  # suggest_fix too, should it explain again
+    # explained without the access trace, the store trace and the repair search, which name the stride first: this
+    # tests the line of fixes a diagnosis without them gives
+    with without_experiments("access_trace", "store_collisions", "repair_search"):  # suggest_fix too, if it explains
         explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
         unverified = suggest_fix(FixRequest(run_id=run.run_id, max_fixes=1, verify=False))
         assert [f.fix for f in unverified.fixes] != ["fix_layout"]  # not first in the diagnoses' order
