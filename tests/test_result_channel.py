@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from sandbox import backends, result_channel, tensorio
+from sandbox.harness import common
 from sandbox.pool import Pool
 from tests.tasks import candidate_with
 from tests.test_pool import job
@@ -180,11 +181,78 @@ def _forged(entries: list, values: dict, data: bytes = b"") -> tuple:
         ({"dtype": "float32", "shape": [1], "offset": False, "nbytes": 4}, {"t": 0}),
         ({"dtype": "float32", "shape": [1], "offset": 0, "nbytes": 4}, {"t": True}),
         ({"dtype": "float32", "shape": [1], "offset": 0, "nbytes": 4}, {"scalar": 10**400}),
+        # a view's strides must keep every element inside the bytes sent
+        ({"dtype": "float32", "shape": [2, 2], "offset": 0, "nbytes": 16, "strides": [4, 1]}, {"t": 0}),
+        ({"dtype": "float32", "shape": [2, 2], "offset": 0, "nbytes": 16, "strides": [-1, 1]}, {"t": 0}),
+        ({"dtype": "float32", "shape": [2, 2], "offset": 0, "nbytes": 16, "strides": [2]}, {"t": 0}),
+        ({"dtype": "float32", "shape": [0, 2], "offset": 0, "nbytes": 0, "strides": [2, 1]}, {"t": 0}),
+        ({"dtype": "float32", "shape": [2, 2], "offset": 0, "nbytes": 16, "strides": [2**62, 1]}, {"t": 0}),
+        ({"dtype": "float32", "shape": [2, 2], "offset": 0, "nbytes": 4, "strides": [0, 0]}, {"t": 0}),  # an output
     ],
-    ids=["zero-by-2**63", "zero-by-huge", "bool-dim", "bool-offset", "bool-index", "huge-int"],
+    ids=[
+        "zero-by-2**63",
+        "zero-by-huge",
+        "bool-dim",
+        "bool-offset",
+        "bool-index",
+        "huge-int",
+        "stride-past-the-bytes",
+        "negative-stride",
+        "strides-of-another-rank",
+        "strides-of-nothing",
+        "huge-stride",
+        "view-as-output",
+    ],
 )
 def test_a_forged_bundle_is_a_bundle_error_never_a_traceback(entry, tree):
     """A candidate can write its own bundle into the result file: every field is checked."""
     buffer, size = _forged([entry], {"out": tree}, bytes(64))
     with pytest.raises(tensorio.BundleError):
         tensorio.parse_bundle(buffer, size)
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda: torch.arange(24.0).reshape(4, 6)[:, :5],  # a slice of a wider buffer: the gap travels too
+        lambda: torch.arange(24, dtype=torch.float16).reshape(4, 6).t(),  # a transpose
+        lambda: torch.arange(36, dtype=torch.int32).reshape(4, 3, 3)[:, :, 1],  # one channel of interleaved ones
+        lambda: torch.tensor([True, False, True]).expand(2, 3),  # repeated elements (stride 0)
+    ],
+    ids=["slice", "transpose", "channel", "expand"],
+)
+def test_given_inputs_keep_their_layout_and_other_values_travel_row_major(view):
+    """A job's given inputs arrive as the same view (strides, and the storage between elements), so a kernel that
+    mishandles a strided view fails in a re-run as it did in the run; an output travels row-major."""
+    t = view()
+    r, w = os.pipe()
+    try:
+        size = tensorio.write_bundle(w, {"s0/inputs": [t], "s0/actual": t})
+        os.close(w)
+        w = -1
+        blob = os.read(r, size)
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+    buffer = tensorio._aligned_buffer(len(blob))
+    buffer[:] = blob
+    _meta, values = tensorio.parse_bundle(buffer, len(blob))
+    given, output = values["s0/inputs"][0], values["s0/actual"]
+    assert given.stride() == t.stride() and torch.equal(given, t)
+    region = tensorio.storage_region(t)
+    assert region is not None and torch.equal(tensorio.storage_region(given), region)  # the gaps too
+    assert output.is_contiguous() and torch.equal(output, t)
+
+
+def test_a_transformed_input_keeps_the_view_it_came_as():
+    wide = torch.arange(24.0).reshape(4, 6)
+    view = wide[:, :5]
+    scaled = tensorio.with_layout_of(view * 4, view)
+    assert scaled.stride() == view.stride() and torch.equal(scaled, view * 4)
+    assert torch.equal(tensorio.storage_region(scaled)[5::6], tensorio.storage_region(view)[5::6])  # gaps kept
+    moved = common.to_device([view], "meta")[0]  # to another device (here: meta), the view stays a view
+    assert moved.device.type == "meta" and moved.stride() == view.stride() and moved.shape == view.shape
+    repeated = torch.ones(3).expand(2, 3)
+    different = torch.arange(6.0).reshape(2, 3)
+    assert torch.equal(tensorio.with_layout_of(different, repeated), different)  # an expand cannot hold them

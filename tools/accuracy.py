@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import torch
 
-from sandbox import backends, protocol, reports
+from sandbox import backends, protocol, reports, tensorio
 from sandbox.harness.common import tree_tensors
 from sandbox.pool import JobRequest, JobResult
 from tools import background, faults, goldens, shapes, sources
@@ -1034,7 +1034,7 @@ def _store_tensors(
             if seed in made:  # the golden that goes with these inputs (see goldens.seed_inputs)
                 entry, (_, parts["inputs"]) = made[seed]
                 parts |= {"golden": entry.golden, "cpu": entry.cpu}
-            size = sum(t.numel() * t.element_size() for t in tree_tensors(list(parts.values())))
+            size = sum(tensorio.stored_nbytes(t) for t in tree_tensors(list(parts.values())))
             if used + size > MAX_STORED_BYTES:  # every stored byte counts, seed 0's too
                 note = f"outputs larger than {MAX_STORED_BYTES >> 20} MiB: seeds from index {i} on not stored"
                 if not tensors:

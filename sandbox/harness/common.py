@@ -75,7 +75,16 @@ def tree_tensors(value) -> list[torch.Tensor]:
 
 
 def to_device(value, device):
-    return tree_map(lambda t: t.to(device), value)
+    """Every tensor on `device`; a strided view that travels as one (tensorio.storage_region) stays that view
+    (`.to()` would make a slice contiguous)."""
+    return tree_map(lambda t: _moved(t, device), value)
+
+
+def _moved(t: torch.Tensor, device) -> torch.Tensor:
+    region = tensorio.storage_region(t) if t.device != torch.device(device) else None
+    if region is None:
+        return t.to(device)
+    return torch.as_strided(region.to(device), t.shape, t.stride())
 
 
 def to_cpu(value):

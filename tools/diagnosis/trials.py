@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from sandbox import protocol, reports
+from sandbox import protocol, reports, tensorio
 from sandbox.harness.common import tree_map
 from sandbox.pool import JobRequest, JobResult
 from tools import faults, goldens
@@ -90,7 +90,7 @@ def _floats(transform: InputTransform | None):
     def apply(t: torch.Tensor) -> torch.Tensor:
         if transform is None or not t.is_floating_point():
             return t
-        return transform(t.to(torch.float64)).to(t.dtype)
+        return tensorio.with_layout_of(transform(t.to(torch.float64)).to(t.dtype), t)  # a view stays one
 
     return apply
 

@@ -68,7 +68,7 @@ def task_key(reference_text: str, input_options: dict, golden_device: str) -> st
 
 
 def _nbytes(tree) -> int:
-    return sum(t.numel() * t.element_size() for t in tree_tensors(tree))
+    return sum(tensorio.stored_nbytes(t) for t in tree_tensors(tree))
 
 
 class GoldenCache:
