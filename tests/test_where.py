@@ -1995,3 +1995,88 @@ def test_two_stores_of_one_program_on_one_element_collide_unless_it_reads_it_bac
     explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
     outcome = _outcome(explained, "store_collisions")
     assert outcome is not None and outcome.finding.startswith("no element was written twice"), outcome
+
+
+def test_a_strided_view_read_as_if_contiguous_is_named_and_the_stride_argument_located():
+    """x is the first C columns of a wider buffer; the launch passes its row stride as C (a contiguous layout
+    assumed). Re-runs give the candidate the same view (its strides and the columns between its rows), so the
+    failure reproduces; given a contiguous copy it passes: the input is named, and the search, starting at the host
+    lines that pass its strides, finds `x.stride(0)` there, a patch that passes when run as the agent would."""
+    run = _run("view_scale", "bug_row_stride_c.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    outcome = _outcome(explained, "contiguous_inputs")
+    assert outcome is not None and outcome.confirms == ["layout_mismatch"], explained.summary
+    assert "input 0 (`x`) [37, 50] with strides (58, 1) (contiguous: (50, 1))" in outcome.finding
+    trials = {t.label: t.passed for t in outcome.trials}
+    assert trials == {"the run": False, "input 0 contiguous": True}, outcome.trials  # x alone is strided
+    primary = explained.diagnoses[0]
+    line = _line_of("view_scale", "candidate.py", "x.stride(0)")  # the bug's line: the same line count
+    assert primary.pattern == "layout_mismatch" and primary.location is not None, explained.summary
+    assert primary.location.line == line and primary.location.tensor == "input 0", primary.location
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified is True, fixed.summary
+    assert fixed.fixes[0].patched_source == (KERNELS / "view_scale" / "candidate.py").read_text()
+
+
+def test_a_kernel_side_stride_of_another_tensor_is_located_at_the_load():
+    """The kernel addresses x with the output's row stride: contiguous x passes (the strides agree), and the
+    search finds the name at x's load."""
+    run = _run("view_scale", "bug_x_with_out_stride.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    outcome = _outcome(explained, "contiguous_inputs")
+    assert outcome is not None and outcome.confirms == ["layout_mismatch"], explained.summary
+    primary = explained.diagnoses[0]
+    load = _line_of("view_scale", "bug_x_with_out_stride.py", "x = tl.load(")
+    assert primary.location is not None and primary.location.line == load, explained.summary
+    assert primary.evidence.get("edit_after") == "sx", primary.evidence
+
+
+def test_a_bug_that_is_no_layout_error_gets_no_contiguity_claim():
+    """The same strided input, a wrong sign on the bias: a contiguous copy of x does not make it pass, and that is
+    what the experiment says; no diagnosis rests on it."""
+    run = _run("view_scale", "bug_bias_sign.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    outcome = _outcome(explained, "contiguous_inputs")
+    assert outcome is not None and not outcome.confirms, outcome
+    assert "do not make the candidate pass" in outcome.finding
+    assert not any(d.evidence.get("experiment") == "contiguous_inputs" for d in explained.diagnoses)
+    primary = explained.diagnoses[0]
+    assert primary.location is not None and primary.location.line == _line_of(
+        "view_scale", "bug_bias_sign.py", "x * w - b"
+    ), explained.summary
+
+
+_STRIDED_LAUNCH = '''import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, o_ptr, N, sx, sy, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * sx + cols, mask=cols < N)
+    y = tl.load(y_ptr + row * sy + cols, mask=cols < N)
+    tl.store(o_ptr + row * N + cols, x + y, mask=cols < N)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, y):
+        o = torch.empty_like(y)
+        k[(x.shape[0],)](x, y, o, x.shape[1], x.shape[1], y.stride(0), BLOCK=64)
+        return o
+'''
+
+
+def test_a_stride_argument_written_as_a_size_is_tried_as_the_tensors_own_strides():
+    """The parameters an address is made from are a tensor's strides (and offsets); the size that is only a bound
+    (`N` in the masks) and the block size are not. A launch argument for a stride written as a size gets the
+    tensor's `.stride(d)`; one that is a `.stride(d)` already is the dimension edit's."""
+    params, strides = reach.stride_parameters(_STRIDED_LAUNCH)["k"]
+    assert params[:6] == ["x_ptr", "y_ptr", "o_ptr", "N", "sx", "sy"]
+    assert strides == {"sx": ["x_ptr"], "sy": ["y_ptr"], "N": ["o_ptr"]}  # the output's row stride is N here
+    found = {e.after for e in edits.edits(_STRIDED_LAUNCH) if e.operator == "stride_argument"}
+    assert found == {f"{t}.stride({d})" for t in ("x", "o") for d in range(4)}, found
+    fixed = _STRIDED_LAUNCH.replace("x.shape[1], x.shape[1], y.stride(0)", "x.shape[1], x.stride(0), y.stride(0)")
+    assert fixed in {e.source for e in edits.edits(_STRIDED_LAUNCH)}

@@ -329,6 +329,9 @@ MISPLACED_MIN_MATCHED_REORDERED = 0.99
 INPUT_LAYOUT_MAX_DIMS = 4
 INPUT_LAYOUT_MAX_TRIALS = 12
 INPUT_LAYOUT_RESERVE_S = 20.0
+#: contiguous_inputs gives each of the first CONTIGUOUS_MAX_INPUTS strided inputs to the candidate as a contiguous
+#: copy (one trial each, then all at once): a cost bound, not a judgement (tasks rarely have more views).
+CONTIGUOUS_MAX_INPUTS = 4
 #: Diagnosis: the confidence of what copy_sources, input_layout and padding_value find by an intervention that
 #: makes the candidate pass or names each output's source: above exact_inputs' formula_error (0.8), which they
 #: refine into a cause.

@@ -395,3 +395,23 @@ def test_an_int8_gemm_with_an_fp32_scale_is_not_suspected_of_tf32():
     explained = explain_failure(ExplainRequest(run_id=buggy.run_id, heatmap=False))
     patterns = [d.pattern for d in explained.diagnoses]
     assert "reduced_precision_dot" not in patterns, patterns
+
+
+def test_a_strided_view_is_the_same_view_in_the_re_runs_on_the_gpu():
+    """x is a slice of a wider buffer and the launch passes its row stride as C: re-runs on cuda give the
+    candidate the same view on the device (not a contiguous copy), so the failure reproduces, a contiguous copy
+    passes, and the search finds `x.stride(0)` at the launch."""
+    from tools.diagnosis import explain_failure
+    from tools.models.diagnosis import ExplainRequest
+
+    folder = ROOT / "tests" / "where_kernels" / "view_scale"
+    buggy = run(folder, "bug_row_stride_c.py")
+    assert buggy.verdict == "fail", buggy.summary
+    explained = explain_failure(ExplainRequest(run_id=buggy.run_id, heatmap=False))
+    outcome = next((o for o in explained.experiments if o.id == "contiguous_inputs"), None)
+    assert outcome is not None and outcome.confirms == ["layout_mismatch"], explained.summary
+    primary = explained.diagnoses[0]
+    line = next(
+        i + 1 for i, text in enumerate((folder / "candidate.py").read_text().splitlines()) if "x.stride(0)" in text
+    )
+    assert primary.location is not None and primary.location.line == line, explained.summary

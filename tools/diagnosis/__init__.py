@@ -20,6 +20,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
     access,
     applicable,
     context,
+    contiguity,
     detectors,
     experiments,
     fingerprint,

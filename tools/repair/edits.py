@@ -7,7 +7,8 @@ same role, another program-id axis, another broadcast axis, `+` <-> `-`, the ope
 non-commutative operation swapped, padding lanes kept out of a reduction or a running min / max, another
 padding value, two loaded values combined before their cast to fp32, a stride moved to the neighbouring
 index term, a size or integral constant +-1 in a
-formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`, a sign
+formula (kernel or host), tl.abs in a max, two adjacent launch arguments swapped, another `.stride(d)`, a launch
+argument the kernel uses as a tensor's stride but written as a size or a number given that tensor's `.stride(d)`, a sign
 put on or taken off a math function's argument, a constant factor dropped, an index divided by a size before its
 `%`, the stored value divided or multiplied by a scalar parameter (only where the output is the golden scaled),
 a value that lost a minus, a root, an exponential or a factor of two (tools/repair/formula_edits.py), a module's
@@ -30,7 +31,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from tools.repair import formula_edits
+from tools.repair import formula_edits, reach
 from tools.repair.syntax import bare as _bare
 from tools.repair.syntax import code as _code
 from tools.repair.syntax import kwarg as _kwarg
@@ -110,6 +111,8 @@ _INTEGER_PADDINGS = ("0", "-(1 << 30)", "1 << 30", "1")
 _SIBLING_FUNCTIONS = ("abs", "sqrt", "exp", "log", "exp2", "log2")
 #: The numbers of a formula whose pairs are swapped (the first ones: a formula rarely has more).
 _SWAP_LITERALS_MAX = 6
+#: The dimensions a stride argument's edit offers (`x.stride(0)` .. `x.stride(3)`): a tensor of fewer fails at once.
+_STRIDE_DIMS = 4
 #: Math functions whose argument's sign is a common slip (`exp(g)` for `exp(-g)` in a sigmoid).
 _SIGNED_ARGUMENT = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "sigmoid", "sqrt", "log1p", "expm1")
 
@@ -332,9 +335,10 @@ class _Collector(cst.CSTVisitor):
 
     METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider)
 
-    def __init__(self, kernels: list[cst.FunctionDef]):
+    def __init__(self, kernels: list[cst.FunctionDef], strides: dict | None = None):
         super().__init__()
         self.sites: list[_Site] = []
+        self._strides = strides or {}  # per kernel: its parameters, and those its addresses use as strides
         self._kernels = {id(k): k for k in kernels}
         self._roles: list[set[str]] = []
         self._pointers: set[str] = set()
@@ -1648,6 +1652,25 @@ class _Collector(cst.CSTVisitor):
         self._add(node, [cst.parse_expression(f"({node.value} {op} 1)") for op in "+-"], "shift_index", "fix_formula")
 
     # -- host operators -----------------------------------------------------------------------------
+    def _stride_arguments(self, node: cst.Call) -> None:
+        """A launch argument a kernel uses as a stride (or offset) of a tensor's addresses, written as a size or a
+        number (`a.shape[2]`, `N`, `1`: a contiguous layout assumed) where the tensor may be a strided view (a
+        slice, a transpose, one channel of several): that tensor's own `.stride(d)`."""
+        kernel = self._strides.get(node.func.value.value)  # type: ignore[attr-defined]
+        if kernel is None:
+            return
+        params, strides = kernel
+        bound = _bound_arguments(node, params)
+        for param, pointers in strides.items():
+            arg = bound.get(param)
+            if arg is None or ".stride(" in _code(arg.value):  # another `.stride(d)`: the dimension edit's
+                continue
+            tensors = sorted(
+                {bound[p].value.value for p in pointers if p in bound and isinstance(bound[p].value, cst.Name)}  # type: ignore[attr-defined]
+            )
+            edits = [cst.parse_expression(f"{t}.stride({d})") for t in tensors for d in range(_STRIDE_DIMS)]
+            self._add(arg.value, edits, "stride_argument", "fix_layout")
+
     def _host_call(self, node: cst.Call) -> None:
         func = node.func
         if self._in_forward and isinstance(func, cst.Subscript):  # kernel[grid](...)
@@ -1688,7 +1711,9 @@ class _Collector(cst.CSTVisitor):
                 "host_tensor",
                 "fix_layout",
             )
-        if m.matches(func, m.Subscript()) and len(node.args) >= 2:  # kernel[grid](...)
+        if m.matches(func, m.Subscript(value=m.Name())):  # kernel[grid](...)
+            self._stride_arguments(node)
+        if m.matches(func, m.Subscript()) and len(node.args) >= 2:
             edits = []
             for i in range(len(node.args) - 1):
                 a, b = node.args[i], node.args[i + 1]
@@ -1704,6 +1729,18 @@ class _Collector(cst.CSTVisitor):
                 options = [_replace_arg(node, arg, cst.Integer(str(o))) for o in range(4) if o != d]
                 options += [_replace_arg(node, arg, cst.parse_expression(o)) for o in ("-1",) if d != -1]
                 self._add(node, options, "dimension", "fix_layout")
+
+
+def _bound_arguments(call: cst.Call, params: list[str]) -> dict[str, cst.Arg]:
+    """A launch's arguments by the kernel parameter they fill: by position (up to a `*args`), or by keyword."""
+    bound: dict[str, cst.Arg] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            break
+        if arg.keyword is None and index < len(params):
+            bound[params[index]] = arg
+    bound.update({a.keyword.value: a for a in call.args if a.keyword is not None})
+    return bound
 
 
 #: Operators of integer arithmetic alone (bits, shifts, floor division, modulo): no root or factor of two applies.
@@ -1995,7 +2032,7 @@ def _edits(source: str) -> tuple[Edit, ...]:
     except cst.ParserSyntaxError:
         return ()
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    collector = _Collector(_kernels(module))
+    collector = _Collector(_kernels(module), reach.stride_parameters(source))
     wrapper.visit(collector)
     positions = wrapper.resolve(PositionProvider)
     spans = _Spans(source, positions)

@@ -254,6 +254,56 @@ def launch_arguments(source: str) -> dict[str, list[tuple[int, str]]]:
     return found
 
 
+def _constexpr(arg: ast.arg) -> bool:
+    return arg.annotation is not None and "constexpr" in ast.unparse(arg.annotation)
+
+
+def _address_names(kernel: ast.FunctionDef, address: ast.expr) -> set[str]:
+    """The names an address is made from, through the kernel's assignments (not a loop's range: a loop's bound is
+    no part of the address its counter makes)."""
+    names = _names(address)
+    assignments = [
+        (targets, value)
+        for _, targets, value in _assignments(kernel)
+        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name) or value.func.id != "range"
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for targets, value in assignments:
+            if targets & names and not _names(value) <= names:
+                names |= _names(value)
+                changed = True
+    return names
+
+
+def stride_parameters(source: str) -> dict[str, tuple[list[str], dict[str, list[str]]]]:
+    """Per kernel: its parameters, and each scalar parameter an address is made from with the pointer parameters of
+    those addresses (`x_ptr + rows * stride_x` -> {"stride_x": ["x_ptr"]}): what a launch passes as the strides and
+    offsets of each tensor. Block sizes (constexpr) are no stride."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return {}
+    found: dict[str, tuple[list[str], dict[str, list[str]]]] = {}
+    for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
+        params = _params(kernel)
+        fixed = {a.arg for a in (*kernel.args.posonlyargs, *kernel.args.args) if _constexpr(a)}
+        strides: dict[str, list[str]] = {}
+        for access in _accesses(kernel):
+            address = access.parts.get("address")
+            pointer = _base(tree, address, kernel, params) if address is not None else None
+            if address is None or pointer is None:
+                continue
+            for name in sorted(_address_names(kernel, address) & set(params) - fixed - {pointer}):
+                if not _is_tensor(tree, _launch_argument(tree, kernel.name, params, name)):
+                    strides.setdefault(name, [])
+                    if pointer not in strides[name]:
+                        strides[name].append(pointer)
+        found[kernel.name] = (params, strides)
+    return found
+
+
 def _launch_argument(tree: ast.Module, kernel: str, params: list[str], param: str) -> ast.expr | None:
     """What the first launch `kernel[grid](...)` passes for `param` (None where none is found)."""
     return next((a for c in _launches(tree, kernel) if (a := _launch_argument_of(c, params, param)) is not None), None)
@@ -341,6 +391,15 @@ def _tensor(tree: ast.Module, argument: str, launch: ast.Call) -> str | None:
     if argument in inputs:
         return f"input {inputs.index(argument)}"
     return _returned(forward, argument) or f"`{argument}`"
+
+
+def forward_arguments(source: str) -> list[str]:
+    """The names the model's forward gives its inputs (after `self`): `input k` is the k-th."""
+    try:
+        forward = _model_forward(pyast.parse(source))
+    except SyntaxError:
+        return []
+    return [a.arg for a in (*forward.args.posonlyargs, *forward.args.args)][1:] if forward is not None else []
 
 
 def _model_forward(tree: ast.Module) -> ast.FunctionDef | None:

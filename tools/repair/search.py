@@ -220,11 +220,15 @@ def scaled(diagnoses: list[Diagnosis]) -> bool:
 def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
     """The candidate lines the credible diagnoses point at, the established locations first."""
     lines: list[int] = []
-    # the line an experiment or a proof located comes before the hypotheses' lines (a grid or size a detector
+
+    # the line an experiment or a proof located comes before the lines an established diagnosis leaves to search
+    # (the host lines passing a view's strides), and those before the hypotheses' lines (a grid or size a detector
     # suspects); otherwise in the order the diagnoses were made
-    for d in sorted(
-        diagnoses, key=lambda d: not (d.tested in ("proven", "confirmed") and d.location and d.location.line)
-    ):
+    def standing(d: Diagnosis) -> int:
+        established = d.tested in ("proven", "confirmed")
+        return 0 if established and d.location and d.location.line else 1 if established else 2
+
+    for d in sorted(diagnoses, key=standing):
         if d.tested == "refuted":
             continue
         line = d.location.line if d.location is not None else None
