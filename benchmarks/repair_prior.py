@@ -11,6 +11,7 @@ sites is cheap to try, so a rare one is early even before it has undone anything
     python benchmarks/repair_prior.py            # measure, print the table and the check, write the module
     python benchmarks/repair_prior.py --check    # only the leave-one-corpus-out check
     python benchmarks/repair_prior.py --skip heldout17   # leave out a blind set before its first sight
+    python benchmarks/repair_prior.py --jobs 16          # 16 processes side by side (the same table)
 
 The check: for each corpus, the order measured on the other corpora, against plain top-to-bottom order, by how
 many of its exact undos come within the first K edits of the plan (no located line).
@@ -23,6 +24,7 @@ import ast
 import json
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,27 +41,31 @@ def _tree(source: str) -> str:
     return ast.dump(ast.parse(source))
 
 
-def measure(skip: list[str]) -> list[dict]:
-    """Per bug: its corpus, the (operator, line) of every edit, and the operators whose edit undoes it."""
-    cases = []
-    for manifest in sorted(ROOT.glob("tests/heldout*/manifest.json")):
-        if manifest.parent.name in skip:
-            continue
-        for case in json.loads(manifest.read_text()):
-            task = ROOT / case["task"]
-            buggy = (task / case["buggy"]).read_text()
-            fixed = _tree((task / case.get("fixed", "candidate.py")).read_text())
-            proposed = search.plan(buggy, [])
-            undo = sorted({e.operator for e in proposed if e.source and _tree(e.source) == fixed})
-            cases.append(
-                {
-                    "corpus": manifest.parent.name,
-                    "edits": [(e.operator, e.line) for e in proposed],
-                    "undo": undo,
-                }
-            )
-            print(f"  {manifest.parent.name}/{task.name}/{case['buggy']}: {len(proposed)} edits, undo {undo}")
-    return cases
+def _measured(item: tuple[str, dict]) -> dict:
+    """One bug: the (operator, line) of every edit, and the operators whose edit undoes it."""
+    corpus, case = item
+    task = ROOT / case["task"]
+    buggy = (task / case["buggy"]).read_text()
+    fixed = _tree((task / case.get("fixed", "candidate.py")).read_text())
+    proposed = search.plan(buggy, [])
+    undo = sorted({e.operator for e in proposed if e.source and _tree(e.source) == fixed})
+    print(f"  {corpus}/{task.name}/{case['buggy']}: {len(proposed)} edits, undo {undo}", flush=True)
+    return {"corpus": corpus, "edits": [(e.operator, e.line) for e in proposed], "undo": undo}
+
+
+def measure(skip: list[str], jobs: int = 1) -> list[dict]:
+    """Per bug: its corpus, the (operator, line) of every edit, and the operators whose edit undoes it (`jobs`
+    processes, in the manifests' order)."""
+    items = [
+        (manifest.parent.name, case)
+        for manifest in sorted(ROOT.glob("tests/heldout*/manifest.json"))
+        if manifest.parent.name not in skip
+        for case in json.loads(manifest.read_text())
+    ]
+    if jobs <= 1:
+        return [_measured(item) for item in items]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(_measured, items, chunksize=4))
 
 
 def counts(cases: list[dict]) -> dict[str, tuple[int, float]]:
@@ -125,8 +131,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only the leave-one-corpus-out check")
     parser.add_argument("--skip", nargs="*", default=[], help="corpora to leave out (a blind set not yet measured)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes measuring bugs side by side (default 1)")
     options = parser.parse_args()
-    cases = measure(options.skip)
+    cases = measure(options.skip, options.jobs)
     table = counts(cases)
     if not options.check:
         rank = search.rank_of(table)
