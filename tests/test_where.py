@@ -2047,7 +2047,7 @@ def test_a_bug_that_is_no_layout_error_gets_no_contiguity_claim():
     ), explained.summary
 
 
-_STRIDED_LAUNCH = '''import torch
+_STRIDED_LAUNCH = """import torch
 import triton
 import triton.language as tl
 
@@ -2066,7 +2066,7 @@ class ModelNew(torch.nn.Module):
         o = torch.empty_like(y)
         k[(x.shape[0],)](x, y, o, x.shape[1], x.shape[1], y.stride(0), BLOCK=64)
         return o
-'''
+"""
 
 
 def test_a_stride_argument_written_as_a_size_is_tried_as_the_tensors_own_strides():
@@ -2080,3 +2080,39 @@ def test_a_stride_argument_written_as_a_size_is_tried_as_the_tensors_own_strides
     assert found == {f"{t}.stride({d})" for t in ("x", "o") for d in range(4)}, found
     fixed = _STRIDED_LAUNCH.replace("x.shape[1], x.shape[1], y.stride(0)", "x.shape[1], x.stride(0), y.stride(0)")
     assert fixed in {e.source for e in edits.edits(_STRIDED_LAUNCH)}
+
+
+def test_the_access_trace_reads_a_strided_view_by_its_elements():
+    """An input that is a view (columns 1..4 of a wider buffer) is traced by its elements: a load's storage
+    offsets become the view's row-major indices, and a read between its rows is none of them."""
+    import numpy as np
+
+    from sandbox.harness.access_trace import AccessTrace
+
+    view = torch.arange(24.0).reshape(4, 6)[:, 1:5]
+    trace = AccessTrace("candidate.py", [])
+    trace.add_input(view, 0)
+    trace.start_launch("k")
+    trace.start_program((0, 0, 0))
+    storage = view.untyped_storage().data_ptr()
+    offsets = np.array([1 * 6 + 1 + 0, 2 * 6 + 1 + 3, 0], dtype=np.uint64)  # [1, 0], [2, 3], then a gap
+    trace.load(np.uint64(storage) + offsets * np.uint64(view.element_size()), None)
+    reads, _complete = trace.sources(0)
+    (elements,) = reads.values()
+    assert sorted(elements.tolist()) == [1 * 4 + 0, 2 * 4 + 3]
+
+
+def test_a_view_no_single_edit_repairs_gets_the_contiguous_copy_as_its_verified_patch():
+    """The kernel takes no row stride for x at all (it uses the row length): no single-site edit repairs it. The
+    trace names x's load, and suggest_fix's patch is what the experiment saw pass, x made contiguous at the top of
+    forward, verified."""
+    run = _run("view_scale", "bug_contiguous_assumed.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    assert primary.evidence.get("experiment") == "contiguous_inputs", explained.summary
+    # the access trace names the load that reads the view's elements wrongly (the search has no edit for it)
+    load = _line_of("view_scale", "bug_contiguous_assumed.py", "x = tl.load(")
+    assert primary.location is not None and (primary.location.line, primary.location.tensor) == (load, "input 0")
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    top = fixed.fixes[0]
+    assert top.verified is True and "x = x.contiguous()" in (top.patched_source or ""), fixed.summary

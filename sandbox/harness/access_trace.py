@@ -90,6 +90,8 @@ class _Region:
     #: an input's shape and storage offset (elements), where it is contiguous (coordinates are read from them)
     shape: tuple[int, ...] | None = None
     offset: int = 0
+    #: an input that is a strided view: per storage element, the view's (row-major) element there, -1 in a gap
+    flat_of: np.ndarray | None = None
     #: per element: the program that stored it last (-1: none) and that store's line; made at the first store
     writer: np.ndarray | None = None
     line: np.ndarray | None = None
@@ -181,6 +183,8 @@ class AccessTrace:
         region = _Region(start, end, size, len(self.regions), input_index)
         if input_index is not None and input_index >= 0 and tensor.is_contiguous():
             region.shape, region.offset = tuple(tensor.shape), int(tensor.storage_offset())
+        elif input_index is not None and input_index >= 0 and min(tensor.stride(), default=0) >= 0:
+            region.shape, region.flat_of = tuple(tensor.shape), _flat_of(tensor, (end - start) // size)
         self.regions.append(region)
         self._order = sorted(range(len(self.regions)), key=lambda k: self.regions[k].start)
         self._starts = np.array([self.regions[k].start for k in self._order], dtype=np.uint64)
@@ -254,6 +258,9 @@ class AccessTrace:
             if region.input_index == KNOWN:
                 continue
             if region.input_index is not None:
+                if region.flat_of is not None:  # a view: its elements, not storage offsets (a gap is none of them)
+                    elements = region.flat_of[elements]
+                    elements = elements[elements >= 0]
                 self._record(program, region.input_index, line, elements)
                 continue
             writers = region.written()[0][elements]
@@ -292,8 +299,11 @@ class AccessTrace:
             return
         region, elements = tile
         index = int(region.input_index)  # type: ignore[arg-type] - checked above
-        if region.shape is not None:
+        if region.flat_of is not None:
+            elements = np.where(elements >= 0, region.flat_of[np.maximum(elements, 0)], -1)
+        elif region.shape is not None:
             elements = np.where(elements >= 0, elements - region.offset, -1)
+        if region.shape is not None:
             names = self.index_names.get((line, index))
             if names is None:
                 names = self.index_names[(line, index)] = index_names.IndexNames(len(region.shape))
@@ -617,6 +627,14 @@ class AccessTrace:
         """(meta, values) for the sampled output elements: per element its writer and the input
         elements it was computed from, per (input, line)."""
         return _report(self, outputs, self.samples)
+
+
+def _flat_of(view: torch.Tensor, storage_elements: int) -> np.ndarray:
+    """Per element of the view's storage, the view's row-major element index there (-1 where none is)."""
+    flat_of = np.full(storage_elements, -1, dtype=np.int64)
+    offsets = torch.as_strided(torch.arange(storage_elements), view.shape, view.stride(), view.storage_offset())
+    flat_of[offsets.reshape(-1).numpy()] = np.arange(view.numel(), dtype=np.int64)
+    return flat_of
 
 
 def _at(array: np.ndarray, shape: tuple, lane: tuple) -> float | None:

@@ -20,7 +20,7 @@ import re
 
 import torch
 
-from sandbox import reports
+from sandbox import reports, tensorio
 from tools import thresholds as T
 from tools.diagnosis import lanes, repair
 from tools.diagnosis.context import OutputData, RunContext
@@ -162,7 +162,7 @@ def _finding(
     pattern an earlier experiment or proof established (the trace says where, not which), else its own."""
     inputs = ctx.inputs_of(target.seed) or []
     for index, tensor in enumerate(inputs):
-        if not isinstance(tensor, torch.Tensor) or not tensor.is_contiguous():
+        if not isinstance(tensor, torch.Tensor):
             continue
         judged = [(s, s.missing(index)) for s in samples]
         judged = [(s, m) for s, m in judged if m is not None]
@@ -270,7 +270,7 @@ def _lane_finding(
     ones): that load's address is wrong along the dimensions shown."""
     inputs = ctx.inputs_of(target.seed) or []
     for index, tensor in enumerate(inputs):
-        if not isinstance(tensor, torch.Tensor) or not tensor.is_contiguous():
+        if not isinstance(tensor, torch.Tensor):
             continue
         shape = tuple(tensor.shape)
         lines = sorted({line for s in samples for (i, line) in s.aligned if i == index})
@@ -306,7 +306,7 @@ def _over_read_finding(
     not the reference's."""
     inputs = ctx.inputs_of(target.seed) or []
     for index, tensor in enumerate(inputs):
-        usable = isinstance(tensor, torch.Tensor) and tensor.is_contiguous() and not tensor.is_complex()
+        usable = isinstance(tensor, torch.Tensor) and not tensor.is_complex()
         if not usable or tensor.dtype == torch.bool:  # a flag: no neighbouring value to change it to
             continue
         for line in sorted({line for s in samples for line in s.reads.get(index, {})}):
@@ -332,13 +332,14 @@ def _only_the_candidate_moves(
         return None
 
     def change(inputs: list) -> list:
-        changed = inputs[index].clone()
-        flat = changed.reshape(-1)
+        changed = inputs[index].contiguous().clone()
+        flat = changed.reshape(-1)  # a view of `changed`: row-major, as the trace's element indices are
         if changed.is_floating_point():
             shift = max(1.0, 4.0 * _typical_magnitude(flat, 0.25))
             flat[extra] = (flat[extra].to(torch.float64) + shift).to(changed.dtype)
         else:
             flat[extra] = flat[extra] + 1
+        changed = tensorio.with_layout_of(changed, inputs[index])  # a view stays the view the run gave
         return [*inputs[:index], changed, *inputs[index + 1 :]]
 
     trial = runner.run(f"input {index}: only the elements line {line} reads beyond need changed", inputs_change=change)
