@@ -2102,6 +2102,35 @@ def test_the_access_trace_reads_a_strided_view_by_its_elements():
     assert sorted(elements.tolist()) == [1 * 4 + 0, 2 * 4 + 3]
 
 
+def test_the_access_trace_records_where_a_program_first_wraps_a_signed_int32():
+    """An int32 product past 2^31 is recorded once per program, with the operands of a wrapping lane; one that fits,
+    one in int64 and one of unsigned bits (a hash means those to wrap) are not."""
+    import numpy as np
+
+    from sandbox.harness.access_trace import AccessTrace
+
+    class Handle:
+        def __init__(self, data):
+            self.data = data
+
+    def mul(a, b):
+        return (Handle(a), Handle(b)), Handle(np.multiply(a, b))
+
+    trace = AccessTrace("candidate.py", [])
+    trace.start_launch("k")
+    trace.start_program((0, 0, 0))
+    small = np.array([3, 7], dtype=np.int32)
+    trace.wrapped("create_mul", *mul(small, np.int32(5)))
+    trace.wrapped("create_mul", *mul(small.astype(np.int64) << 40, np.int64(5)))
+    trace.wrapped("create_mul", *mul(np.array([3, 99148], dtype=np.uint32), np.uint32(131072)))
+    assert trace.wrap_origin(0) is None
+    trace.wrapped("create_mul", *mul(np.array([3, 99148], dtype=np.int32), np.int32(131072)))
+    trace.wrapped("create_add", *mul(np.array([2**31 - 1], dtype=np.int32), np.int32(1)))  # not the first
+    origin = trace.wrap_origin(0)
+    assert origin is not None and origin["operation"] == "mul" and origin["lanes"] == 1, origin
+    assert origin["operands"] == [99148.0, 131072.0] and origin["makes"] == "wrap"
+
+
 def test_a_view_no_single_edit_repairs_gets_the_contiguous_copy_as_its_verified_patch():
     """The kernel takes no row stride for x at all (it uses the row length): no single-site edit repairs it. The
     trace names x's load, and suggest_fix's patch is what the experiment saw pass, x made contiguous at the top of

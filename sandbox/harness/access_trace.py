@@ -12,7 +12,8 @@ the forward made with torch ops) are marked unknown: nothing is claimed about su
 Per program it also records where the first Inf or NaN was made from finite operands (the line, the
 operation, the operands of one such lane): an overflow or a 0/0 is a value event no load or store
 shows. Lanes masked off later are not told apart, so the parent cites it only for wrong non-finite
-outputs that program stored.
+outputs that program stored. Likewise where it first wrapped a signed integer of 32 bits or fewer (an add,
+subtract or multiply whose exact result the type cannot hold): the line an int32 index or id overflows at.
 
 Programs are the unit: what one lane read is not separated from what its neighbours read, so the
 reads of an output element are a superset of its true dependencies. Beside that, lanes are aligned
@@ -78,6 +79,8 @@ VALUE_OPS = (
     "create_dot",
     "create_extern_elementwise",
 )
+#: The interpreter's integer operations that wrap silently (numpy's), with their exact counterparts.
+WRAPPING_OPS = {"create_add": np.add, "create_sub": np.subtract, "create_mul": np.multiply}
 
 
 @dataclass
@@ -134,6 +137,8 @@ class AccessTrace:
         #: program -> the first Inf / NaN it made from finite operands: (line, operation, lanes, operands of one,
         #: "Inf" or "NaN")
         self.first_nonfinite: dict[int, tuple[int, str, int, list[float], str]] = {}
+        #: program -> the first signed integer it wrapped: (line, operation, lanes, operands of one, "wrap")
+        self.first_wrap: dict[int, tuple[int, str, int, list[float], str]] = {}
         #: this program's last load of each line: line -> (input, the element each lane read, -1 where none)
         self._loaded: dict[int, tuple[int, np.ndarray]] = {}
         #: (load line, input) -> the variables that hold the index of each dimension it read
@@ -463,13 +468,42 @@ class AccessTrace:
             kind,
         )
 
+    def wrapped(self, operation: str, operands: tuple, result) -> None:
+        """After an integer add / subtract / multiply: record where this program first wrapped a signed integer."""
+        program = self._program
+        if program < 0 or self.stopped or program in self.first_wrap:
+            return
+        data = getattr(result, "data", None)
+        if not isinstance(data, np.ndarray) or data.dtype.kind != "i" or data.dtype.itemsize > 4:
+            return
+        arrays = [np.asarray(a.data) for a in operands if isinstance(getattr(a, "data", None), np.ndarray | np.generic)]
+        if len(arrays) != 2 or any(a.dtype.kind not in "iub" for a in arrays):
+            return
+        exact = WRAPPING_OPS[operation](arrays[0].astype(np.int64), arrays[1].astype(np.int64))
+        try:
+            made = np.broadcast_to(exact, data.shape) != data
+        except ValueError:
+            return
+        if not made.any():
+            return
+        lane = np.unravel_index(int(np.argmax(made)), made.shape)
+        example = [v for v in (_at(a, made.shape, lane) for a in arrays) if v is not None]
+        self.first_wrap[program] = (self._line(), operation.removeprefix("create_"), int(made.sum()), example, "wrap")
+
     def nonfinite_origin(self, program: int) -> dict | None:
         """Where `program`, or else the nearest program it read from, first made Inf / NaN of finite operands."""
+        return self._origin(self.first_nonfinite, program)
+
+    def wrap_origin(self, program: int) -> dict | None:
+        """Where `program`, or else the nearest program it read from, first wrapped a signed integer."""
+        return self._origin(self.first_wrap, program)
+
+    def _origin(self, first: dict[int, tuple[int, str, int, list[float], str]], program: int) -> dict | None:
         seen, todo = {program}, [program]
         while todo and len(seen) <= MAX_CLOSURE_PROGRAMS:
             current = todo.pop(0)
-            if current in self.first_nonfinite:
-                line, operation, lanes, operands, kind = self.first_nonfinite[current]
+            if current in first:
+                line, operation, lanes, operands, kind = first[current]
                 return {"line": line, "operation": operation, "lanes": lanes, "operands": operands[:3], "makes": kind}
             for parent in sorted(self.parents.get(current, ())):
                 if parent not in seen:
@@ -576,7 +610,10 @@ class AccessTrace:
 
         for name in VALUE_OPS:
             if hasattr(builder, name):
-                setattr(builder, name, self._watched(name, getattr(builder, name)))
+                setattr(builder, name, self._watched(name, getattr(builder, name), self.value))
+        for name in WRAPPING_OPS:
+            if hasattr(builder, name):
+                setattr(builder, name, self._watched(name, getattr(builder, name), self.wrapped))
         builder.create_masked_load = create_masked_load  # pyright: ignore[reportAttributeAccessIssue] (a patch)
         builder.create_masked_store = create_masked_store  # pyright: ignore[reportAttributeAccessIssue] (a patch)
         builder.create_atomic_rmw = create_atomic_rmw  # pyright: ignore[reportAttributeAccessIssue] (a patch)
@@ -584,13 +621,12 @@ class AccessTrace:
         builder.set_grid_idx = set_grid_idx  # pyright: ignore[reportAttributeAccessIssue] (a patch)
         interpreter.GridExecutor.__call__ = grid_call  # pyright: ignore[reportAttributeAccessIssue] (a patch)
 
-    def _watched(self, name: str, operation):
-        trace = self
-
+    @staticmethod
+    def _watched(name: str, operation, watch):
         @functools.wraps(operation)
         def watched(builder, *args, **kwargs):
             result = operation(builder, *args, **kwargs)
-            trace.value(name, args, result)
+            watch(name, args, result)
             return result
 
         return watched
@@ -668,6 +704,7 @@ def _report(trace: AccessTrace, outputs: list[torch.Tensor], samples: list[list[
             "store_line": line,
             "reads": [],
             "nonfinite": trace.nonfinite_origin(program),
+            "wrap": trace.wrap_origin(program),
             "aligned": trace.aligned_of(outputs[position], flat),
             "at_store": trace.locals_at_store(outputs[position], flat),
         }

@@ -448,6 +448,47 @@ def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedS
     return located, finding
 
 
+def _wrap_origin(ctx: RunContext, target: OutputData, samples: list[TracedSample], diagnoses: list[Diagnosis]):
+    """The line where the programs that stored the wrong outputs first wrapped a signed integer, as the located
+    overflow diagnosis of outputs off by multiples of 2^bits (tools/diagnosis/detectors/integers.py): (diagnosis,
+    finding), or None. A wrap the kernel means (a hash) is not told apart here: the repair at the line is."""
+    known = next(
+        (
+            d
+            for d in diagnoses
+            if d.output in (target.name, None)
+            and d.tested != "refuted"
+            and d.pattern == "inf_overflow"
+            and "wrapped_bits" in d.evidence
+            and (d.location is None or d.location.line is None)
+        ),
+        None,
+    )
+    bad = [s for s in samples if s.wrong]
+    lines = [int(s.wrap["line"]) for s in bad if s.wrap and s.wrap.get("line")]
+    if known is None or len(bad) < T.ACCESS_MIN_JUDGED or not lines:
+        return None
+    line = max(sorted(set(lines)), key=lines.count)
+    if lines.count(line) < T.ACCESS_WRONG_SHARE * len(bad):
+        return None
+    origin = next(s.wrap for s in bad if s.wrap and s.wrap.get("line") == line)
+    operands = ", ".join(f"{v:.0f}" for v in origin.get("operands", []))
+    made = f"{origin.get('operation', '?')}({operands})"
+    finding = (
+        f"line {line} first wraps a signed integer ({made} does not fit its type) in the programs that stored "
+        f"{lines.count(line)} of the {len(bad)} sampled wrong outputs"
+    )
+    located = Diagnosis.model_validate(
+        known.model_dump()
+        | {
+            "summary": f"{known.summary}; {finding}",
+            "evidence": {**known.evidence, "wrap_line": line, "wrap_operation": made},
+            "location": ctx.line_location(line, f"{made} wraps").model_dump(),
+        }
+    )
+    return located, finding
+
+
 def _invalid_operation(origin: dict) -> str | None:
     """What makes a traced first Inf / NaN an invalid operation of finite operands rather than an overflow: a
     division by zero, a log of zero or of a negative, a root of a negative (None: an overflow, or unknown)."""
@@ -494,7 +535,7 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=f"not traced: {traced}"))
     samples, names = traced
     ctx.traced = samples
-    origin = _nonfinite_origin(ctx, target, samples, diagnoses)
+    origin = _nonfinite_origin(ctx, target, samples, diagnoses) or _wrap_origin(ctx, target, samples, diagnoses)
     if origin is not None:
         located, finding = origin
         # where the first Inf / NaN is made, not why its operand is what it is (a log of a sum a dropped abs made

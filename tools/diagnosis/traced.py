@@ -19,6 +19,8 @@ class TracedSample:
         self.store_line = trace.get("store_line")
         #: where the writing program (or one it read from) first made Inf / NaN of finite operands
         self.nonfinite: dict | None = trace.get("nonfinite") if isinstance(trace.get("nonfinite"), dict) else None
+        #: where the writing program (or one it read from) first wrapped a signed integer of 32 bits or fewer
+        self.wrap: dict | None = trace.get("wrap") if isinstance(trace.get("wrap"), dict) else None
         self.judgeable = dep.get("status") == "ok" and trace.get("status") == "ok"
         self.needed: dict[int, torch.Tensor] = {}  # input -> the elements the reference's gradient needs (all of them)
         for e in dep.get("inputs", []):
