@@ -215,3 +215,35 @@ def test_the_lines_only_a_wrong_store_is_fed_by_are_the_differential_lines():
     # one store writes the wrong and the right elements, or no right element was traced: nothing to tell apart
     assert differential_lines(SimpleNamespace(traced=[*traced, sample(2, False, 14)], source=SPLIT)) == []  # type: ignore[arg-type]
     assert differential_lines(SimpleNamespace(traced=traced[:1], source=SPLIT)) == []  # type: ignore[arg-type]
+
+
+TWO_STRIDES = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def pair(a_ptr, b_ptr, o_ptr, sa, sb, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(a_ptr + row * sa + cols)
+    y = tl.load(b_ptr + row * sb + cols)
+    tl.store(o_ptr + row * BLOCK + cols, x + y)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, a, b):
+        o = torch.empty_like(a)
+        pair[(a.shape[0],)](a, b, o, a.stride(0), a.stride(0), BLOCK=a.shape[1])
+        return o
+"""
+
+
+def test_an_edit_of_one_of_two_arguments_written_alike_reaches_the_tensor_of_the_one_it_changes():
+    """`a.stride(0), a.stride(0)`: the second is b's row stride; an edit of it reaches b, not a (the edited source
+    tells which of the two it changed)."""
+    line = next(n for n, code in enumerate(TWO_STRIDES.splitlines()) if "pair[(" in code)
+    edited = TWO_STRIDES.replace("a.stride(0), a.stride(0)", "a.stride(0), b.stride(0)")
+    at = Location(description="launch", line=line + 1)
+    assert with_tensor(at, TWO_STRIDES, "a.stride(0)", edited).tensor == "input 1"
+    assert with_tensor(at, TWO_STRIDES, "a.stride(0)").tensor == "input 0"  # without it: the first that holds it

@@ -25,8 +25,7 @@ from tools import thresholds as T
 from tools.diagnosis import lanes, repair
 from tools.diagnosis.context import OutputData, RunContext
 from tools.diagnosis.detectors import flat_index
-from tools.diagnosis.experiments import Result
-from tools.diagnosis.experiments import _target as first_failing
+from tools.diagnosis.experiments import Result, unexplained_output
 from tools.diagnosis.registry import experiment
 from tools.diagnosis.traced import TracedSample
 from tools.diagnosis.trials import TrialRunner
@@ -517,7 +516,7 @@ def _established(diagnoses: list[Diagnosis], output: str) -> PatternId | None:
 
 
 def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
-    target = first_failing(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     if target is None or target.measured.numel() == 0 or target.measured.is_complex():
         return None
     return target

@@ -17,7 +17,7 @@ import torch
 
 from tools import thresholds as T
 from tools.diagnosis.context import RunContext
-from tools.diagnosis.experiments import Result, _confirmed, _said, _summary, _target, _the_run
+from tools.diagnosis.experiments import Result, confirmed_result, said, summary_of, the_run, unexplained_output
 from tools.diagnosis.registry import experiment
 from tools.diagnosis.trials import InputsChange, TrialRunner
 from tools.models.diagnosis import Diagnosis, Location
@@ -61,7 +61,7 @@ def _search_lines(source: str, loads: list[int]) -> list[int]:
 def contiguous_inputs(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     stored = ctx.inputs_of(ctx.primary_seed) or []
     strided = _strided(stored)
     if target is None or not strided or not ctx.source:
@@ -75,10 +75,10 @@ def contiguous_inputs(
         for g in tried
     ]
     trials = runner.run_all(runs, stop=lambda trial: trial.passed)
-    summaries = [_the_run(target)] + [_summary(trial, target.name) for trial in trials]
+    summaries = [the_run(target)] + [summary_of(trial, target.name) for trial in trials]
     passed = next((g for g, trial in zip(tried, trials, strict=False) if trial.passed), None)
     if passed is None:
-        return _said(
+        return said(
             ID,
             summaries,
             f"contiguous copies of the strided inputs ({len(trials)} tried) do not make the candidate pass",
@@ -100,7 +100,7 @@ def contiguous_inputs(
         "contiguous at the start of forward (x = x.contiguous())"
     )
     reads = f", read at line{'s' if len(loads) > 1 else ''} {', '.join(map(str, loads))}" if loads else ""
-    result = _confirmed(
+    result = confirmed_result(
         ID,
         summaries,
         finding,

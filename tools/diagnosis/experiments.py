@@ -50,12 +50,12 @@ def _question(id: str) -> str:
     return EXPERIMENTS[id].question
 
 
-def _said(id: str, trials: list[TrialSummary], finding: str) -> Result:
+def said(id: str, trials: list[TrialSummary], finding: str) -> Result:
     """An outcome that confirms nothing: inconclusive, or a hypothesis it looked for and did not find."""
     return Result(ExperimentOutcome(id=id, question=_question(id), trials=trials, finding=finding))
 
 
-def _confirmed(
+def confirmed_result(
     id: str,
     trials: list[TrialSummary],
     finding: str,
@@ -97,14 +97,14 @@ def _trial_nonfinite(trial: Trial, name: str) -> torch.Tensor | None:
     return ~torch.isfinite(a) & torch.isfinite(g.to(torch.float64))
 
 
-def _the_run(target) -> TrialSummary:
+def the_run(target) -> TrialSummary:
     """The failing run itself, as the first row beside an experiment's trials."""
     r = target.neutral
     cpu_mere = r.cpu_control.mere if r.cpu_control else None
     return TrialSummary(label="the run", ran=True, passed=False, mere=r.mere, mare=r.mare, cpu_mere=cpu_mere)
 
 
-def _summary(trial: Trial, name: str) -> TrialSummary:
+def summary_of(trial: Trial, name: str) -> TrialSummary:
     if not trial.ok:
         return TrialSummary(label=trial.label, ran=False, note=trial.error)
     r = trial.neutral.get(name)
@@ -138,7 +138,7 @@ def _mere(value) -> float:
         return math.inf
 
 
-def _target(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
+def unexplained_output(ctx: RunContext, diagnoses: list[Diagnosis]) -> OutputData | None:
     """The first failing output of the primary seed, unless a proven diagnosis explains it
     (then no experiment can change the answer)."""
     proven = {d.output for d in diagnoses if d.tested == "proven"}
@@ -206,7 +206,7 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             mare=target.neutral.mare,
             nonfinite=int(base.sum()),
         ),
-        _summary(trial, target.name),
+        summary_of(trial, target.name),
     ]
     after = _trial_nonfinite(trial, target.name) if trial.ok else None
     if after is None:
@@ -277,7 +277,7 @@ def margin_fill(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     tests=("boundary_mask_error",),
 )
 def tail_block(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     suspected = any(
         d.pattern == "boundary_mask_error"
         and d.tested == "untested"
@@ -387,15 +387,15 @@ def _low_precision_possible(ctx: RunContext, facts: SourceFacts) -> bool:
     tests=(*PRECISION_PATTERNS, "formula_error", "layout_mismatch"),
 )
 def exact_inputs(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     if target is None or not _float_inputs(ctx) or not target.measured.is_floating_point():
         return None
     if any(d.output == target.name and d.tested == "confirmed" for d in diagnoses):
         return None  # already explained by an experiment
     trial = runner.run("inputs replaced by random -1, 0, +1 (exact arithmetic)", _signs(ctx.primary_seed or 0))
     summaries = [
-        _the_run(target),
-        _summary(trial, target.name),
+        the_run(target),
+        summary_of(trial, target.name),
     ]
     r = trial.neutral.get(target.name) if trial.ok else None
     if r is None or _saturated(trial, target.name):
@@ -517,7 +517,7 @@ def _source_text(source: tuple[int, list[int]] | None, floats: list[torch.Tensor
     tests=("layout_mismatch",),
 )
 def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     floats = _float_inputs(ctx)
     if target is None or not floats or not target.measured.is_floating_point():
         return None
@@ -530,10 +530,10 @@ def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return None
     tagger = copies.Tagger(tags)
     trial = runner.run("every input element given a distinct value", tagger)
-    summaries = [_the_run(target), _summary(trial, target.name)]
+    summaries = [the_run(target), summary_of(trial, target.name)]
     actual, golden = trial.actual.get(target.name), trial.golden.get(target.name)
     if not trial.ok or actual is None or golden is None or actual.shape != golden.shape:
-        return _said("copy_sources", summaries, f"inconclusive: {trial.error or 'the trial output is not comparable'}")
+        return said("copy_sources", summaries, f"inconclusive: {trial.error or 'the trial output is not comparable'}")
     traced = copies.trace(tagger, actual, golden)
     if traced.copy_op and traced.wrong >= T.COPY_SOURCES_MIN_WRONG and traced.copied >= T.COPY_SOURCES_MIN_SHARE:
         # a max, a min or a sort also outputs input values: only an op whose choice ignores the values moves data
@@ -541,14 +541,14 @@ def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         second = runner.run(
             "every input element given another distinct value (does the reference pick by value?)", retag
         )
-        summaries.append(_summary(second, target.name))
+        summaries.append(summary_of(second, target.name))
         again = second.golden.get(target.name)
         if (
             not second.ok
             or again is None
             or not copies.same_sources(copies.sources(tagger, golden), copies.sources(retag, again))
         ):
-            return _said(
+            return said(
                 "copy_sources",
                 summaries,
                 "inconclusive: the reference picks its elements by value (a max, a min, a sort): the candidate's "
@@ -561,7 +561,7 @@ def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             if not traced.copy_op
             else (f"{traced.copied:.0%} of the {traced.wrong} wrong outputs are copies of an input element")
         )
-        return _said("copy_sources", summaries, f"no misplaced copies shown: {what}")
+        return said("copy_sources", summaries, f"no misplaced copies shown: {what}")
     shape = list(target.measured.shape)
     examples = "; ".join(
         f"output {flat_index(out, shape)} copies {_source_text(cand, floats)} where the reference copies "
@@ -575,7 +575,7 @@ def copy_sources(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         + (f", so {repeats} copies repeat a source" if repeats > 0 else "")
         + f"); e.g. {examples}: an index, stride or offset picks the wrong element"
     )
-    return _confirmed(
+    return confirmed_result(
         "copy_sources",
         summaries,
         finding,
@@ -631,7 +631,7 @@ def _dims(order: tuple[int, ...], shape: tuple[int, ...]) -> str:
     tests=("layout_mismatch",),
 )
 def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     stored = ctx.inputs_of(ctx.primary_seed)
     if target is None or stored is None or not target.measured.is_floating_point():
         return None
@@ -651,7 +651,7 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         for i, order in layouts
     ]
     trials = runner.run_all(runs, stop=lambda trial: trial.passed)
-    summaries = [_the_run(target)] + [_summary(trial, target.name) for trial in trials]
+    summaries = [the_run(target)] + [summary_of(trial, target.name) for trial in trials]
     for (index, order), trial in zip(layouts, trials, strict=False):
         if not trial.passed:
             continue
@@ -662,7 +662,7 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             f"while the reference reads it as a contiguous {list(shape)} tensor"
         )
         loads = reach.accesses_of(ctx.source, f"input {index}") if ctx.source else []
-        result = _confirmed(
+        result = confirmed_result(
             "input_layout",
             summaries,
             finding,
@@ -680,7 +680,7 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return result
     if not trials:
         return None
-    return _said(
+    return said(
         "input_layout", summaries, f"no other memory layout of an input makes the candidate pass ({len(trials)} tried)"
     )
 
@@ -697,7 +697,7 @@ def input_layout(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
 def padding_value(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     if target is None or not target.measured.is_floating_point():
         return None
     logic = _logic_shown(target, diagnoses)
@@ -718,7 +718,7 @@ def padding_value(
         for load, value in changes
     ]
     trials = runner.run_all(runs, stop=lambda trial: trial.passed)
-    summaries = [_the_run(target)] + [_summary(trial, target.name) for trial in trials]
+    summaries = [the_run(target)] + [summary_of(trial, target.name) for trial in trials]
     for (load, value), trial in zip(changes, trials, strict=False):
         if not trial.passed:
             continue
@@ -727,7 +727,7 @@ def padding_value(
             "the candidate passes: its masked-off lanes enter the result (a reduction or a normaliser over the "
             "whole block), and the padding must be what they may add: the identity of the operation they feed"
         )
-        return _confirmed(
+        return confirmed_result(
             "padding_value",
             summaries,
             finding,
@@ -740,7 +740,7 @@ def padding_value(
         )
     if not trials:
         return None
-    return _said(
+    return said(
         "padding_value", summaries, f"no other padding of a masked load makes the candidate pass ({len(trials)} tried)"
     )
 
@@ -943,7 +943,7 @@ def _magnitude_finding(
     ),
 )
 def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     floats = _float_inputs(ctx)
     exponents = _scales(floats) if floats and target is not None else []
     if target is None or not exponents or not target.measured.is_floating_point():
@@ -952,11 +952,11 @@ def input_scale(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
     base = _computed_nonfinite(target)
     nonfinite = int(base.sum()) if base is not None else 0
     finding, confirms, refutes, pattern = _magnitude_finding(trials, target, facts, nonfinite)
-    summaries = [_the_run(target).model_copy(update={"nonfinite": nonfinite})]
+    summaries = [the_run(target).model_copy(update={"nonfinite": nonfinite})]
     summaries += [
-        _summary(t, target.name).model_copy(update={"note": "golden outside the dtype's range: not used"})
+        summary_of(t, target.name).model_copy(update={"note": "golden outside the dtype's range: not used"})
         if t.ok and _saturated(t, target.name)
-        else _summary(t, target.name)
+        else summary_of(t, target.name)
         for _, t in trials
     ]
     outcome = ExperimentOutcome(
@@ -1022,7 +1022,7 @@ def _magnitude_diagnosis(
     tests=("cancellation_error", "small_value_outliers", "low_precision_accumulation"),
 )
 def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     floats = _float_inputs(ctx)
     suspected = facts.one_pass_variance or any(
         d.pattern in ("cancellation_error", "small_value_outliers") for d in diagnoses
@@ -1037,9 +1037,9 @@ def input_offset(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
     centred = runner.run("inputs centred (each minus its mean)", lambda t: t - t.mean())
     shifted = runner.run(f"inputs + {shift:.3g}", lambda t: t + shift)
     summaries = [
-        _the_run(target),
-        _summary(centred, target.name),
-        _summary(shifted, target.name),
+        the_run(target),
+        summary_of(centred, target.name),
+        summary_of(shifted, target.name),
     ]
 
     def ratio(trial: Trial) -> float:
@@ -1148,7 +1148,7 @@ def _truncation(ctx: RunContext, length: int, full: int):
 def reduction_length(
     ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]
 ) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     full = ctx.compute_num
     suspected = [
         d
@@ -1179,7 +1179,7 @@ def reduction_length(
         TrialSummary(
             label=f"the run (K = {full})", ran=True, passed=False, mere=target.neutral.mere, mare=target.neutral.mare
         )
-    ] + [_summary(t, target.name) for _, t in trials]
+    ] + [summary_of(t, target.name) for _, t in trials]
     measured = [
         (k, excess(t.actual.get(target.name), t.golden.get(target.name), t.cpu.get(target.name)))
         for k, t in trials
@@ -1336,18 +1336,18 @@ def _region_text(trailing: int, block: int | None) -> str:
     tests=("boundary_mask_error",),
 )
 def unread_tail(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagnoses: list[Diagnosis]) -> Result | None:
-    target = _target(ctx, diagnoses)
+    target = unexplained_output(ctx, diagnoses)
     floats = _float_inputs(ctx)
     if target is None or target.actual is None or not target.actual.is_floating_point() or not floats:
         return None
     if any(d.tested in ("confirmed", "proven") and d.pattern != "formula_error" for d in diagnoses):
         return None  # explained: which elements are read cannot change the answer
-    summaries = [_the_run(target)]
+    summaries = [the_run(target)]
     partly = []  # tails some dependent outputs ignore: read less often than the reference does, not never
     for trailing, block in _tail_regions(floats, facts.blocks()):
         region = _region_text(trailing, block)
         trial = runner.run(f"{region} replaced by its first elements", _copy_between_ends(trailing, block, "tail"))
-        summaries.append(_summary(trial, target.name))
+        summaries.append(summary_of(trial, target.name))
         counts = _unmoved(target, trial) if trial.ok else None
         if (
             counts is None
@@ -1363,7 +1363,7 @@ def unread_tail(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
         control = runner.run(
             f"the head of each slice replaced by {region}", _copy_between_ends(trailing, block, "head")
         )
-        summaries.append(_summary(control, target.name))
+        summaries.append(summary_of(control, target.name))
         head = _unmoved(target, control) if control.ok else None
         if head is None or head[0] == 0 or head[1] >= T.UNREAD_TAIL_MAX_HEAD_UNMOVED_SHARE * head[0]:
             break  # it ignores its head as well: not a tail
@@ -1373,7 +1373,7 @@ def unread_tail(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             f"as many elements just before {region} replaced by the first ones",
             _copy_between_ends(trailing, block, "before_tail"),
         )
-        summaries.append(_summary(inner, target.name))
+        summaries.append(summary_of(inner, target.name))
         before = _unmoved(target, inner) if inner.ok else None
         if before is None or before[0] == 0 or before[1] >= T.UNREAD_TAIL_MAX_HEAD_UNMOVED_SHARE * before[0]:
             partly.append(
@@ -1474,7 +1474,7 @@ def patch_trial(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagno
             break
     if not tried:
         return None
-    summaries = [_summary(t, d.output or next(iter(t.neutral), "output")) for d, _, t in tried]
+    summaries = [summary_of(t, d.output or next(iter(t.neutral), "output")) for d, _, t in tried]
     winner = next(((d, fix) for d, fix, t in tried if t.passed), None)
     if winner is None:
         return Result(

@@ -372,7 +372,7 @@ def _edit_location(ctx: RunContext, edit: Edit, leading: Diagnosis | None) -> Lo
     """The edit's line, with the tensor its value reaches (tools/repair/reach.py). Where the leading diagnosis's
     trace named that tensor too, its account of the access (what was read against what was needed) is kept."""
     traced = leading.location if leading is not None and leading.location is not None else None
-    location = reach.with_tensor(ctx.line_location(edit.line), ctx.source, edit.before)
+    location = reach.with_tensor(ctx.line_location(edit.line), ctx.source, edit.before, edit.source)
     same_line = traced is not None and traced.line == edit.line
     if (
         traced is not None

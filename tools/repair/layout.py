@@ -12,15 +12,7 @@ from __future__ import annotations
 import ast
 
 from tools import pyast
-
-
-def _forward(tree: ast.Module) -> ast.FunctionDef | None:
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "ModelNew":
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name == "forward":
-                    return item
-    return None
+from tools.repair import reach
 
 
 def _index(value) -> int | None:
@@ -34,7 +26,7 @@ def _at_forward_start(source: str, added: list[tuple[int, str]]) -> str | None:
         tree = pyast.parse(source)
     except SyntaxError:
         return None
-    forward = _forward(tree)
+    forward = reach.model_forward(tree)
     if forward is None or not forward.body:
         return None
     params = [a.arg for a in forward.args.args[1:]]

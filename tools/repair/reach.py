@@ -50,10 +50,12 @@ class Reached:
         return f"line {line} {'is' if self.role in ('access', 'allocation') else 'sets'} {self.describe()}"
 
 
-def with_tensor(location: Location, source: str, before: str = "") -> Location:
-    """`location` with the tensor its line's value reaches and how (unchanged where it names one or none is found)."""
+def with_tensor(location: Location, source: str, before: str = "", edited: str = "") -> Location:
+    """`location` with the tensor its line's value reaches and how (unchanged where it names one or none is found).
+    `edited`: the source with the line's edit made, which tells the argument changed where `before` is written
+    more than once (`a.stride(0), a.stride(0)`)."""
     line = location.line
-    found = reached(source, line, before) if line and not location.tensor else None
+    found = reached(source, line, before, edited) if line and not location.tensor else None
     if found is None or not line:
         return location
     return location.model_copy(update={"tensor": found.tensor, "access": found.said_of(line)})
@@ -66,9 +68,10 @@ class _Access:
     parts: dict[str, ast.expr]  # role -> the argument
 
 
-def reached(source: str, line: int, before: str = "") -> Reached | None:
+def reached(source: str, line: int, before: str = "", edited: str = "") -> Reached | None:
     """The access line `line` of `source` feeds (None: none found, or a source that does not parse). `before`:
-    the edited code, to tell which argument of the line's own access (or launch) it is in."""
+    the edited code, to tell which argument of the line's own access (or launch) it is in; `edited`: the source
+    with that edit made (the launch argument that differs in it is the one)."""
     try:
         tree = pyast.parse(source)
     except SyntaxError:
@@ -76,7 +79,7 @@ def reached(source: str, line: int, before: str = "") -> Reached | None:
     kernel = _kernel_at(tree, line)
     if kernel is not None:
         return _first_access(source, tree, kernel, line, _assigned_at(kernel, line), before)
-    for kernel, params, call in _launched_at(source, tree, line, before):
+    for kernel, params, call in _launched_at(source, tree, line, before, _parsed(edited)):
         found = _first_access(source, tree, kernel, line, params, before="", launch=call)
         if found is not None:
             return found
@@ -310,20 +313,38 @@ def _launch_argument(tree: ast.Module, kernel: str, params: list[str], param: st
 
 
 def _launched_at(
-    source: str, tree: ast.Module, line: int, before: str
+    source: str, tree: ast.Module, line: int, before: str, edited: ast.Module | None = None
 ) -> list[tuple[ast.FunctionDef, set[str], ast.Call]]:
-    """The launches with an argument on `line` (the one holding `before` where one does): each kernel, the
-    parameters those arguments fill, and the launch."""
+    """The launches with an argument on `line` (the one the `edited` tree changes, else those holding `before`
+    where one does): each kernel, the parameters those arguments fill, and the launch."""
     found = []
     for kernel in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)):
         params = _params(kernel)
-        for call in _launches(tree, kernel.name):
+        edited_calls = list(_launches(edited, kernel.name)) if edited is not None else []
+        for number, call in enumerate(_launches(tree, kernel.name)):
             filled = {p: _launch_argument_of(call, params, p) for p in params}
             on_line = {p: a for p, a in filled.items() if a is not None and a.lineno <= line <= (a.end_lineno or 0)}
             holding = {p for p, a in on_line.items() if before and before in _code(source, a)}
+            if len(holding) > 1 and number < len(edited_calls):
+                other = edited_calls[number]
+                changed = {
+                    p for p in holding if _unparsed(_launch_argument_of(other, params, p)) != _unparsed(filled[p])
+                }
+                holding = changed or holding
             if on_line:
                 found.append((kernel, holding or set(on_line), call))
     return found
+
+
+def _parsed(source: str) -> ast.Module | None:
+    try:
+        return pyast.parse(source) if source else None
+    except SyntaxError:
+        return None
+
+
+def _unparsed(node: ast.expr | None) -> str:
+    return ast.unparse(node) if node is not None else ""
 
 
 def _launch_argument_of(call: ast.Call, params: list[str], param: str) -> ast.expr | None:
@@ -384,7 +405,7 @@ def _tensor(tree: ast.Module, argument: str, launch: ast.Call) -> str | None:
     helper function names that function's variables: not matched to forward's)."""
     if not argument:
         return None
-    forward = _model_forward(tree)
+    forward = model_forward(tree)
     if forward is None or not forward.lineno <= launch.lineno <= (forward.end_lineno or 0):
         return f"`{argument}`"
     inputs = [a.arg for a in (*forward.args.posonlyargs, *forward.args.args)][1:]  # after self
@@ -396,13 +417,13 @@ def _tensor(tree: ast.Module, argument: str, launch: ast.Call) -> str | None:
 def forward_arguments(source: str) -> list[str]:
     """The names the model's forward gives its inputs (after `self`): `input k` is the k-th."""
     try:
-        forward = _model_forward(pyast.parse(source))
+        forward = model_forward(pyast.parse(source))
     except SyntaxError:
         return []
     return [a.arg for a in (*forward.args.posonlyargs, *forward.args.args)][1:] if forward is not None else []
 
 
-def _model_forward(tree: ast.Module) -> ast.FunctionDef | None:
+def model_forward(tree: ast.Module) -> ast.FunctionDef | None:
     """The forward of the candidate's model (ModelNew, else the first class method `forward(self, ...)`; an
     autograd Function's `forward(ctx, ...)` is not it)."""
     methods = [
@@ -429,7 +450,7 @@ def _returned(forward: ast.FunctionDef, name: str) -> str | None:
 
 def _allocation(tree: ast.Module, line: int) -> Reached | None:
     """A line of forward that assigns a tensor forward returns: that output's allocation."""
-    forward = _model_forward(tree)
+    forward = model_forward(tree)
     if forward is None or not forward.lineno <= line <= (forward.end_lineno or 0):
         return None
     for at, names, _ in _assignments(forward):

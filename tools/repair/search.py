@@ -221,19 +221,22 @@ def located_lines(diagnoses: list[Diagnosis]) -> list[int]:
     """The candidate lines the credible diagnoses point at, the established locations first."""
     lines: list[int] = []
 
-    # the line an experiment or a proof located comes before the lines an established diagnosis leaves to search
-    # (the host lines passing a view's strides), and those before the hypotheses' lines (a grid or size a detector
-    # suspects); otherwise in the order the diagnoses were made
+    # what an experiment or a proof located (a line, or the lines where what it showed is made: the host lines
+    # passing a view's strides) comes before the hypotheses' lines (a grid or size a detector suspects); otherwise in
+    # the order the diagnoses were made (a controlled trial that showed which input's strides are wrong runs before
+    # the trace that names the load reading it)
     def standing(d: Diagnosis) -> int:
-        established = d.tested in ("proven", "confirmed")
-        return 0 if established and d.location and d.location.line else 1 if established else 2
+        return 0 if d.tested in ("proven", "confirmed") else 1
 
     for d in sorted(diagnoses, key=standing):
         if d.tested == "refuted":
             continue
         line = d.location.line if d.location is not None else None
-        more = d.evidence.get("search_lines")  # where what the diagnosis shows is made (a size, the grid, stores)
-        for candidate in (line, d.evidence.get("line"), *(more if isinstance(more, list) else [])):
+        # where what the diagnosis shows is made (a size, the grid, the strides a view is read with, stores), in the
+        # order the diagnosis gives: before its own line, which may be where the wrong value is used (the load of a
+        # view read with the wrong strides), not where it is made
+        more = d.evidence.get("search_lines")
+        for candidate in (*(more if isinstance(more, list) else []), line, d.evidence.get("line")):
             if isinstance(candidate, int) and candidate > 0 and candidate not in lines:
                 lines.append(candidate)
     return lines
