@@ -2131,6 +2131,20 @@ def test_the_access_trace_records_where_a_program_first_wraps_a_signed_int32():
     assert origin["operands"] == [99148.0, 131072.0] and origin["makes"] == "wrap"
 
 
+def test_a_failure_a_re_run_does_not_repeat_gets_no_trial_based_claim_and_no_verified_fix():
+    """x is a view far sparser than re-runs keep (it reaches them as a contiguous copy), and the kernel ignores its
+    row stride: the run fails, the unchanged candidate re-run passes. The replay says so first, no other experiment
+    runs (any change would seem to repair it), and suggest_fix verifies nothing."""
+    run = _run("sparse_view", "bug_contiguous_assumed.py")
+    assert run.verdict == "fail"
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    assert [o.id for o in explained.experiments] == ["replay"], explained.experiments
+    assert explained.experiments[0].finding.startswith("the failure does not reproduce"), explained.experiments[0]
+    assert all(d.tested not in ("confirmed", "proven") or d.experiment is None for d in explained.diagnoses)
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert not any(f.verified for f in fixed.fixes) and "no patch can be verified" in fixed.next_step, fixed
+
+
 def test_a_view_no_single_edit_repairs_gets_the_contiguous_copy_as_its_verified_patch():
     """The kernel takes no row stride for x at all (it uses the row length): no single-site edit repairs it. The
     trace names x's load, and suggest_fix's patch is what the experiment saw pass, x made contiguous at the top of

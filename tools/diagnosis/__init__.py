@@ -26,6 +26,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
     fingerprint,
     heatmap,
     repair,
+    replay,
     stored_value,
     stores,
 )

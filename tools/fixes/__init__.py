@@ -7,7 +7,7 @@ import time
 
 from sandbox import backends
 from tools import thresholds as T
-from tools.diagnosis import context, explain_failure, repair, shape_failure, stored_explanation
+from tools.diagnosis import context, explain_failure, repair, replay, shape_failure, stored_explanation
 from tools.diagnosis.trials import TrialRunner
 from tools.errors import ServerFault, ToolInputError
 from tools.models.accuracy import RunAccuracyResult, StoredTask
@@ -45,7 +45,7 @@ def _changed_line(before: str, after: str, name: str, edited: str = "") -> Locat
     changes = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace" or changes[0][2] - changes[0][1] != 1:
         return None
-    return reach.with_tensor(Location.at_line(name, changes[0][1] + 1, before), before, edited)
+    return reach.with_tensor(Location.at_line(name, changes[0][1] + 1, before), before, edited, after)
 
 
 def _metrics(result) -> dict:
@@ -224,6 +224,12 @@ def _next_step(request: FixRequest, fixes: list[FixSuggestion], explained: Expla
         return "apply the verified patch (patched_source) and continue"
     if not fixes and explained.verdict == "pass":
         return "nothing to fix"
+    if replay.not_reproduced(explained.experiments):
+        return (
+            "no patch can be verified: the unchanged candidate passes when re-run (explain_failure's replay). Run "
+            "run_accuracy again on the same seeds; a verdict that changes is nondeterminism to remove first (a race "
+            "between programs, a read of memory nothing wrote)"
+        )
     patched = [f for f in fixes if f.patch]
     if patched and not request.verify:
         return (
@@ -271,14 +277,16 @@ def suggest_fix(request: FixRequest, progress=None, cancel=None) -> FixResult:
     # With verify, a failed verification lets the next fix in line be tried (up to EXTRA_FIX_TRIALS
     # beyond max_fixes): e.g. a confirmed out-of-bounds read whose cause is a swapped stride ranks the
     # mask fix first, and only the layout fix, further down, makes the candidate pass.
-    budget = request.max_fixes + (EXTRA_FIX_TRIALS if request.verify else 0)
+    # a re-run the unchanged candidate passes verifies nothing: the patches come back unverified
+    verify = request.verify and not replay.not_reproduced(explained.experiments)
+    budget = request.max_fixes + (EXTRA_FIX_TRIALS if verify else 0)
     fixes: list[FixSuggestion] = []
     for i, (fix, diagnosis) in enumerate(chosen[:budget]):
         if i >= request.max_fixes and any(f.verified for f in fixes):
             break
-        fixes.append(_suggestion(fix, diagnosis, source, name, task, before, request.verify, cancel, report, i, budget))
+        fixes.append(_suggestion(fix, diagnosis, source, name, task, before, verify, cancel, report, i, budget))
     if (
-        request.verify
+        verify
         and request.search
         and explained.verdict == "fail"
         and not any(f.verified for f in fixes)
