@@ -2145,6 +2145,40 @@ def test_a_failure_a_re_run_does_not_repeat_gets_no_trial_based_claim_and_no_ver
     assert not any(f.verified for f in fixed.fixes) and "no patch can be verified" in fixed.next_step, fixed
 
 
+def test_a_channel_loaded_twice_is_the_load_moved_along_its_stride_to_the_unread_channel():
+    """Blue is loaded from the green channel's address: at every wrong output's lane two loads read the same element
+    and the blue one, which the reference needs, is read by none. The load moved by that offset along the kernel's
+    own channel stride is re-run and passes: the line, the tensor and a verified patch."""
+    run = _run("rgb_luma", "bug_blue_as_green.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    primary = explained.diagnoses[0]
+    line = _line_of("rgb_luma", "bug_blue_as_green.py", "b = tl.load(")
+    assert primary.pattern == "layout_mismatch" and primary.evidence["edit_operator"] == "lane_offset", primary
+    assert primary.location is not None and (primary.location.line, primary.location.tensor) == (line, "input 0")
+    assert "read the same element of input 0" in primary.summary and "+1 along dimension 1" in primary.summary
+    fixed = suggest_fix(FixRequest(run_id=run.run_id, verify=True))
+    assert fixed.fixes[0].verified and "b = tl.load(base + 2 * s_c" in (fixed.fixes[0].patched_source or "")
+
+
+@pytest.mark.parametrize(
+    "pointer, terms, moved",
+    [
+        ("base + s_c", {"s_c": 1}, "base + 2 * s_c"),
+        ("ll_ptr + i * s_p + 0 * s_c", {"s_c": 1}, "ll_ptr + i * s_p + s_c"),
+        ("base - s_c", {"s_c": 1}, "base"),
+        ("x_ptr + row * s_r", {"s_c": -2}, "x_ptr + row * s_r - 2 * s_c"),
+        ("x_ptr + 3 * s_c + col", {"s_c": -3, "s_r": 1}, "x_ptr + col + s_r"),
+    ],
+)
+def test_a_moved_address_changes_the_coefficient_of_a_stride_it_has(pointer, terms, moved):
+    import ast
+
+    from tools.diagnosis.lane_offset import _moved
+
+    node = ast.parse(pointer, mode="eval").body
+    assert _moved(node, terms) == moved
+
+
 def test_a_view_no_single_edit_repairs_gets_the_contiguous_copy_as_its_verified_patch():
     """The kernel takes no row stride for x at all (it uses the row length): no single-site edit repairs it. The
     trace names x's load, and suggest_fix's patch is what the experiment saw pass, x made contiguous at the top of

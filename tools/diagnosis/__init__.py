@@ -25,6 +25,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
     experiments,
     fingerprint,
     heatmap,
+    lane_offset,
     repair,
     replay,
     stored_value,

@@ -2280,6 +2280,20 @@ def _names_address_first(statement: cst.SimpleStatementLine) -> list[str]:
     return sorted(address) + sorted(every - address)
 
 
+def written_in(source: str, evidence: dict) -> str | None:
+    """An experiment's own edit (`edit_before` -> `edit_after` at `line`, made from what it measured, not by an
+    operator here) written in again, where that text occurs once on the line (None otherwise)."""
+    line, before, after = evidence.get("line"), evidence.get("edit_before"), evidence.get("edit_after")
+    lines = source.splitlines(keepends=True)
+    if not isinstance(line, int | float) or not isinstance(before, str) or not isinstance(after, str) or not before:
+        return None
+    number = int(line)
+    if not 1 <= number <= len(lines) or lines[number - 1].count(before) != 1:
+        return None
+    lines[number - 1] = lines[number - 1].replace(before, after)
+    return "".join(lines)
+
+
 def reproduce(source: str, line: int, before: str, after: str, also: tuple[int, ...] = ()) -> str | None:
     """The candidate with the edit an earlier search found (by its lines and its text) applied again."""
     wanted = (line, before, after, also)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from tools.repair import edits
 from tools.repair.patches import Transformer, _code, _find, _kwarg, _names, _tl, parse, run, two_pass_variance
 
 ONE = m.Integer("1") | m.Float("1.0") | m.Float("1.")
@@ -323,16 +324,5 @@ __all__ = [
 
 
 def from_evidence(source: str, evidence: dict) -> str | None:
-    """The relation tools/diagnosis/stored_value.py re-ran and saw pass, written in again: `edit_before` ->
-    `edit_after` at `line`, where that text occurs once on the line (None otherwise)."""
-    if evidence.get("edit_operator") != "stored_value":
-        return None
-    line, before, after = evidence.get("line"), evidence.get("edit_before"), evidence.get("edit_after")
-    lines = source.splitlines(keepends=True)
-    if not isinstance(line, int | float) or not isinstance(before, str) or not isinstance(after, str) or not before:
-        return None
-    number = int(line)
-    if not 1 <= number <= len(lines) or lines[number - 1].count(before) != 1:
-        return None
-    lines[number - 1] = lines[number - 1].replace(before, after)
-    return "".join(lines)
+    """The relation tools/diagnosis/stored_value.py re-ran and saw pass, written in again (None otherwise)."""
+    return edits.written_in(source, evidence) if evidence.get("edit_operator") == "stored_value" else None

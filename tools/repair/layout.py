@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from tools import pyast
-from tools.repair import reach
+from tools.repair import edits, reach
 
 
 def _index(value) -> int | None:
@@ -46,7 +46,10 @@ def _at_forward_start(source: str, added: list[tuple[int, str]]) -> str | None:
 
 def from_evidence(source: str, evidence: dict) -> str | None:
     """The candidate with input `evidence['input']` re-laid as `evidence['order']` on entering forward
-    (input_layout), or the inputs `evidence['inputs']` made contiguous there (contiguous_inputs)."""
+    (input_layout), the inputs `evidence['inputs']` made contiguous there (contiguous_inputs), or a load's address
+    moved along the kernel's strides as lane_offset saw pass."""
+    if evidence.get("edit_operator") == "lane_offset":
+        return edits.written_in(source, evidence)
     if evidence.get("experiment") == "contiguous_inputs":
         indices = [_index(i) for i in evidence.get("inputs") or []]
         if not indices or None in indices:
