@@ -247,3 +247,17 @@ def test_an_edit_of_one_of_two_arguments_written_alike_reaches_the_tensor_of_the
     at = Location(description="launch", line=line + 1)
     assert with_tensor(at, TWO_STRIDES, "a.stride(0)", edited).tensor == "input 1"
     assert with_tensor(at, TWO_STRIDES, "a.stride(0)").tensor == "input 0"  # without it: the first that holds it
+
+
+def test_of_two_alike_edits_on_a_line_the_one_reproduced_is_the_one_whose_line_was_kept():
+    """suggest_fix writes the search's edit in again by its line and text: `a.stride(0)` -> `b.stride(0)` is two
+    edits on the launch line, and the line as the edit left it tells which."""
+    from tools.repair.edits import edits, line_of, reproduce
+
+    line = next(n for n, code in enumerate(TWO_STRIDES.splitlines(), 1) if "pair[(" in code)
+    alike = [e for e in edits(TWO_STRIDES) if (e.line, e.before, e.after) == (line, "a.stride(0)", "b.stride(0)")]
+    assert len(alike) == 2
+    second = next(e for e in alike if "a.stride(0), b.stride(0)" in line_of(e.source, line))
+    kept = line_of(second.source, line)
+    assert reproduce(TWO_STRIDES, line, "a.stride(0)", "b.stride(0)", (), kept) == second.source
+    assert reproduce(TWO_STRIDES, line, "a.stride(0)", "b.stride(0)") == alike[0].source

@@ -22,7 +22,7 @@ from tools.diagnosis.registry import experiment
 from tools.diagnosis.trials import UNCHANGED_INPUTS, ResizedTrialRunner, TrialBudgetExceeded, TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, Location
 from tools.repair import reach, search
-from tools.repair.edits import Edit
+from tools.repair.edits import Edit, line_of
 from tools.repair.source import SourceFacts
 from tools.services import services
 
@@ -297,6 +297,8 @@ def located(leading: Diagnosis | None, edit: Edit, ctx: RunContext, target: Outp
         **({"also_lines": list(edit.also)} if edit.also else {}),
         "edit_before": edit.before,
         "edit_after": edit.after,
+        # the edited line as it reads after the edit: which of two alike texts on the line it changed
+        "edit_line_after": line_of(edit.source, edit.line),
         "edit_operator": edit.operator,
     }
     widening = edit.operator in search.WIDENING_OPERATORS

@@ -2294,7 +2294,18 @@ def written_in(source: str, evidence: dict) -> str | None:
     return "".join(lines)
 
 
-def reproduce(source: str, line: int, before: str, after: str, also: tuple[int, ...] = ()) -> str | None:
-    """The candidate with the edit an earlier search found (by its lines and its text) applied again."""
+def reproduce(
+    source: str, line: int, before: str, after: str, also: tuple[int, ...] = (), line_after: str = ""
+) -> str | None:
+    """The candidate with the edit an earlier search found (by its lines and its text) applied again; of two alike
+    edits on one line (`a.stride(0), a.stride(0)`), the one that leaves the line as `line_after` where it is given."""
     wanted = (line, before, after, also)
-    return next((e.source for e in edits(source) if (e.line, e.before, e.after, e.also) == wanted), None)
+    alike = [e.source for e in edits(source) if (e.line, e.before, e.after, e.also) == wanted]
+    exact = [edited for edited in alike if line_after and line_of(edited, line) == line_after]
+    return (exact or alike or [None])[0]
+
+
+def line_of(source: str, line: int) -> str:
+    """The text of 1-based `line` of `source` ("" past its end)."""
+    lines = source.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""

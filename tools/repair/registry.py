@@ -35,7 +35,7 @@ class Fix:
         if evidence and isinstance(evidence.get("edit_after"), str):  # the edit repair_search found
             found = (int(evidence["line"]), str(evidence["edit_before"]), evidence["edit_after"])
             also = tuple(int(line) for line in evidence.get("also_lines", ()))
-            edit = reproduce(source, *found, also)
+            edit = reproduce(source, *found, also, str(evidence.get("edit_line_after", "")))
             # a widened dtype: the fix's own patch (accumulator and loads) is the whole repair, the edit a part
             if edit is not None and evidence.get("edit_operator") not in WIDENING_OPERATORS:
                 return edit
