@@ -31,6 +31,7 @@ from tools.diagnosis import (  # noqa: F401 - registries
     stored_value,
     stores,
 )
+from tools.diagnosis.detectors import flat_index
 from tools.diagnosis.registry import DETECTORS, EXPERIMENTS
 from tools.diagnosis.trials import TrialBudgetExceeded, TrialRunner
 from tools.errors import ToolInputError
@@ -211,6 +212,34 @@ def run_experiments(
     return outcomes
 
 
+#: The worst elements a failure no pattern matched is described by.
+WORST_SHOWN = 3
+
+
+def _where_it_differs(ctx: context.RunContext) -> str:
+    """What the run itself shows of a failure no pattern matched (facts, no cause): the first failing output, how many
+    of its elements differ (integer and bool outputs: any difference) and the worst of them, got vs the golden."""
+    target = repair.failing_output(ctx)
+    if target is None or target.measured.is_complex() or target.measured.numel() == 0:
+        return ""
+    a, g = target.a.reshape(-1), target.g.reshape(-1)
+    error = (a - g).abs()
+    error = torch.where(torch.isnan(a) & torch.isnan(g), 0.0, torch.nan_to_num(error, nan=float("inf")))
+    worst = [int(i) for i in torch.argsort(error, descending=True, stable=True)[:WORST_SHOWN] if error[i] > 0]
+    if not worst:
+        return ""
+    shape, got, want = tuple(target.measured.shape), target.measured.reshape(-1), target.golden.reshape(-1)
+    shown = "; ".join(f"{list(flat_index(i, shape))}: {_value(got[i])} (golden {_value(want[i])})" for i in worst)
+    exact = not target.measured.is_floating_point()
+    count = f" differs at {int((error > 0).sum())} of {a.numel()} elements" if exact else f" ({a.numel()} elements)"
+    return f"{target.name}{count}, the worst at {shown}"
+
+
+def _value(v: torch.Tensor) -> str:
+    x = v.item()
+    return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
 def _without_tensors(ctx: context.RunContext) -> bool:
     return ctx.result.verdict == "fail" and not ctx.tensors_kept
 
@@ -358,7 +387,11 @@ def _explain(request: ExplainRequest, progress=None, cancel=None) -> ExplainResu
         summary = "no failure pattern: the run passed and shows no latent defect"
         next_step = "nothing to fix; optimise for speed"
     else:
-        summary = f"{ctx.result.verdict}: no known failure pattern matched; see the per-seed comparator results"
+        differs = _where_it_differs(ctx)
+        summary = (
+            f"{ctx.result.verdict}: no known failure pattern matched{'; ' + differs if differs else ''}; see the "
+            "per-seed comparator results"
+        )
         searched = next((o for o in outcomes if o.id == repair.ID and o.edits_tried is not None), None)
         next_step = (
             f"call suggest_fix(run_id='{request.run_id}', verify=true): its repair search goes on from the "
