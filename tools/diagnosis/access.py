@@ -414,10 +414,8 @@ def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedS
     a, g = target.a.reshape(-1), target.g.reshape(-1)
     bad = [s for s in samples if s.wrong and not bool(torch.isfinite(a[s.flat])) and bool(torch.isfinite(g[s.flat]))]
     lines = [int(s.nonfinite["line"]) for s in bad if s.nonfinite and s.nonfinite.get("line")]
-    if len(bad) < T.ACCESS_MIN_JUDGED or not lines:
-        return None
-    line = max(sorted(set(lines)), key=lines.count)
-    if lines.count(line) < T.ACCESS_WRONG_SHARE * len(bad):
+    line = _most_samples_line(lines, len(bad))
+    if line is None:
         return None
     origin = next(s.nonfinite for s in bad if s.nonfinite and s.nonfinite.get("line") == line)
     kind = "NaN" if origin.get("makes") == "NaN" else "Inf"
@@ -447,6 +445,15 @@ def _nonfinite_origin(ctx: RunContext, target: OutputData, samples: list[TracedS
     return located, finding
 
 
+def _most_samples_line(lines: list[int], judged: int) -> int | None:
+    """The line most of `judged` sampled wrong outputs name (`lines`: one per sample that names one), where there are
+    enough of them and at least ACCESS_WRONG_SHARE name it; else None."""
+    if judged < T.ACCESS_MIN_JUDGED or not lines:
+        return None
+    line = max(sorted(set(lines)), key=lines.count)
+    return line if lines.count(line) >= T.ACCESS_WRONG_SHARE * judged else None
+
+
 def _wrap_origin(ctx: RunContext, target: OutputData, samples: list[TracedSample], diagnoses: list[Diagnosis]):
     """The line where the programs that stored the wrong outputs first wrapped a signed integer, as the located
     overflow diagnosis of outputs off by multiples of 2^bits (tools/diagnosis/detectors/integers.py): (diagnosis,
@@ -465,10 +472,8 @@ def _wrap_origin(ctx: RunContext, target: OutputData, samples: list[TracedSample
     )
     bad = [s for s in samples if s.wrong]
     lines = [int(s.wrap["line"]) for s in bad if s.wrap and s.wrap.get("line")]
-    if known is None or len(bad) < T.ACCESS_MIN_JUDGED or not lines:
-        return None
-    line = max(sorted(set(lines)), key=lines.count)
-    if lines.count(line) < T.ACCESS_WRONG_SHARE * len(bad):
+    line = _most_samples_line(lines, len(bad))
+    if known is None or line is None:
         return None
     origin = next(s.wrap for s in bad if s.wrap and s.wrap.get("line") == line)
     operands = ", ".join(f"{v:.0f}" for v in origin.get("operands", []))

@@ -99,15 +99,6 @@ def _stride_parameters(source: str, tensor: str) -> dict[int, str]:
     return found
 
 
-def _forward_name(source: str, index: int) -> str | None:
-    try:
-        forward = reach.model_forward(pyast.parse(source))
-    except SyntaxError:
-        return None
-    params = [a.arg for a in forward.args.args[1:]] if forward is not None else []
-    return params[index] if index < len(params) else None
-
-
 def _pointer(source: str, line: int) -> ast.expr | None:
     """The pointer argument of the one `tl.load` on `line`."""
     try:
@@ -172,7 +163,8 @@ def _signed(k: int, name: str) -> tuple[int, str]:
 
 def edit_for(source: str, offset: Offset) -> Edit | None:
     """The load at `offset.line` with its address moved by the offset along the kernel's stride parameters."""
-    tensor = _forward_name(source, offset.index)
+    names = reach.forward_arguments(source)
+    tensor = names[offset.index] if offset.index < len(names) else None
     pointer = _pointer(source, offset.line)
     if tensor is None or pointer is None:
         return None
