@@ -210,11 +210,18 @@ def test_the_lines_only_a_wrong_store_is_fed_by_are_the_differential_lines():
     def sample(number: int, wrong: bool, line: int) -> TracedSample:
         return TracedSample(number, 0, number, wrong, {}, {"store_line": line}, {})
 
+    def lines(traced: list[TracedSample], controls: list[TracedSample] = []) -> list[int]:  # noqa: B006
+        return differential_lines(SimpleNamespace(traced=traced, traced_controls=controls, source=SPLIT))  # type: ignore[arg-type]
+
     traced = [sample(0, True, 14), sample(1, False, 13)]
-    assert differential_lines(SimpleNamespace(traced=traced, source=SPLIT)) == [11, 12, 14]  # type: ignore[arg-type]
-    # one store writes the wrong and the right elements, or no right element was traced: nothing to tell apart
-    assert differential_lines(SimpleNamespace(traced=[*traced, sample(2, False, 14)], source=SPLIT)) == []  # type: ignore[arg-type]
-    assert differential_lines(SimpleNamespace(traced=traced[:1], source=SPLIT)) == []  # type: ignore[arg-type]
+    assert lines(traced) == [11, 12, 14]
+    # the variance's store writes right elements too: the mean's store, right alone, still clears its lines
+    assert lines([*traced, sample(2, False, 14)]) == [11, 12, 14]
+    # a right element of another output (a control) clears its store's lines the same way
+    assert lines(traced[:1], [sample(1, False, 13)]) == [11, 12, 14]
+    # every store wrote a wrong element, or no right element was traced: nothing to tell apart
+    assert lines([*traced, sample(2, True, 13)]) == []
+    assert lines(traced[:1]) == []
 
 
 TWO_STRIDES = """import torch

@@ -2213,3 +2213,30 @@ def test_a_failure_no_pattern_matches_is_described_by_the_elements_that_differ()
         pytest.skip(f"diagnosed now: {explained.summary[:200]}")
     assert "no known failure pattern matched; output[2] differs at" in explained.summary, explained.summary
     assert "(golden 9223372036854775807)" in explained.summary, explained.summary
+
+
+def test_a_wrong_value_one_store_of_several_writes_is_located_where_it_is_made():
+    """z misses its flattening factor (off by 0.67%: below the 1% that fp32 errors were once "clearly wrong" at).
+    The trace samples the wrong z elements beside the right x and y ones, stored by other lines: of the lines z's
+    store is computed from, only z's own assignment feeds no store of right elements, and is the location. The
+    longitude load that z's lanes run but z does not need is no misaddressed read."""
+    run = _run("polar_xyz", "bug_z_unflattened.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    line = _line_of("polar_xyz", "bug_z_unflattened.py", "z = r * tl.sin(t)")
+    primary = explained.diagnoses[0]
+    assert primary.pattern == "formula_error" and primary.location is not None, explained.diagnoses
+    assert primary.location.line == line and f"only line {line} feeds no store of right elements" in primary.summary
+    assert not any(d.pattern == "layout_mismatch" and d.tested != "refuted" for d in explained.diagnoses)
+
+
+def test_an_output_that_fails_beside_one_that_passes_is_told_apart_by_their_stores():
+    """The minimum starts from 0, not the int64 maximum: only the 2 rows without a negative value are wrong (an
+    exact int64 output: any difference is wrong). The sum, which passes, is traced beside it as the control: the
+    lines that feed the minimum's store and not the sum's are named, the minimum's start among them."""
+    run = _run("group_sum_min", "bug_min_from_zero.py")
+    explained = explain_failure(ExplainRequest(run_id=run.run_id, heatmap=False))
+    start = _line_of("group_sum_min", "bug_min_from_zero.py", "low = tl.zeros(")
+    update = _line_of("group_sum_min", "bug_min_from_zero.py", "low = tl.minimum(")
+    primary = explained.diagnoses[0]
+    assert primary.output == "output[1]" and primary.location is not None, explained.diagnoses
+    assert f"only lines {start} and {update} feed no store of right elements" in primary.summary, primary.summary

@@ -393,6 +393,17 @@ ACCESS_RIGHT_SAMPLES = 16  # enough right outputs that ACCESS_LANE_RIGHT_AGREE t
 ACCESS_MIN_JUDGED = 3
 ACCESS_WRONG_SHARE = 0.5
 ACCESS_RIGHT_SHARE = 0.1
+#: ... an element is "wrong" where it is off the golden by more than this share of |golden| + the output's typical
+#: magnitude (a right one: 1e-5): 1e-3 for 32- and 64-bit floats, whose rounding stays orders below (a geodetic
+#: Z off by its factor 1 / (1 - e^2) = 1.0067 was "not wrong" at 1e-2, so nothing was traced); 1e-2 for 16-bit
+#: floats (a few ulp of bf16) and integers (as before: an exact rule moved which wrong lanes are sampled).
+ACCESS_WRONG_RELATIVE = {"narrow": 1e-2, "wide": 1e-3}
+#: ... and this many right elements of each other output of the run that passed are traced beside them (the
+#: controls): a store that writes only right elements says the lines feeding it alone compute right values.
+ACCESS_CONTROL_SAMPLES = 4
+#: ... the lines that feed the store of the wrong elements and no store of right ones are named as where the wrong
+#: value is made only where they are at most this many (more is no localization; the search still starts there).
+ACCESS_DIFFERENTIAL_MAX_LINES = 3
 #: The wrong dimension of a misaddressed load is read from its lanes only where the reference computes the
 #: output element from at most this many elements of that input (a copy, a gather, a stencil: the element a lane
 #: should read is the one no other load of the input read); a reduction's lanes say nothing of it.

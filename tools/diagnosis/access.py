@@ -47,17 +47,23 @@ def _typical_magnitude(t: torch.Tensor, default: float) -> float:
 
 
 def _wrong_and_right(o: OutputData) -> tuple[torch.Tensor, torch.Tensor]:
-    """Flat masks of clearly wrong elements (NaN where the golden is a number, never written, or off by
-    more than a percent of the output's scale) and clearly right ones (within 1e-5 of it)."""
+    """Flat masks of clearly wrong elements (NaN where the golden is a number, never written, or off by more
+    than T.ACCESS_WRONG_RELATIVE of the output's scale) and clearly right ones (within 1e-5 of it)."""
     a, g = o.a.reshape(-1), o.g.reshape(-1)
     finite = torch.isfinite(g)
     scale = _typical_magnitude(g, 0.0)
     tolerance = max(scale, float(torch.finfo(torch.float32).tiny))
     error = (a - g).abs()
     unwritten = o.unwritten().reshape(-1) if o.unwritten().numel() else torch.zeros_like(finite)
-    wrong = finite & ~unwritten & ((error > 1e-2 * (g.abs() + tolerance)) | torch.isnan(a))
+    relative = T.ACCESS_WRONG_RELATIVE["wide" if _wide_float(o.measured.dtype) else "narrow"]
+    wrong = finite & ~unwritten & ((error > relative * (g.abs() + tolerance)) | torch.isnan(a))
     right = finite & (error <= 1e-5 * (g.abs() + tolerance))
     return wrong, right
+
+
+def _wide_float(dtype: torch.dtype) -> bool:
+    """A float of 32 bits or more: its rounding stays orders below T.ACCESS_WRONG_RELATIVE["wide"]."""
+    return dtype.is_floating_point and torch.finfo(dtype).bits >= 32
 
 
 def _spread(mask: torch.Tensor, count: int) -> list[int]:
@@ -93,14 +99,18 @@ def _elements(values: list[int], shape: tuple[int, ...]) -> str:
 
 
 def _samples(runner: TrialRunner, ctx: RunContext, target: OutputData):
+    """(the target's traced samples, the loads' index names, the controls: right elements of the outputs that
+    passed), or None where no element is clearly wrong, or why the trace did not run."""
     wrong, right = _wrong_and_right(target)
     position = _output_position(ctx, target)
-    if position is None or int(wrong.sum()) < T.ACCESS_MIN_JUDGED:
-        return None
-    picks = [(f, True) for f in _spread(wrong, T.ACCESS_WRONG_SAMPLES)] + [
-        (f, False) for f in _spread(right, T.ACCESS_RIGHT_SAMPLES)
-    ]
-    jobs = runner.traced([[position, f] for f, _ in picks])
+    if position is None or not bool(wrong.any()):
+        return None  # (each claim counts its own judged samples: ACCESS_MIN_JUDGED; where the wrong ones are
+        # stored needs only that every one of them is sampled)
+    picks = [(position, f, True) for f in _spread(wrong, T.ACCESS_WRONG_SAMPLES)]
+    picks += [(position, f, False) for f in _spread(right, T.ACCESS_RIGHT_SAMPLES)]
+    mine = len(picks)
+    picks += _controls(ctx, target)
+    jobs = runner.traced([[at, f] for at, f, _ in picks])
     if isinstance(jobs, str):
         return jobs
     ref, cand = jobs
@@ -119,8 +129,19 @@ def _samples(runner: TrialRunner, ctx: RunContext, target: OutputData):
     names: lanes.IndexNames = {}
     for e in trace.index_names:
         names.setdefault((e.line, e.input), {})[e.dim] = e.names
-    samples = trace.samples
-    return [TracedSample(n, position, f, w, deps[n], samples[n], values) for n, (f, w) in enumerate(picks)], names
+    samples = [TracedSample(n, at, f, w, deps[n], trace.samples[n], values) for n, (at, f, w) in enumerate(picks)]
+    return samples[:mine], names, samples[mine:]
+
+
+def _controls(ctx: RunContext, target: OutputData) -> list[tuple[int, int, bool]]:
+    """(position, flat, False) for up to T.ACCESS_CONTROL_SAMPLES right elements of each output of the target's
+    seed that passed: stores of right values beside the target's."""
+    picks = []
+    for at, o in enumerate(o for o in ctx.outputs if o.seed == target.seed):
+        if o.failed or o.actual is None or o.actual.shape != o.golden.shape or not o.golden.numel():
+            continue
+        picks += [(at, f, False) for f in _spread(_wrong_and_right(o)[1], T.ACCESS_CONTROL_SAMPLES)]
+    return picks
 
 
 def _output_position(ctx: RunContext, target: OutputData) -> int | None:
@@ -537,8 +558,8 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
         return None
     if isinstance(traced, str):
         return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=f"not traced: {traced}"))
-    samples, names = traced
-    ctx.traced = samples
+    samples, names, controls = traced
+    ctx.traced, ctx.traced_controls = samples, controls
     origin = _nonfinite_origin(ctx, target, samples, diagnoses) or _wrap_origin(ctx, target, samples, diagnoses)
     if origin is not None:
         located, finding = origin
@@ -560,10 +581,11 @@ def access_trace(ctx: RunContext, runner: TrialRunner, facts: SourceFacts, diagn
             else "nothing to compare: the reference's output has no gradient in a floating input, or the kernel's "
             "reads pass through memory the trace cannot follow"
         )
-        stored = _wrong_store(samples)
+        stored = _wrong_store(samples + controls)
         if stored is None:
             return Result(ExperimentOutcome(id=ID, question=QUESTION, finding=finding))
         line, text = stored
+        line, text = _made_at(ctx, line, text)
         outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=f"{finding}; {text}")
         return Result(outcome, _stored_at(ctx, target, diagnoses, line, text))
     outcome = ExperimentOutcome(id=ID, question=QUESTION, finding=found.experiment or "", confirms=[found.pattern])
@@ -592,20 +614,46 @@ def _wrong_store(samples: list[TracedSample]) -> tuple[int, str] | None:
     )
 
 
+def _made_at(ctx: RunContext, store: int, text: str) -> tuple[int, str]:
+    """Where the wrong value the store line stores is made: of the kernel's lines that feed it, those that feed no
+    store of right elements (repair.differential_lines), where they are few; the one of them that is not the store
+    is the location (several: the store stays it, and they are named)."""
+    made = [n for n in repair.differential_lines(ctx) if n != store]
+    if not made or len(made) > T.ACCESS_DIFFERENTIAL_MAX_LINES:
+        return store, text
+    named = _lines_text(made)
+    feed = "feeds" if len(made) == 1 else "feed"
+    text += (
+        f"; of the lines line {store} is computed from, only {named} {feed} no store of right elements: the wrong "
+        "value is made there"
+    )
+    return (made[0] if len(made) == 1 else store), text
+
+
+def _lines_text(lines: list[int]) -> str:
+    """'line 7', 'lines 7 and 9', 'lines 7, 9 and 12'."""
+    if len(lines) == 1:
+        return f"line {lines[0]}"
+    return f"lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}"
+
+
 def _stored_at(
     ctx: RunContext, target: OutputData, diagnoses: list[Diagnosis], line: int, text: str
 ) -> list[Diagnosis]:
-    """The store line located: on the unlocated logic diagnosis of this output where there is one (a formula
-    error the output's values showed), else as a hypothesis of its own."""
-    location = ctx.line_location(line, "stores the wrong elements")
+    """The line located (the store, or where its wrong value is made): on the logic diagnosis of this output that
+    names no line where there is one (a formula error the output's values showed), else as a hypothesis of its
+    own."""
+    location = ctx.line_location(line, "makes or stores the wrong elements' values")
     for d in diagnoses:
         if (
             d.output in (target.name, None)
             and d.pattern in ("formula_error", "layout_mismatch")
-            and d.location is None
+            and (d.location is None or d.location.line is None)
             and d.tested != "refuted"
         ):
-            d.location, d.summary = location, f"{d.summary}; {text}"
+            # a region or elements the output's values showed stay beside the line
+            shown = d.location.model_dump(include={"indices", "rows", "cols", "tile"}) if d.location else {}
+            d.location, d.summary = location.model_copy(update=shown), f"{d.summary}; {text}"
             return []
     if any(d.output in (target.name, None) and d.tested != "refuted" for d in diagnoses):
         return []  # a precision or NaN hypothesis of this output: where its error is stored is no logic error

@@ -139,6 +139,8 @@ class RunContext:
     outcomes: dict[str, ExperimentOutcome] = field(default_factory=dict)
     #: the access trace's sampled output elements (tools.diagnosis.traced.TracedSample), once it ran
     traced: list = field(default_factory=list)
+    #: ... and right elements of the outputs that passed, traced beside them (the controls of the stores)
+    traced_controls: list = field(default_factory=list)
 
     @property
     def source(self) -> str:

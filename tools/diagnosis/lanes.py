@@ -165,8 +165,8 @@ def _separating_dims(samples: list[TracedSample], index: int, line: int, shape: 
 def _expected_read(sample: TracedSample, index: int, line: int, shape: tuple[int, ...]) -> tuple[int, bool] | None:
     """The element of input `index` the lane that stored this sample should have read at `line`, and whether it was
     told by nearness (None: not told). The element read where the reference needs it; of a few needed elements, the
-    one no other load line of that input read for this lane; of many (a row a reduction needs), the one needed
-    element nearest to the one read (the fewest coordinates differ, and it alone)."""
+    one no other load line of that input read for this lane (none where another read each); of many (a row a
+    reduction needs), the one needed element nearest to the one read (the fewest coordinates differ, and it alone)."""
     needed, read = sample.needed.get(index), sample.aligned.get((index, line))
     if not sample.judgeable or needed is None or read is None or needed.numel() == 0:
         return None
@@ -175,9 +175,12 @@ def _expected_read(sample: TracedSample, index: int, line: int, shape: tuple[int
     if needed.numel() > T.ACCESS_ALIGNED_MAX_NEEDED:
         nearest = _nearest(needed, read, shape)
         return None if nearest is None else (nearest, True)
+    # a needed element another load line of this lane read is not what this one should have (the one needed
+    # element read elsewhere: this load feeds another of the program's values, as a longitude load feeds X and Y,
+    # not the Z the sample is)
     wanted = {int(v) for v in needed.tolist()}
     others = {e for (i, other), e in sample.aligned.items() if i == index and other != line}
-    left = wanted if len(wanted) == 1 else wanted - others
+    left = wanted - others
     return (next(iter(left)), False) if len(left) == 1 else None
 
 

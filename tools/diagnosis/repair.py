@@ -420,17 +420,19 @@ def reconcile(diagnoses: list[Diagnosis]) -> None:
 
 
 def differential_lines(ctx: RunContext) -> list[int]:
-    """Where the traced wrong elements are stored by other stores than the right ones (`E[v]` wrong beside a right
-    `E[u]`, a kurtosis beside its right skewness), the kernel lines that feed only the wrong elements' stores
-    (tools/repair/reach.feeding_lines): a line that also feeds a right element computes it right, as far as those
-    elements go. In source order; none where one store writes both or no right element was traced."""
-    samples = [s for s in ctx.traced or [] if s.store_line]
+    """Where the traced wrong elements are stored by other stores than some right ones (`E[v]` wrong beside a right
+    `E[u]`, a kurtosis beside its right skewness, an output that fails beside one that passes: the access trace's
+    controls), the kernel lines that feed the stores of wrong elements and no store that wrote only right ones
+    (tools/repair/reach.feeding_lines): a line that also feeds a store of right elements alone computes them right,
+    as far as those elements go. In source order; none where every store wrote a wrong element or no right element
+    was traced."""
+    samples = [s for s in [*ctx.traced, *ctx.traced_controls] if s.store_line]
     wrong = {int(s.store_line) for s in samples if s.wrong}
-    right = {int(s.store_line) for s in samples if not s.wrong}
-    if not (wrong - right) or not right or not ctx.source:
+    rightly_only = {int(s.store_line) for s in samples if not s.wrong} - wrong
+    if not wrong or not rightly_only or not ctx.source:
         return []
-    feeding = set().union(*(reach.feeding_lines(ctx.source, line) for line in wrong - right))
-    rightly = set().union(*(reach.feeding_lines(ctx.source, line) for line in right))
+    feeding = set().union(*(reach.feeding_lines(ctx.source, line) for line in wrong))
+    rightly = set().union(*(reach.feeding_lines(ctx.source, line) for line in rightly_only))
     return sorted(feeding - rightly)
 
 
