@@ -2240,3 +2240,60 @@ def test_an_output_that_fails_beside_one_that_passes_is_told_apart_by_their_stor
     primary = explained.diagnoses[0]
     assert primary.output == "output[1]" and primary.location is not None, explained.diagnoses
     assert f"only lines {start} and {update} feed no store of right elements" in primary.summary, primary.summary
+
+
+SLIPS_27 = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(v_ptr, out_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    low = tl.zeros([BLOCK], dtype=tl.int64)
+    v = tl.load(v_ptr + row * C + cols, mask=cols < C, other=0)
+    u = v & 0xDF
+    low = tl.minimum(low, v)
+    half = u // 4
+    top = tl.full([BLOCK], 0, dtype=tl.int32)
+    tl.store(out_ptr + row, tl.min(low, axis=0) + tl.sum(half + top + (u >> 1), axis=0))
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, v):
+        out = torch.empty(v.shape[0], dtype=v.dtype, device=v.device)
+        k[(v.shape[0],)](v, out, v.shape[1], BLOCK=64)
+        return out
+"""
+
+
+@pytest.mark.parametrize(
+    ("operator", "before", "after"),
+    [
+        ("fill_value", "tl.zeros([BLOCK], dtype=tl.int64)", "tl.full([BLOCK], 9223372036854775807, dtype=tl.int64)"),
+        ("fill_value", "tl.full([BLOCK], 0, dtype=tl.int32)", "tl.full([BLOCK], -2147483647 - 1, dtype=tl.int32)"),
+        ("min_max", "tl.minimum(low, v)", "tl.maximum(low, v)"),
+        ("min_max", "tl.min(low, axis=0)", "tl.max(low, axis=0)"),
+        ("shift_division", "u // 4", "(u >> 2)"),
+        ("shift_division", "(u >> 1)", "(u // 2)"),
+        ("local_swap", "v", "u"),
+    ],
+    ids=["zeros-start", "integer-fill", "running-min", "reduced-min", "floor-shift", "shift-floor", "local"],
+)
+def test_the_operators_added_after_heldout27_find_their_construct(operator, before, after):
+    """A running minimum started at 0 (`tl.zeros`) where the dtype's largest value is meant, an integer tile's start
+    at another extreme, a minimum for a maximum (running and reduced), Triton's truncating `//` for the flooring
+    shift and back, and a value used where another one computed before it is meant (the raw byte for its
+    upper-cased copy)."""
+    found = {(e.operator, e.before, e.after) for e in edits.edits(SLIPS_27)}
+    assert (operator, before, after) in found, sorted(f for f in found if f[0] == operator)
+
+
+def test_an_edit_swaps_a_value_only_for_one_computed_before_it():
+    """`u` is computed after `low`'s start: the start's line gets no edit naming `u`, the minimum's line does."""
+    swaps = [e for e in edits.edits(SLIPS_27) if e.operator == "local_swap"]
+    start = next(i + 1 for i, line in enumerate(SLIPS_27.splitlines()) if "low = tl.minimum" in line)
+    assert any(e.line == start and e.after == "u" for e in swaps)
+    assert not any(e.before == "v" and e.after == "half" for e in swaps)  # half comes after every use of v

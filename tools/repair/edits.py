@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -104,6 +105,19 @@ _IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
 #: Constants at least this large in a kernel's values may stand for an infinity (a max started at -1e4).
 _SENTINEL_MAGNITUDE = 1e4
 _PADDINGS = ("0.0", 'float("-inf")', 'float("inf")', "1.0")
+#: The largest and smallest value of an integer dtype, as a tile's start (a running min from the maximum).
+_INTEGER_STARTS = {
+    f"tl.{name}": (str(top), f"-{top} - 1" if bottom else "0")
+    for name, top, bottom in (
+        ("int8", 127, True),
+        ("int16", 32767, True),
+        ("int32", 2147483647, True),
+        ("int64", 9223372036854775807, True),
+        ("uint8", 255, False),
+        ("uint16", 65535, False),
+        ("uint32", 4294967295, False),
+    )
+}
 #: The same for an integer load (its padding written as an integer): a large magnitude stands for an infinity, small
 #: enough that adding a few counts to it does not wrap an int32.
 _INTEGER_PADDINGS = ("0", "-(1 << 30)", "1 << 30", "1")
@@ -256,6 +270,15 @@ def _integer_indices(fn: cst.FunctionDef, positions: set[str]) -> set[str]:
     return found
 
 
+def _use_counts(fn: cst.FunctionDef) -> dict[str, int]:
+    """How many times each name is read in the kernel (every occurrence but those assigned to)."""
+    # the names assigned to (`acc = ...`; an augmented `acc += v` reads its target as it assigns it: still a read)
+    targets = [t.target for t in m.findall(fn, m.AssignTarget() | m.AnnAssign())]  # type: ignore[attr-defined]
+    assigned = Counter(t.value for t in targets if isinstance(t, cst.Name))
+    read = Counter(n.value for n in m.findall(fn.body, m.Name()) if isinstance(n, cst.Name))
+    return {name: count - assigned[name] for name, count in read.items()}
+
+
 def _loop_names(fn: cst.FunctionDef) -> set[str]:
     return {
         node.target.value
@@ -359,6 +382,8 @@ class _Collector(cst.CSTVisitor):
         self._narrow_ints: set[str] = set()  # locals cast to int32
         self._address_names: set[str] = set()  # names the kernel's addresses read, directly or through locals
         self._assigned: dict[str, cst.BaseExpression] = {}  # a kernel's local name -> its first value
+        self._loops: set[str] = set()  # a kernel's loop variables
+        self._uses: dict[str, int] = {}  # a kernel's name -> how many times it is read
         self._unused: list[str] = []  # scalar parameters the kernel never reads
         self._unused_loads: dict[str, int] = {}  # values the kernel loads and never reads -> the load's line
         self._twins: dict[str, set[str]] = {}  # a value -> the values first computed by an expression of its shape
@@ -433,6 +458,8 @@ class _Collector(cst.CSTVisitor):
             self._positions = _index_names(node, self._pointers)
             self._integers = _integer_indices(node, self._positions)
             self._loaded = _masked_loads(node)
+            self._loops = _loop_names(node)
+            self._uses = _use_counts(node)
             self._raw = _raw_loads(node)
             self._narrow_ints = _narrow_integers(node)
             self._address_names = _names_in_addresses(node)
@@ -494,6 +521,7 @@ class _Collector(cst.CSTVisitor):
             self._unused_guard(node, node.right, lambda guarded: node.with_changes(right=_parenthesized(guarded)))
         if isinstance(op, cst.Multiply | cst.Divide) and not self._address(node):
             self._drop_factor(node)
+        self._shift_division(node)
         if isinstance(op, cst.FloorDivide):
             self._add(node, [node.with_changes(operator=cst.Modulo())], "floordiv_mod", "fix_layout")
             self._ceil_div(node)
@@ -1419,6 +1447,10 @@ class _Collector(cst.CSTVisitor):
             self._defined_name(node)
         if m.matches(func, _tl("full")) and len(node.args) >= 2:
             self._fill_value(node, node.args[1])
+        if m.matches(func, _tl("zeros")) and node.args:
+            self._zeros_start(node)
+        if m.matches(func, _tl("minimum") | _tl("maximum") | _tl("min") | _tl("max")):
+            self._min_max(node)
         if m.matches(func, _tl("sqrt") | _tl("rsqrt") | _tl("log")) and len(node.args) == 1:
             self._unused_guard(node, node.args[0].value, lambda guarded: _replace_arg(node, node.args[0], guarded))
         if m.matches(func, m.Name("range")) and node.args:
@@ -1496,10 +1528,29 @@ class _Collector(cst.CSTVisitor):
         needs a finite start, -inf - -inf being NaN on rows with nothing in range)."""
         now = _code(fill.value).replace(" ", "")
         finite = {'float("-inf")': "-1e30", 'float("inf")': "1e30"}.get(now)
-        values = [p for p in (*_PADDINGS, *([finite] if finite else [])) if p.replace(" ", "") != now]
+        extremes = _INTEGER_STARTS.get(_dtype_name(node) or "")
+        starts = ("0", *extremes, "1") if extremes else (*_PADDINGS, *([finite] if finite else []))
+        values = [p for p in starts if p.replace(" ", "") != now]
         self._add(
             node, [_replace_arg(node, fill, cst.parse_expression(v)) for v in values], "fill_value", "fix_formula"
         )
+
+    def _zeros_start(self, node: cst.Call) -> None:
+        """A tile started at 0 (`tl.zeros`) that a running min / max or a product needs started at its identity: the
+        dtype's largest or smallest value (an integer's, or +-inf), or 1."""
+        dtype = _dtype_name(node)
+        if dtype is None:
+            return
+        starts = [*_INTEGER_STARTS.get(dtype, ('float("inf")', 'float("-inf")')), "1"]
+        shape = _code(node.args[0].value)
+        tiles = [cst.parse_expression(f"tl.full({shape}, {v}, dtype={dtype})") for v in starts]
+        self._add(node, tiles, "fill_value", "fix_formula")
+
+    def _min_max(self, node: cst.Call) -> None:
+        """The other of a min / max pair (`tl.maximum(d, clip)` for `tl.minimum`, `tl.max` for `tl.min`)."""
+        other = {"minimum": "maximum", "maximum": "minimum", "min": "max", "max": "min"}
+        name = node.func.attr.value  # type: ignore[attr-defined]
+        self._add(node, [node.with_changes(func=cst.parse_expression(f"tl.{other[name]}"))], "min_max", "fix_formula")
 
     def _sentinels_of(self, load: cst.Call) -> list[str]:
         """What the loaded value is tested for equality with (`t != IGNORE`): the value that marks an element to
@@ -1552,6 +1603,32 @@ class _Collector(cst.CSTVisitor):
         twins = [t for t in sorted(self._twins.get(node.value, ())) if self._first_line(t) < self._line(node)]
         self._add(node, [cst.Name(t) for t in twins], "value_swap", "fix_formula")
         self._derived_name(node)
+        self._local_swap(node, twins)  # after the likelier swaps: an edit one of them makes keeps its name
+
+    def _local_swap(self, node: cst.Name, twins: list[str]) -> None:
+        """A value used for another value the kernel computed before this line (`cl` for `sl`, the raw byte for its
+        upper-cased copy): any of them, where no shape of their formulas makes one the likelier (value_swap)."""
+        values = set(self._assigned) - self._positions - self._masks - self._pointers - self._loops
+        if node.value not in values or self._uses.get(node.value, 0) < 2:
+            return  # its only use swapped away leaves a value computed for nothing: a bypass (log1p(x) ~ x), no repair
+        line = self._line(node)
+        others = sorted(v for v in values - {node.value, *twins} if self._first_line(v) < line)
+        self._add(node, [cst.Name(v) for v in others], "local_swap", "fix_formula")
+
+    def _shift_division(self, node: cst.BinaryOperation) -> None:
+        """`x // 2**k` for `x >> k` and back: Triton's integer `//` truncates toward zero where the shift floors, so
+        the two differ on negative values (`-3 // 2` is -1 in a kernel, `-3 >> 1` is -2)."""
+        right = node.right
+        if not isinstance(right, cst.Integer) or not right.value.isdigit():
+            return
+        k = int(right.value)
+        if isinstance(node.operator, cst.FloorDivide) and k > 1 and k & (k - 1) == 0:
+            after = node.with_changes(operator=cst.RightShift(), right=cst.Integer(str(k.bit_length() - 1)))
+        elif isinstance(node.operator, cst.RightShift) and 0 < k < 63:
+            after = node.with_changes(operator=cst.FloorDivide(), right=cst.Integer(str(1 << k)))
+        else:
+            return
+        self._add(node, [_parenthesized(after)], "shift_division", "fix_formula")
 
     def _regroup(self, node: cst.BinaryOperation) -> None:
         """A value's terms grouped otherwise: parentheses left out (`b - s / d` for `(b - s) / d`) or put in where
@@ -1762,6 +1839,17 @@ def _added_float_term(shape: str, sibling: str) -> str | None:
     """The ` + 0.5` (or ` - 0.5`) that `sibling`'s shape adds after all of `shape`'s, or None."""
     found = re.fullmatch(re.escape(shape) + r" ([+-]) (\d+\.\d*(?:e[+-]?\d+)?)", sibling)
     return f"{found.group(1)} {found.group(2)}" if found and "_" in shape else None
+
+
+def _dtype_name(call: cst.Call) -> str | None:
+    """The dtype a `tl.zeros` / `tl.full` call makes, as written (`tl.int64`), from `dtype=` or its last positional
+    argument (`tl.zeros([B], tl.int32)`, `tl.full([B], 0, tl.int32)`); None where it names none that way."""
+    given = _kwarg(call, "dtype")
+    positional = [a for a in call.args if a.keyword is None]
+    value = given.value if given is not None else positional[-1].value if len(positional) >= 2 else None
+    if value is None or (m.matches(call.func, _tl("full")) and given is None and len(positional) < 3):
+        return None
+    return _code(value).replace(" ", "")
 
 
 def _stored_value(store: cst.Call) -> cst.Arg | None:
