@@ -376,8 +376,14 @@ def integer_index(ctx: RunContext, o: OutputData, facts: SourceFacts) -> list[Di
             confidence=0.85,
             seed=o.seed,
             output=o.name,
-            summary=f"{count} of {a.numel()} integer outputs are {what}: the index arithmetic "
-            + ("adds a stray offset" if constant else "omits or misplaces a block start (start + lane offset)")
+            # what the outputs are (indices or values) the run does not say: both readings, neither asserted
+            summary=f"{count} of {a.numel()} integer outputs are {what}: "
+            + (
+                "an index or a value formula adds a stray constant (an offset, a rounding term)"
+                if constant
+                else "an index that omits or misplaces a block start (start + lane offset) gives this, or a value "
+                "formula whose slip is a multiple of it"
+            )
             + "; compare it with the reference",
             evidence=common | {"multiple_of": step, "constant": constant, "block_sizes": blocks},
             suggested_fixes=["fix_formula"],
