@@ -200,6 +200,16 @@ def test_the_lines_feeding_a_store_are_its_assignments_to_a_fixed_point():
     assert feeding_lines(SPLIT, 99) == set() and feeding_lines("def (:", 3) == set()
 
 
+def test_a_line_whose_value_a_store_is_made_without_does_not_feed_it():
+    """The mean's store (line 13) is made without the second moment (line 11): what line 11 reads says nothing of
+    the mean's elements; the load (line 8) feeds both stores; outside a kernel nothing is told."""
+    from tools.repair.reach import not_fed_by
+
+    assert not_fed_by(SPLIT, 11, 13) and not not_fed_by(SPLIT, 11, 14)
+    assert not not_fed_by(SPLIT, 8, 13) and not not_fed_by(SPLIT, 8, 14)
+    assert not not_fed_by(SPLIT, 2, 13) and not not_fed_by("def (:", 11, 13)
+
+
 def test_the_lines_only_a_wrong_store_is_fed_by_are_the_differential_lines():
     """The variance (line 14) wrong, the mean (line 13) right: the lines that feed only the variance."""
     from types import SimpleNamespace

@@ -30,6 +30,7 @@ from tools.diagnosis.registry import experiment
 from tools.diagnosis.traced import TracedSample
 from tools.diagnosis.trials import TrialRunner
 from tools.models.diagnosis import Diagnosis, ExperimentOutcome, PatternId
+from tools.repair import reach
 from tools.repair.source import SourceFacts, assignment_line
 
 ID = "access_trace"
@@ -295,7 +296,12 @@ def _lane_finding(
         shape = tuple(tensor.shape)
         lines = sorted({line for s in samples for (i, line) in s.aligned if i == index})
         for line in lines:
-            slip = lanes.dimension_slip(samples, index, line, shape, tuple(target.measured.shape))
+            # a sample whose store is made without this load's value (a bar's low beside the load of its open) says
+            # nothing of what the load's lanes should read
+            judged = [
+                s for s in samples if not (s.store_line and reach.not_fed_by(ctx.source, line, int(s.store_line)))
+            ]
+            slip = lanes.dimension_slip(judged, index, line, shape, tuple(target.measured.shape))
             if slip is None:
                 continue
             wrong = lanes.wrong_index(ctx, slip, target, index, line, names)

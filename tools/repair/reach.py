@@ -543,6 +543,21 @@ def feeding_lines(source: str, line: int) -> set[int]:
     return fed
 
 
+def not_fed_by(source: str, load: int, store: int) -> bool:
+    """The load at line `load` and the store at line `store` are in one kernel and the store's value, address and mask
+    are made without the load's value (feeding_lines): what that load's lanes read says nothing of the elements
+    that store writes. False where they are in different kernels (a workspace between them) or it cannot be told."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return False
+    kernel = _kernel_at(tree, store)
+    if kernel is None or _kernel_at(tree, load) is not kernel:
+        return False
+    fed = feeding_lines(source, store)
+    return bool(fed) and load not in fed
+
+
 def launched_parameter_lines(source: str, line: int) -> list[int]:
     """The host lines where the launches pass the kernel parameters that `line`'s value is made from (a stride, a
     size), in the order the parameters are declared: where a kernel line's own arithmetic ends, its inputs begin."""
