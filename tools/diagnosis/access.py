@@ -298,9 +298,9 @@ def _lane_finding(
         for line in lines:
             # a sample whose store is made without this load's value (a bar's low beside the load of its open) says
             # nothing of what the load's lanes should read
-            judged = [
-                s for s in samples if not (s.store_line and reach.not_fed_by(ctx.source, line, int(s.store_line)))
-            ]
+            stores = {int(s.store_line) for s in samples if s.store_line}
+            unfed = {store for store in stores if reach.not_fed_by(ctx.source, line, store)}
+            judged = [s for s in samples if not (s.store_line and int(s.store_line) in unfed)]
             slip = lanes.dimension_slip(judged, index, line, shape, tuple(target.measured.shape))
             if slip is None:
                 continue
